@@ -1,0 +1,309 @@
+"""Line of sight: a table of clear/blocked for every pair of hexes, built once per map.
+
+The engine is generic: it traces the chain of hexes between two centres (both candidate
+chains where the segment runs along a hexside or through a vertex, PB-LOS-4) and judges each
+crossed hexside by a rule table the ruleset supplies as data (`[los]` in ruleset.toml):
+for each (firer level, target level) cell, how each obstacle bar obstructs.  PanzerBlitz's
+Target Elevation Table (PB-LOS-6, notes A-I of PB-LOS-7) and gully rules (PB-GULLY-1/2) are
+expressed in that vocabulary; other rulesets bring their own tables.
+
+The table is cached on disk, keyed by a hash of the map arrays and the rule table, so a
+lookup during a game is one array access.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from simulator.errors import DataError
+from simulator.hexgrid import hex_distance, line_chain
+from simulator.mapdata import GameMap, index_tables
+
+# Bump when the tracing or the judging changes, so stale cached tables are not reused.
+LOS_ALGORITHM_VERSION = 1
+
+# How a bar crossed at hexside k (1 = the firer's side, range = the target's side) obstructs.
+MODES = {
+    "never": 0,
+    "always": 1,
+    "firer_side": 2,      # only if it is a side of the firer's hex (k = 1)
+    "target_side": 3,     # only if it is a side of the target's hex (k = range)
+    "nearer_target": 4,   # only if nearer the target, or midway (2k >= range + 1)
+    "nearer_firer": 5,    # only if nearer the firer, or midway (2k <= range + 1)
+}
+MIRROR = {0: 0, 1: 1, 2: 3, 3: 2, 4: 5, 5: 4}
+
+
+@dataclass(frozen=True)
+class LosRules:
+    """The compiled rule table: small arrays the kernel reads."""
+
+    levels: tuple[str, ...]
+    bars: tuple[str, ...]
+    bar_bits: np.ndarray       # uint32[n_bars]: side-feature bit of each bar
+    mode: np.ndarray           # int8[level, level, bar]
+    max_cross: np.ndarray      # int16[level, level, bar]; -1 = no limit
+    high_mask: int             # bars that block whenever they stand on a hex of high_level
+    high_level: int
+    depressed: np.ndarray      # bool[n_hexes]
+    blind_level: int           # depressed hexes and hexes at or below this level cannot see each other
+    depressed_level: int       # the level a depressed hex counts as otherwise
+    adjacent_clear: bool
+
+    def key(self) -> bytes:
+        parts = [repr((self.levels, self.bars, self.high_mask, self.high_level, self.blind_level,
+                       self.depressed_level, self.adjacent_clear)).encode()]
+        for a in (self.bar_bits, self.mode, self.max_cross, self.depressed):
+            parts.append(np.ascontiguousarray(a).tobytes())
+        return b"|".join(parts)
+
+
+def compile_rules(spec: dict, game_map: GameMap, where: str) -> LosRules:
+    """Turn the ruleset's `[los]` table into arrays, checking every name in it."""
+    def need(d: dict, key: str, fld: str, expected: str):
+        if key not in d:
+            raise DataError(where, f"{fld}.{key}", "missing", expected)
+        return d[key]
+
+    levels = tuple(need(spec, "levels", "los", "a list of elevation level names"))
+    bars = tuple(need(spec, "bars", "los", "a list of hexside features that obstruct"))
+    for b in bars:
+        if b not in game_map.side_vocab:
+            raise DataError(where, "los.bars", f"unknown hexside feature {b!r}", f"one of {list(game_map.side_vocab)}")
+    lvl = {name: i for i, name in enumerate(levels)}
+    nl, nb = len(levels), len(bars)
+    mode = np.zeros((nl, nl, nb), dtype=np.int8)
+    max_cross = np.full((nl, nl, nb), -1, dtype=np.int16)
+    cells = need(spec, "cells", "los", "a table of 'firer->target' cells")
+
+    def parse_cell(name: str, fld: str) -> tuple[int, int]:
+        parts = name.split("->")
+        if len(parts) != 2 or parts[0] not in lvl or parts[1] not in lvl:
+            raise DataError(where, fld, f"bad cell name {name!r}", f"'firer->target' with levels from {list(levels)}")
+        return lvl[parts[0]], lvl[parts[1]]
+
+    seen = set()
+    for name, cell in cells.items():
+        fi, ti = parse_cell(name, f"los.cells.{name}")
+        seen.add((fi, ti))
+        for bar, m in cell.items():
+            if bar not in bars:
+                raise DataError(where, f"los.cells.{name}.{bar}", "not a bar", f"one of {list(bars)}")
+            if m not in MODES:
+                raise DataError(where, f"los.cells.{name}.{bar}", f"unknown mode {m!r}", f"one of {list(MODES)}")
+            mode[fi, ti, bars.index(bar)] = MODES[m]
+    if len(seen) != nl * nl:
+        raise DataError(where, "los.cells", f"{nl * nl - len(seen)} firer->target cells missing", f"all {nl * nl} combinations of {list(levels)}")
+    # The table is computed for one direction of each pair and mirrored, so the rule table
+    # itself must be symmetric (firer_side mirrors target_side, nearer_firer nearer_target).
+    for fi in range(nl):
+        for ti in range(nl):
+            for bi in range(nb):
+                if MIRROR[int(mode[fi, ti, bi])] != int(mode[ti, fi, bi]):
+                    raise DataError(where, f"los.cells.{levels[fi]}->{levels[ti]}.{bars[bi]}",
+                                    "not the mirror image of the reverse cell",
+                                    "a symmetric table (line of sight is reciprocal)")
+    limit = spec.get("crossing_limit")
+    if limit:
+        bar = need(limit, "bar", "los.crossing_limit", "a bar name")
+        if bar not in bars:
+            raise DataError(where, "los.crossing_limit.bar", f"unknown bar {bar!r}", f"one of {list(bars)}")
+        exempt = {parse_cell(c, "los.crossing_limit.except_cells") for c in limit.get("except_cells", [])}
+        for fi in range(nl):
+            for ti in range(nl):
+                if (fi, ti) not in exempt:
+                    max_cross[fi, ti, bars.index(bar)] = int(need(limit, "max", "los.crossing_limit", "an integer"))
+    high = spec.get("high_ground", {})
+    high_mask = 0
+    for b in high.get("bars", []):
+        if b not in bars:
+            raise DataError(where, "los.high_ground.bars", f"unknown bar {b!r}", f"one of {list(bars)}")
+        high_mask |= game_map.side_bit(b)
+    high_level = lvl.get(high.get("level", levels[-1]), nl)
+    depressed = np.zeros(game_map.n_hexes, dtype=np.bool_)
+    blind_level, depressed_level = -1, 0
+    dep = spec.get("depression")
+    if dep:
+        feat = need(dep, "feature", "los.depression", "a hex feature")
+        for f in [feat, *dep.get("unless", [])]:
+            if f not in game_map.hex_vocab:
+                raise DataError(where, "los.depression", f"unknown hex feature {f!r}", f"one of {list(game_map.hex_vocab)}")
+        depressed = game_map.has_feature(feat).copy()
+        for f in dep.get("unless", []):
+            depressed &= ~game_map.has_feature(f)
+        blind = [lvl[x] for x in dep.get("blind_to", [])]
+        blind_level = max(blind) if blind else -1
+        depressed_level = lvl[dep.get("counts_as", levels[0])]
+    bar_bits = np.array([game_map.side_bit(b) for b in bars], dtype=np.uint32)
+    return LosRules(levels, bars, bar_bits, mode, max_cross, high_mask, high_level, depressed,
+                    blind_level, depressed_level, bool(spec.get("adjacent_always_clear", True)))
+
+
+@njit(cache=True)
+def _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar_bits, mode,
+                   max_cross, high_mask, high_level):
+    counts = np.zeros(bar_bits.shape[0], dtype=np.int32)
+    for k in range(1, n):
+        h0 = chain[k - 1]
+        h1 = chain[k]
+        if h0 < 0 or h1 < 0:
+            return True  # the chain leaves the printed map
+        d = -1
+        for j in range(6):
+            if neighbours[h0, j] == h1:
+                d = j
+                break
+        if d < 0:
+            return True  # not a chain of adjacent hexes: never on a regular grid
+        sf = side_features[h0, d]
+        if sf == 0:
+            continue
+        for bi in range(bar_bits.shape[0]):
+            if sf & bar_bits[bi] == 0:
+                continue
+            # PB-LOS-7 note G: woods/town bars on hilltop hexes block at any elevation.
+            if (high_mask & bar_bits[bi]) != 0 and (level[h0] >= high_level or level[h1] >= high_level):
+                return True
+            m = mode[la, lb, bi]
+            if m == 1:
+                return True
+            if m == 2 and k == 1:
+                return True
+            if m == 3 and k == dist:
+                return True
+            if m == 4 and 2 * k >= dist + 1:
+                return True
+            if m == 5 and 2 * k <= dist + 1:
+                return True
+            counts[bi] += 1
+            lim = max_cross[la, lb, bi]
+            if lim >= 0 and counts[bi] > lim:
+                return True  # PB-LOS-7 note E: too many hilltop bars
+    return False
+
+
+@njit(cache=True)
+def los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits,
+             mode, max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
+             adjacent_clear, chain):
+    """True when the line of sight between hexes a and b is clear (either way round)."""
+    if a == b:
+        return True
+    dist = hex_distance(q, r, a, b)
+    if dist == 1 and adjacent_clear:
+        return True  # PB-LOS-5: adjacent units always see each other
+    la = level[a]
+    lb = level[b]
+    # PB-GULLY-1: a depressed hex and a ground-level or depressed hex never see each other.
+    if depressed[a] and (depressed[b] or lb <= blind_level):
+        return False
+    if depressed[b] and (depressed[a] or la <= blind_level):
+        return False
+    # PB-GULLY-2: otherwise the depressed unit counts as being at ground level.
+    if depressed[a]:
+        la = depressed_level
+    if depressed[b]:
+        lb = depressed_level
+    for side in (1.0, -1.0):
+        n = line_chain(q, r, index_of_axial, q0, r0, a, b, side, chain)
+        if _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar_bits,
+                          mode, max_cross, high_mask, high_level):
+            return False  # PB-LOS-4: blocked if any candidate chain is blocked
+    return True
+
+
+@njit(cache=True, parallel=True)
+def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits, mode,
+                 max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
+                 adjacent_clear, max_len):
+    n = q.shape[0]
+    table = np.zeros((n, n), dtype=np.uint8)
+    for a in prange(n):
+        chain = np.empty(max_len, dtype=np.int64)
+        table[a, a] = 1
+        for b in range(a + 1, n):
+            if los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours,
+                        bar_bits, mode, max_cross, high_mask, high_level, depressed,
+                        blind_level, depressed_level, adjacent_clear, chain):
+                table[a, b] = 1
+    # Mirror: the rule table is symmetric (checked in compile_rules), so LOS is reciprocal.
+    for a in range(n):
+        for b in range(a + 1, n):
+            table[b, a] = table[a, b]
+    return table
+
+
+class LineOfSight:
+    """Callable view of the rules on one map: `clear(a, b)` for single pairs, `table()`."""
+
+    def __init__(self, game_map: GameMap, rules: LosRules) -> None:
+        self.map = game_map
+        self.rules = rules
+        self.index_of_axial, self.q0, self.r0 = index_tables(game_map)
+        self.level = game_map.elevation.astype(np.int64)
+        self._max_len = int(game_map.width + game_map.height + 4)
+
+    def _args(self):
+        m, ru = self.map, self.rules
+        return (m.q, m.r, self.index_of_axial, self.q0, self.r0, self.level, m.side_features,
+                m.neighbours, ru.bar_bits, ru.mode, ru.max_cross, ru.high_mask, ru.high_level,
+                ru.depressed, ru.blind_level, ru.depressed_level, ru.adjacent_clear)
+
+    def clear(self, a: int, b: int) -> bool:
+        """Trace one pair directly (tests, debugging); the game uses the table."""
+        chain = np.empty(self._max_len, dtype=np.int64)
+        return bool(los_pair(a, b, *self._args(), chain))
+
+    def chains(self, a: int, b: int) -> list[list[int]]:
+        """The two candidate chains from a to b (for tests and for drawing)."""
+        out = []
+        for side in (1.0, -1.0):
+            chain = np.empty(self._max_len, dtype=np.int64)
+            n = line_chain(self.map.q, self.map.r, self.index_of_axial, self.q0, self.r0,
+                           a, b, side, chain)
+            out.append([int(x) for x in chain[:n]])
+        return out
+
+    def cache_key(self) -> str:
+        h = hashlib.sha256()
+        h.update(f"los-v{LOS_ALGORITHM_VERSION}".encode())
+        h.update(self.map.fingerprint().encode())
+        h.update(self.rules.key())
+        return h.hexdigest()[:32]
+
+    def build(self) -> np.ndarray:
+        return _build_table(*self._args(), self._max_len)
+
+    def table(self, cache_dir: Path | None = None) -> np.ndarray:
+        """The LOS table, loaded from the disk cache when this map was built before."""
+        cache_dir = cache_dir or default_cache_dir() / "los"
+        path = cache_dir / f"los-{self.cache_key()}.npy"
+        if path.exists():
+            try:
+                table = np.load(path)
+                if table.shape == (self.map.n_hexes, self.map.n_hexes):
+                    return table
+            except (OSError, ValueError):
+                pass  # a damaged cache file is rebuilt below
+        table = self.build()
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".npy.tmp")
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, table)
+        os.replace(tmp, path)  # atomic: a reader never sees half a table
+        return table
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("BALANCE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "wargame-balance"
