@@ -29,6 +29,10 @@ def read_toml(path: Path) -> dict:
         raise DataError(str(path), "", "file not found", "an existing TOML file") from exc
     except tomllib.TOMLDecodeError as exc:
         raise DataError(str(path), "(syntax)", str(exc), "valid TOML") from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(str(path), "(encoding)", f"byte {exc.start} is not UTF-8", "a UTF-8 text file") from exc
+    except OSError as exc:
+        raise DataError(str(path), "", f"cannot read: {exc.strerror}", "a readable TOML file") from exc
 
 
 def known_rulesets() -> list[str]:

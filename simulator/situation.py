@@ -73,6 +73,11 @@ class Problems:
                 self.add(f"{fld}.{k}" if fld else k, "unknown key", hint)
 
 
+def known(value, choices) -> bool:
+    """`value in choices` for a value read from a file, which may be of any type."""
+    return isinstance(value, str) and value in choices
+
+
 def suggest(name: str, choices, what: str) -> str:
     close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.5)
     return f"a known {what}; did you mean {', '.join(repr(c) for c in close)}?" if close else f"a known {what}"
@@ -195,11 +200,11 @@ def check_area(area, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
     if "region" in area:
         regions = area["region"] if isinstance(area["region"], list) else [area["region"]]
         for r in regions:
-            if r not in game_map.named:
+            if not known(r, game_map.named):
                 probs.add(f"{fld}.region", f"unknown region {r!r}", suggest(str(r), game_map.named, "town or hill name"))
     if "terrain" in area and probs.check_type(area["terrain"], list, f"{fld}.terrain", "a list of hex features"):
         for t in area["terrain"]:
-            if t not in game_map.hex_vocab:
+            if not known(t, game_map.hex_vocab):
                 probs.add(f"{fld}.terrain", f"unknown terrain {t!r}", f"one of {list(game_map.hex_vocab)}")
     if "columns" in area:
         cols = ruleset.board(game_map.board_names()[0].removesuffix("i")).columns
@@ -209,14 +214,14 @@ def check_area(area, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
         probs.add(f"{fld}.rows", f"got {area['rows']!r}", "a row number or range like \"1-3\"")
     if "anywhere" in area and area["anywhere"] is not True:
         probs.add(f"{fld}.anywhere", f"got {area['anywhere']!r}", "true")
-    if "with_unit" in area and area["with_unit"] not in ruleset.units:
+    if "with_unit" in area and not known(area["with_unit"], ruleset.units):
         probs.add(f"{fld}.with_unit", f"unknown unit type {area['with_unit']!r}", suggest(str(area["with_unit"]), ruleset.units, "unit type"))
     if "min_distance_from_unit" in area:
         md = area["min_distance_from_unit"]
         if not isinstance(md, dict) or set(md) != {"unit", "hexes"}:
             probs.add(f"{fld}.min_distance_from_unit", f"got {md!r}", "a table { unit = \"command-post\", hexes = 3 }")
         else:
-            if md["unit"] not in ruleset.units:
+            if not known(md["unit"], ruleset.units):
                 probs.add(f"{fld}.min_distance_from_unit.unit", f"unknown unit type {md['unit']!r}", suggest(str(md["unit"]), ruleset.units, "unit type"))
             if not isinstance(md["hexes"], int) or isinstance(md["hexes"], bool) or md["hexes"] < 0:
                 probs.add(f"{fld}.min_distance_from_unit.hexes", f"got {md['hexes']!r}", "a whole number of hexes >= 0")
@@ -282,7 +287,7 @@ def check_measure(m, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
     if not probs.check_type(m, dict, fld, "a table with a `measure`"):
         return
     kind = m.get("measure")
-    if kind not in MEASURES:
+    if not known(kind, MEASURES):
         probs.add(f"{fld}.measure", f"got {kind!r}", f"one of {sorted(MEASURES)}")
         return
     required, optional = MEASURES[kind]
@@ -311,11 +316,11 @@ def check_measure(m, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
     if "units" in m:
         if probs.check_type(m["units"], list, f"{fld}.units", "a list of unit types"):
             for u in m["units"]:
-                if u not in ruleset.units:
+                if not known(u, ruleset.units):
                     probs.add(f"{fld}.units", f"unknown unit type {u!r}", suggest(str(u), ruleset.units, "unit type"))
     if "weights" in m and probs.check_type(m["weights"], dict, f"{fld}.weights", "a table unit type -> points"):
         for u, w in m["weights"].items():
-            if u not in ruleset.units:
+            if not known(u, ruleset.units):
                 probs.add(f"{fld}.weights.{u}", "unknown unit type", suggest(u, ruleset.units, "unit type"))
             if not isinstance(w, int | float) or isinstance(w, bool):
                 probs.add(f"{fld}.weights.{u}", f"got {w!r}", "a number of points")

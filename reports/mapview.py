@@ -1,0 +1,667 @@
+"""Draw a situation's assembled map as a PanzerBlitz player expects to see it, as a PNG.
+
+    from simulator.situation import load_situation
+    from reports.mapview import draw_situation_map
+    draw_situation_map(load_situation("pb-01"), "out/pb-01-map.png")
+
+The picture shows what the situation card and the boards show: terrain fills, hexside
+symbols, roads and streams, hex labels, town and hill names, board numbers, each side's
+set-up area, entry hexes and objective hexes, a legend and notes on every force group.
+An optional list of counters (for replays) is drawn on top.
+
+Orientation: north = top.  Hexes are flat-topped; the drawing works in hex units
+(circumradius 1) with y growing downwards, as `simulator.hexgrid.centres` returns them, and
+the axes are inverted so row 1 is at the top.  All colours come from `reports.style`.
+
+Reading guide: `draw_situation_map` builds the figure and calls one `_draw_*` function per
+layer (terrain, streams and roads, hexside bars, boards, labels, set-up areas, entries,
+objectives, counters), then `_legend_handles` / `_notes` for the text under the map.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from matplotlib.collections import Collection, LineCollection, PatchCollection, PolyCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, Patch, PathPatch, Rectangle
+from matplotlib.path import Path as MplPath
+
+from reports import style
+from simulator.hexgrid import SQRT3, centres
+
+# ------------------------------------------------------------------------- sizes
+
+HEX_INCHES = 0.36        # circumradius of a hex on paper; hexes keep this size ...
+MAX_FIGURE_INCHES = 40.0  # ... unless the figure's long side would exceed this
+MARGIN_INCHES = 0.45      # left / right margin around the map
+TITLE_INCHES = 1.05       # title, subtitle and compass note above the map
+MAP_PAD_UNITS = 0.35      # white space around the board edges, in hex units
+
+# Widths in hex units (converted to points with the figure's scale).
+HEXSIDE_BAR_WIDTH = 0.12
+ROAD_WIDTH = 0.10
+STREAM_WIDTH = 0.09
+AREA_OUTLINE_WIDTH = 0.09
+OBJECTIVE_RING_WIDTH = 0.08
+INNER_HEX_RADIUS = 0.58   # woods / town drawn inside a hilltop, gully, ... hex
+SETUP_ALPHA = 0.22
+
+BAR_FEATURES = ("green", "gray", "brown", "orange", "pond")
+PATH_FEATURES = {"road": ("road",), "stream": ("stream", "ford")}
+
+# ------------------------------------------------------------------------- hex geometry (y down)
+
+_VERTEX_ANGLES = np.radians(60.0 * np.arange(6))
+VERTICES = np.stack([np.cos(_VERTEX_ANGLES), np.sin(_VERTEX_ANGLES)], axis=1)  # [6, 2]
+# Direction d = N, NE, SE, S, SW, NW: unit vector from the centre to the middle of side d ...
+_SIDE_ANGLES = np.radians(270.0 + 60.0 * np.arange(6))
+SIDE_NORMALS = np.stack([np.cos(_SIDE_ANGLES), np.sin(_SIDE_ANGLES)], axis=1)  # [6, 2]
+# ... and the two vertices that bound side d (N runs from the 240 to the 300 degree vertex).
+SIDE_VERTICES = np.array([((4 + d) % 6, (5 + d) % 6) for d in range(6)])
+APOTHEM = SQRT3 / 2
+
+
+def hex_polygons(cx: np.ndarray, cy: np.ndarray, radius: float = 1.0) -> np.ndarray:
+    """[n, 6, 2] vertices of flat-topped hexes around the given centres."""
+    return np.stack([cx, cy], axis=1)[:, None, :] + radius * VERTICES[None, :, :]
+
+
+def side_segments(cx, cy, hexes, dirs, shrink=1.0, offset=0.0) -> np.ndarray:
+    """[k, 2, 2] segments along side `dirs[j]` of hex `hexes[j]`.
+
+    `shrink` < 1 shortens the segment about its middle; `offset` moves it along the side's
+    outward normal (negative = into the hex).
+    """
+    c = np.stack([cx[hexes], cy[hexes]], axis=1)
+    mid = c + APOTHEM * SIDE_NORMALS[dirs]
+    a = c + VERTICES[SIDE_VERTICES[dirs, 0]]
+    b = c + VERTICES[SIDE_VERTICES[dirs, 1]]
+    shift = np.asarray(offset, dtype=float).reshape(-1, 1) * SIDE_NORMALS[dirs]
+    a = mid + shrink * (a - mid) + shift
+    b = mid + shrink * (b - mid) + shift
+    return np.stack([a, b], axis=1)
+
+
+@dataclass
+class Canvas:
+    """What every drawing layer needs: the axes, hex centres, the scale and the clip path."""
+
+    ax: object
+    x: np.ndarray
+    y: np.ndarray
+    scale: float          # inches per hex unit
+    clip: PathPatch       # the printed boards: half hexes on the map edge are cut
+    bbox: tuple[float, float, float, float]  # xmin, xmax, ymin, ymax of the boards
+
+    def pt(self, units: float) -> float:
+        """A length in hex units as points (for line widths and font sizes)."""
+        return units * self.scale * 72.0
+
+    def add(self, artist, clip: bool = True):
+        if isinstance(artist, Collection):
+            self.ax.add_collection(artist)
+        else:
+            self.ax.add_patch(artist)
+        if clip:
+            artist.set_clip_path(self.clip)
+        return artist
+
+
+# ------------------------------------------------------------------------- public API
+
+def draw_situation_map(situation, out_path, *, dpi: int = 110, title: str | None = None,
+                       counters: list[dict] | None = None) -> Path:
+    """Render the situation's map with set-up areas, entries and objectives to a PNG.
+
+    `counters`: optional list of {"hex": int, "side": str, "text": str}, drawn as small
+    side-coloured squares (several in one hex are laid out side by side).
+    The PNG is written atomically (temp file + os.replace); returns its path.
+    """
+    m = situation.map
+    counters = list(counters or [])
+    for c in counters:
+        if not 0 <= int(c["hex"]) < m.n_hexes:
+            raise ValueError(f"counter {c!r}: hex index outside 0..{m.n_hexes - 1}")
+
+    x, y = centres(m.col, m.row)
+    bbox = (float(x.min()), float(x.max()), float(y.min()), float(y.max()))
+    handles = _legend_handles(situation, bool(counters))
+    notes = _notes(situation)
+    fig, ax, scale = _make_figure(bbox, len(handles), len(notes))
+    cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y), bbox)
+
+    _draw_terrain(cv, m)
+    _draw_paths(cv, m)
+    _draw_hexside_bars(cv, m)
+    _draw_boards(cv, m)
+    _draw_hex_labels(cv, m)
+    _draw_setup_areas(cv, situation)
+    _draw_objectives(cv, situation)
+    _draw_entries(cv, situation)
+    _draw_place_names(cv, m)
+    _draw_counters(cv, counters)
+    _draw_titles(fig, ax, situation, title)
+    _draw_legend_and_notes(fig, ax, handles, notes)
+    return _save_atomically(fig, Path(out_path), dpi)
+
+
+# ------------------------------------------------------------------------- figure and layout
+
+def _legend_columns(fig_width: float, n_items: int) -> int:
+    return max(2, min(n_items, int(fig_width / 2.7)))
+
+
+def _bottom_inches(fig_width: float, n_legend: int, n_notes: int) -> float:
+    rows = -(-n_legend // _legend_columns(fig_width, n_legend))
+    return 0.35 + rows * 0.25 + 0.25 + n_notes * 0.19 + 0.3
+
+
+def _make_figure(bbox, n_legend: int, n_notes: int):
+    """A figure whose hexes are HEX_INCHES wide unless the long side passes the cap."""
+    xmin, xmax, ymin, ymax = bbox
+    w_units = xmax - xmin + 2 * MAP_PAD_UNITS
+    h_units = ymax - ymin + 2 * MAP_PAD_UNITS
+    scale = min(HEX_INCHES, (MAX_FIGURE_INCHES - 2 * MARGIN_INCHES) / w_units)
+    for _ in range(2):  # the legend height depends on the width; two passes settle it
+        fig_w = max(10.0, w_units * scale + 2 * MARGIN_INCHES)
+        bottom = _bottom_inches(fig_w, n_legend, n_notes)
+        scale = min(scale, (MAX_FIGURE_INCHES - TITLE_INCHES - bottom) / h_units)
+    map_w, map_h = w_units * scale, h_units * scale
+    fig_w = max(10.0, map_w + 2 * MARGIN_INCHES)
+    bottom = _bottom_inches(fig_w, n_legend, n_notes)
+    fig_h = TITLE_INCHES + map_h + bottom
+    fig = Figure(figsize=(fig_w, fig_h))
+    ax = fig.add_axes(((fig_w - map_w) / 2 / fig_w, bottom / fig_h, map_w / fig_w, map_h / fig_h))
+    ax.set_xlim(xmin - MAP_PAD_UNITS, xmax + MAP_PAD_UNITS)
+    ax.set_ylim(ymax + MAP_PAD_UNITS, ymin - MAP_PAD_UNITS)  # inverted: row 1 at the top
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return fig, ax, scale
+
+
+def _board_rectangles(m, x, y) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """(layout name, (xmin, xmax, ymin, ymax)) of each board: its edges run through the
+    centres of its half hexes, so the hull of its hex centres is the printed board."""
+    out = []
+    for name in m.board_names():
+        mine = np.array([name.removesuffix("i") in bs for bs in m.boards_of])
+        out.append((name, (x[mine].min(), x[mine].max(), y[mine].min(), y[mine].max())))
+    return out
+
+
+def _board_clip(ax, m, x, y) -> PathPatch:
+    verts, codes = [], []
+    for _, (x0, x1, y0, y1) in _board_rectangles(m, x, y):
+        verts += [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+        codes += [MplPath.MOVETO, MplPath.LINETO, MplPath.LINETO, MplPath.LINETO, MplPath.CLOSEPOLY]
+    patch = PathPatch(MplPath(verts, codes), transform=ax.transData)
+    return patch
+
+
+# ------------------------------------------------------------------------- terrain
+
+def terrain_fills(m) -> tuple[list[str], list[str | None], np.ndarray]:
+    """Per hex: the fill colour, the colour of an inner hex (or None) and a swamp mask.
+
+    The fill shows the ground (pond, swamp, hilltop, slope, gully, ford, else clear); town
+    and woods fill the hex on clear ground and are drawn as an inner hex on anything else,
+    so woods on a hilltop or in a gully show both.
+    """
+    has = {f: m.has_feature(f) if f in m.hex_vocab else np.zeros(m.n_hexes, bool)
+           for f in ("pond", "swamp", "hilltop", "slope", "gully", "ford", "town", "woods")}
+    has["hilltop"] |= m.elevation >= 2
+    has["slope"] |= m.elevation == 1
+    ground_order = ("pond", "swamp", "hilltop", "slope", "gully", "ford")
+    fills: list[str] = []
+    inner: list[str | None] = []
+    for i in range(m.n_hexes):
+        ground = next((g for g in ground_order if has[g][i]), "clear")
+        cover = next((c for c in ("town", "woods") if has[c][i]), None)
+        if cover and ground == "clear":
+            fills.append(style.TERRAIN_COLOURS[cover])
+            inner.append(None)
+        else:
+            fills.append(style.TERRAIN_COLOURS[ground])
+            inner.append(style.TERRAIN_COLOURS[cover] if cover else None)
+    return fills, inner, has["swamp"]
+
+
+def _draw_terrain(cv: Canvas, m) -> None:
+    fills, inner, swamp = terrain_fills(m)
+    cv.add(PolyCollection(hex_polygons(cv.x, cv.y), facecolors=fills, edgecolors=style.HEX_GRID_COLOUR,
+                          linewidths=0.35, zorder=1))
+    has_inner = np.array([c is not None for c in inner])
+    if has_inner.any():
+        cv.add(PolyCollection(hex_polygons(cv.x[has_inner], cv.y[has_inner], INNER_HEX_RADIUS),
+                              facecolors=[c for c in inner if c is not None], edgecolors="none", zorder=2))
+    if swamp.any():
+        hatch = PolyCollection(hex_polygons(cv.x[swamp], cv.y[swamp]), facecolors="none",
+                               edgecolors=style.SWAMP_HATCH_COLOUR, linewidths=0, hatch="---", zorder=2.5)
+        cv.add(hatch)
+
+
+# ------------------------------------------------------------------------- roads, streams, hexsides
+
+def _path_segments(cv: Canvas, m, features: tuple[str, ...]) -> np.ndarray:
+    """Centre-to-side-middle segments for every side a road (or stream) crosses.
+
+    Each hex draws its own half, so a road through two hexes becomes one line and a road
+    that crosses only one side of a hex (a dead end) stops at the centre.
+    """
+    bits = 0
+    for f in features:
+        if f in m.side_vocab:
+            bits |= m.side_bit(f)
+    hexes, dirs = np.nonzero(m.side_features & bits)
+    c = np.stack([cv.x[hexes], cv.y[hexes]], axis=1)
+    return np.stack([c, c + APOTHEM * SIDE_NORMALS[dirs]], axis=1)
+
+
+def _draw_paths(cv: Canvas, m) -> None:
+    streams = _path_segments(cv, m, PATH_FEATURES["stream"])
+    cv.add(LineCollection(streams, colors=style.STREAM_COLOUR, linewidths=cv.pt(STREAM_WIDTH),
+                          capstyle="round", zorder=3))
+    roads = _path_segments(cv, m, PATH_FEATURES["road"])
+    cv.add(LineCollection(roads, colors=style.ROAD_COLOUR, linewidths=cv.pt(ROAD_WIDTH),
+                          capstyle="round", zorder=3.2))
+
+
+def unique_hexsides(m) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every hexside once: (hex, direction, feature mask of both halves combined)."""
+    nb = m.neighbours
+    own = np.arange(m.n_hexes)[:, None]
+    hexes, dirs = np.nonzero((nb < 0) | (nb > own))
+    other = nb[hexes, dirs]
+    mask = m.side_features[hexes, dirs].copy()
+    has_other = other >= 0
+    mask[has_other] |= m.side_features[other[has_other], (dirs[has_other] + 3) % 6]
+    return hexes, dirs, mask
+
+
+def _draw_hexside_bars(cv: Canvas, m) -> None:
+    """Thick coloured bars on hex edges; several symbols on one side sit side by side."""
+    features = [f for f in BAR_FEATURES if f in m.side_vocab]
+    hexes, dirs, mask = unique_hexsides(m)
+    on = np.stack([(mask & m.side_bit(f)) != 0 for f in features], axis=1)  # [sides, features]
+    count = on.sum(axis=1)
+    segments, colours = [], []
+    for k, f in enumerate(features):
+        sel = on[:, k]
+        if not sel.any():
+            continue
+        rank = on[sel, :k].sum(axis=1)
+        offset = (rank - (count[sel] - 1) / 2.0) * HEXSIDE_BAR_WIDTH
+        segments.append(side_segments(cv.x, cv.y, hexes[sel], dirs[sel], shrink=0.92, offset=offset))
+        colours += [style.HEXSIDE_COLOURS[f]] * int(sel.sum())
+    if segments:
+        cv.add(LineCollection(np.concatenate(segments), colors=colours,
+                              linewidths=cv.pt(HEXSIDE_BAR_WIDTH), capstyle="butt", zorder=4))
+
+
+# ------------------------------------------------------------------------- boards, labels, names
+
+def _draw_boards(cv: Canvas, m) -> None:
+    """A dashed outline and a large faint number on each board (\"inverted\" when rotated)."""
+    for name, (x0, x1, y0, y1) in _board_rectangles(m, cv.x, cv.y):
+        cv.add(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=style.BOARD_OUTLINE_COLOUR,
+                         linewidth=1.3, linestyle=(0, (7, 4)), alpha=0.7, zorder=9), clip=False)
+        size = min(cv.pt(y1 - y0) * 0.55, cv.pt(x1 - x0) * 0.3)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        inverted = name.endswith("i")
+        cv.ax.text(cx, cy, name.removesuffix("i"), fontsize=size, fontweight="bold", ha="center",
+                   va="center", color="black", alpha=style.BOARD_NUMBER_ALPHA, zorder=4.5)
+        if inverted:
+            cv.ax.text(cx, cy + (y1 - y0) * 0.33, "inverted", fontsize=size * 0.18, fontweight="bold",
+                       ha="center", va="center", color="black", alpha=style.BOARD_NUMBER_ALPHA * 1.6,
+                       zorder=4.5)
+    x0, x1, y0, y1 = cv.bbox
+    cv.add(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=style.BOARD_OUTLINE_COLOUR,
+                     linewidth=1.6, zorder=9.1), clip=False)
+
+
+def _label_positions(cv: Canvas) -> tuple[np.ndarray, np.ndarray]:
+    """Labels sit in the top of each hex; in a half hex cut by the map edge, in its visible half."""
+    x0, x1, y0, y1 = cv.bbox
+    lx, ly = cv.x.copy(), cv.y - 0.66
+    eps = 1e-6
+    ly[cv.y < y0 + eps] = cv.y[cv.y < y0 + eps] + 0.62  # top edge: the lower half shows
+    lx[cv.x < x0 + eps] += 0.42
+    lx[cv.x > x1 - eps] -= 0.42
+    return lx, ly
+
+
+def _draw_hex_labels(cv: Canvas, m) -> None:
+    size = float(np.clip(cv.pt(0.23), style.FONT_SIZES["hex_label_min"], style.FONT_SIZES["hex_label_max"]))
+    lx, ly = _label_positions(cv)
+    for i, label in enumerate(m.labels):
+        cv.ax.text(lx[i], ly[i], label, fontsize=size, ha="center", va="center", color="#1c1c1c",
+                   alpha=0.85, zorder=8)
+
+
+def _draw_place_names(cv: Canvas, m) -> None:
+    """Each town and hill name once, at the middle of its hexes."""
+    for name, hexes in m.named.items():
+        idx = np.asarray(hexes)
+        cv.ax.text(cv.x[idx].mean(), cv.y[idx].mean() + 0.15, name, fontsize=style.FONT_SIZES["place_name"],
+                   fontweight="bold", ha="center", va="center", color="#111111", zorder=11,
+                   bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.65))
+
+
+# ------------------------------------------------------------------------- situation overlays
+
+def _setup_groups(side):
+    """Groups that set up on the map in a fixed area (not `with_unit`: those stack with a unit)."""
+    return [g for g in side.groups if not g.entering and "with_unit" not in g.area and len(g.hexes)]
+
+
+def _area_outline(cv: Canvas, m, member: np.ndarray, inset: float) -> np.ndarray:
+    """Segments of the area's boundary, drawn just inside its hexes."""
+    nb = m.neighbours
+    inside_nb = np.where(nb >= 0, member[np.maximum(nb, 0)], False)
+    hexes, dirs = np.nonzero(member[:, None] & ~inside_nb)
+    return side_segments(cv.x, cv.y, hexes, dirs, shrink=1.0 - inset, offset=-inset * APOTHEM)
+
+
+def _draw_setup_areas(cv: Canvas, situation) -> None:
+    """Translucent side colour on every set-up hex, a side-coloured outline round each area,
+    and a diamond on a hex where a group sets up alone (e.g. a command post)."""
+    m = situation.map
+    for side in situation.sides:
+        colour = style.side_colour(side.name)
+        groups = _setup_groups(side)
+        if not groups:
+            continue
+        member = np.zeros(m.n_hexes, dtype=bool)
+        for g in groups:
+            member[g.hexes] = True
+        idx = np.flatnonzero(member)
+        cv.add(PolyCollection(hex_polygons(cv.x[idx], cv.y[idx]), facecolors=colour, alpha=SETUP_ALPHA,
+                              edgecolors="none", zorder=5))
+        cv.add(LineCollection(_area_outline(cv, m, member, 0.08), colors=colour,
+                              linewidths=cv.pt(AREA_OUTLINE_WIDTH), capstyle="round", zorder=5.5))
+        fixed = [int(g.hexes[0]) for g in groups if len(g.hexes) == 1]
+        if fixed:
+            cv.ax.scatter(cv.x[fixed], cv.y[fixed], marker="D", s=cv.pt(0.42) ** 2, color=colour,
+                          edgecolors="white", linewidths=1.0, zorder=6.5)
+
+
+def _objective_radius(k: int) -> float:
+    return max(0.2, 0.5 - 0.13 * k)
+
+
+def _draw_objectives(cv: Canvas, situation) -> None:
+    """A bold ring in each objective hex, one ring size per side so both can show."""
+    for k, (side, hexes) in enumerate(situation.objective_hexes().items()):
+        if len(hexes) == 0:
+            continue
+        rings = [Circle((cv.x[h], cv.y[h]), _objective_radius(k)) for h in hexes]
+        cv.add(PatchCollection(rings, facecolors="none", edgecolors=style.side_colour(side),
+                               linewidths=cv.pt(OBJECTIVE_RING_WIDTH), zorder=6))
+
+
+def _inward(cv: Canvas, m, h: int, toward: int | None = None) -> np.ndarray:
+    """Unit vector into the map from hex h: away from its missing neighbours, else toward
+    `toward` (a road march's destination) or the middle of the map."""
+    missing = m.neighbours[h] < 0
+    v = -SIDE_NORMALS[missing].sum(axis=0) if missing.any() else np.zeros(2)
+    if np.hypot(*v) < 1e-6:
+        if toward is not None and toward != h:
+            v = np.array([cv.x[toward] - cv.x[h], cv.y[toward] - cv.y[h]])
+        else:
+            v = np.array([cv.x.mean() - cv.x[h], cv.y.mean() - cv.y[h]])
+    n = np.hypot(*v)
+    return v / n if n > 0 else np.array([0.0, 1.0])
+
+
+def _entry_triangle(cv: Canvas, h: int, v: np.ndarray) -> np.ndarray:
+    """A triangle in hex h pointing along v, kept in the half of the hex toward the map."""
+    c = np.array([cv.x[h], cv.y[h]])
+    perp = np.array([-v[1], v[0]])
+    return np.array([c + 0.6 * v, c + 0.08 * v + 0.3 * perp, c + 0.08 * v - 0.3 * perp])
+
+
+def _entry_label(group, m) -> str:
+    if group.road_march:
+        toward = str(group.road_march.get("toward", "?")).upper()
+        return f"road march T{group.turn} \u2192 {toward}"
+    return f"T{group.turn}"
+
+
+def _draw_entries(cv: Canvas, situation) -> None:
+    """Side-coloured triangles pointing inward on entry hexes (black-edged for a road march)
+    and one note per entry area, e.g. "russian enters T1"."""
+    m = situation.map
+    for side in situation.sides:
+        colour = style.side_colour(side.name)
+        by_area: dict[tuple[int, ...], list] = defaultdict(list)
+        for g in side.groups:
+            if g.entering and len(g.hexes):
+                by_area[tuple(int(h) for h in g.hexes)].append(g)
+        for hexes, groups in by_area.items():
+            road_march = next((g.road_march for g in groups if g.road_march), None)
+            toward = m.lookup(str(road_march["toward"])) if road_march and "toward" in road_march else None
+            tris = [_entry_triangle(cv, h, _inward(cv, m, h, toward)) for h in hexes]
+            cv.add(PolyCollection(tris, facecolors=colour,
+                                  edgecolors="black" if road_march else "white",
+                                  linewidths=1.6 if road_march else 0.6, zorder=7), clip=False)
+            labels = sorted({_entry_label(g, m) for g in groups})
+            _entry_note(cv, m, np.array(hexes), f"{side.name} enters " + ", ".join(labels), colour, toward)
+
+
+def _entry_note(cv: Canvas, m, hexes: np.ndarray, text: str, colour: str, toward) -> None:
+    """Write `text` once, next to the entry hex nearest the middle of the entry area."""
+    mx, my = cv.x[hexes].mean(), cv.y[hexes].mean()
+    h = int(hexes[np.argmin((cv.x[hexes] - mx) ** 2 + (cv.y[hexes] - my) ** 2)])
+    v = _inward(cv, m, h, toward)
+    px, py = cv.x[h] + 1.25 * v[0], cv.y[h] + 1.25 * v[1]
+    if abs(v[0]) > abs(v[1]):
+        ha, va = ("left" if v[0] > 0 else "right"), "center"
+    else:
+        ha, va = "center", ("top" if v[1] > 0 else "bottom")  # y grows downwards
+    cv.ax.text(px, py, text, fontsize=style.FONT_SIZES["entry_note"], fontweight="bold", color=colour,
+               ha=ha, va=va, zorder=12,
+               bbox=dict(boxstyle="round,pad=0.2", facecolor="white", edgecolor=colour, alpha=0.85))
+
+
+# ------------------------------------------------------------------------- counters
+
+def _counter_grid(n: int) -> tuple[int, float]:
+    """(cells per row, square side in hex units) for n counters in one hex."""
+    if n == 1:
+        return 1, 0.95
+    if n == 2:
+        return 2, 0.7
+    if n <= 4:
+        return 2, 0.66
+    if n <= 9:
+        return 3, 0.46
+    return 4, 0.36
+
+
+def _draw_counters(cv: Canvas, counters: list[dict]) -> None:
+    """Square side-coloured counters with their text; a stack is laid out as a small grid."""
+    by_hex: dict[int, list[dict]] = defaultdict(list)
+    for c in counters:
+        by_hex[int(c["hex"])].append(c)
+    squares, faces = [], []
+    for h, stack in by_hex.items():
+        per_row, side = _counter_grid(len(stack))
+        rows = -(-len(stack) // per_row)
+        step = side * 1.06
+        for k, c in enumerate(stack):
+            r, q = divmod(k, per_row)
+            in_row = min(per_row, len(stack) - r * per_row)
+            cx = cv.x[h] + (q - (in_row - 1) / 2) * step
+            cy = cv.y[h] + (r - (rows - 1) / 2) * step + (0.08 if len(stack) == 1 else 0.1)
+            half = side / 2
+            squares.append([(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half),
+                            (cx - half, cy + half)])
+            colour = style.side_colour(str(c.get("side", "")))
+            faces.append(colour)
+            text = str(c.get("text", ""))
+            longest = max((len(t) for t in text.split("\n")), default=1) or 1
+            lines = text.count("\n") + 1
+            size = min(cv.pt(side) * 0.32, cv.pt(side) * 1.45 / longest, cv.pt(side) * 0.6 / lines)
+            cv.ax.text(cx, cy, text, fontsize=max(size, 2.5), ha="center", va="center",
+                       color=style.text_colour_on(colour), fontweight="bold", zorder=14, clip_on=True)
+    if squares:
+        cv.add(PolyCollection(squares, facecolors=faces, edgecolors="black", linewidths=0.7, zorder=13),
+               clip=False)
+
+
+# ------------------------------------------------------------------------- titles, legend, notes
+
+def _draw_titles(fig, ax, situation, title: str | None) -> None:
+    fig_w, fig_h = fig.get_size_inches()
+    top = 1 - 0.18 / fig_h
+    main = title if title is not None else f"{situation.id} \u2014 {situation.title}"
+    fig.text(0.5, top, main, ha="center", va="top", fontsize=style.FONT_SIZES["title"], fontweight="bold")
+    layout = " / ".join(" + ".join(row) for row in situation.map.layout)
+    sub = (f"boards {layout} (\"i\" = inverted)  \u00b7  {situation.turns} turns  \u00b7  "
+           f"{situation.sets_up_first} sets up first, {situation.moves_first} moves first")
+    fig.text(0.5, top - 0.42 / fig_h, sub, ha="center", va="top", fontsize=style.FONT_SIZES["subtitle"])
+    left = ax.get_position().x0
+    fig.text(left, ax.get_position().y1 + 0.08 / fig_h, "\u2191 N   north = top", ha="left", va="bottom",
+             fontsize=style.FONT_SIZES["subtitle"], fontweight="bold")
+
+
+def _legend_handles(situation, has_counters: bool) -> list:
+    t = style.TERRAIN_COLOURS
+    edge = dict(edgecolor=style.HEX_GRID_COLOUR, linewidth=0.5)
+    handles = [
+        Patch(facecolor=t["clear"], label="clear", **edge),
+        Patch(facecolor=t["woods"], label="woods", **edge),
+        Patch(facecolor=t["town"], label="town", **edge),
+        Patch(facecolor=t["swamp"], hatch="---", label="swamp", **edge),
+        Patch(facecolor=t["slope"], label="slope", **edge),
+        Patch(facecolor=t["hilltop"], label="hilltop", **edge),
+        Patch(facecolor=t["woods"], edgecolor=t["hilltop"], linewidth=3,
+              label="woods (inner hex) on hilltop / in gully"),
+        Patch(facecolor=t["gully"], label="gully", **edge),
+        Patch(facecolor=t["ford"], label="ford", **edge),
+        Patch(facecolor=t["pond"], label="pond", **edge),
+    ]
+    handles += [Line2D([], [], color=style.HEXSIDE_COLOURS[f], linewidth=4, solid_capstyle="butt",
+                       label=style.HEXSIDE_LABELS[f]) for f in BAR_FEATURES]
+    handles += [Line2D([], [], color=style.ROAD_COLOUR, linewidth=2.5, label="road"),
+                Line2D([], [], color=style.STREAM_COLOUR, linewidth=2.5, label="stream / gully bed")]
+    objectives = situation.objective_hexes()
+    for k, side in enumerate(situation.sides):
+        colour = style.side_colour(side.name)
+        groups = _setup_groups(side)
+        if groups:
+            handles.append(Patch(facecolor=colour, alpha=0.45, edgecolor=colour, linewidth=2,
+                                 label=f"{side.name} set-up area"))
+        if any(len(g.hexes) == 1 for g in groups):
+            handles.append(Line2D([], [], linestyle="none", marker="D", markersize=8, color=colour,
+                                  markeredgecolor="white", label=f"{side.name} fixed set-up hex"))
+        entering = [g for g in side.groups if g.entering]
+        if any(not g.road_march for g in entering):
+            handles.append(Line2D([], [], linestyle="none", marker=">", markersize=10, color=colour,
+                                  markeredgecolor="white", label=f"{side.name} entry hex"))
+        if any(g.road_march for g in entering):
+            handles.append(Line2D([], [], linestyle="none", marker=">", markersize=10, color=colour,
+                                  markeredgecolor="black", markeredgewidth=1.6,
+                                  label=f"{side.name} road-march entry"))
+        if len(objectives.get(side.name, ())):
+            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=10 - 2 * k,
+                                  markerfacecolor="none", markeredgecolor=colour, markeredgewidth=2.2,
+                                  label=f"{side.name} objective hex"))
+        if has_counters:
+            handles.append(Line2D([], [], linestyle="none", marker="s", markersize=9, color=colour,
+                                  markeredgecolor="black", label=f"{side.name} unit"))
+    return handles
+
+
+def _describe_area(g, m) -> str:
+    a = g.area
+    parts = []
+    if "hexes" in a:
+        parts.append("hex " + ", ".join(str(h).upper() for h in a["hexes"][:6])
+                     + (" ..." if len(a["hexes"]) > 6 else ""))
+    if "boards" in a:
+        parts.append("board " + ", ".join(str(b) for b in a["boards"]))
+    if "edge" in a:
+        parts.append(f"{a['edge']} edge")
+    if "region" in a:
+        regions = a["region"] if isinstance(a["region"], list) else [a["region"]]
+        parts.append(", ".join(regions))
+    if "columns" in a:
+        parts.append(f"columns {a['columns']}")
+    if "rows" in a:
+        parts.append(f"rows {a['rows']}")
+    if "terrain" in a:
+        parts.append("terrain " + "/".join(a["terrain"]))
+    if "anywhere" in a:
+        parts.append("anywhere")
+    if "exclude_hexes" in a:
+        parts.append("except " + ", ".join(a["exclude_hexes"]))
+    if "min_distance_from_unit" in a:
+        md = a["min_distance_from_unit"]
+        parts.append(f"at least {md.get('hexes')} hexes from a {md.get('unit')}")
+    if "with_unit" in a:
+        parts.append(f"stacked with a {a['with_unit']} (not drawn)")
+    text = "; ".join(parts) or "?"
+    if "with_unit" not in a and len(g.hexes) > 1:
+        text += f" ({len(g.hexes)} hexes)"
+    return text
+
+
+def _notes(situation) -> list[str]:
+    """One line per force group: where it sets up or enters; then the objective hexes."""
+    m = situation.map
+    lines = []
+    for side in situation.sides:
+        for g in side.groups:
+            n_units = sum(g.units.values())
+            if g.entering:
+                how = f"enters turn {g.turn}"
+                if g.road_march:
+                    rm = g.road_march
+                    how += (f" by road march toward {str(rm.get('toward', '?')).upper()}, "
+                            f"{rm.get('hexes_per_turn', '?')} hexes/turn until within "
+                            f"{rm.get('stop_within', '?')} hexes of the enemy")
+            else:
+                how = "sets up"
+            lines.append(f"{side.name}: {g.name} ({n_units} units) {how} \u2014 {_describe_area(g, m)}")
+    obj = situation.objective_hexes()
+    parts = [f"{s} {len(h)} hexes" for s, h in obj.items() if len(h)]
+    lines.append("Objective hexes (ringed): " + (", ".join(parts) if parts else
+                                                 "none (victory does not name hexes)"))
+    return lines
+
+
+def _draw_legend_and_notes(fig, ax, handles: list, notes: list[str]) -> None:
+    fig_w, fig_h = fig.get_size_inches()
+    below = ax.get_position().y0 - 0.3 / fig_h
+    ncol = _legend_columns(fig_w, len(handles))
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, below), ncol=ncol,
+               fontsize=style.FONT_SIZES["legend"], frameon=False, handlelength=2.2,
+               columnspacing=1.4, borderaxespad=0)
+    rows = -(-len(handles) // ncol)
+    top = below - (rows * 0.25 + 0.25) / fig_h
+    fig.text(MARGIN_INCHES / fig_w, top, "\n".join(notes), ha="left", va="top",
+             fontsize=style.FONT_SIZES["note"], linespacing=1.45)
+
+
+# ------------------------------------------------------------------------- output
+
+def _save_atomically(fig, out_path: Path, dpi: int) -> Path:
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out_path.parent, prefix=f".{out_path.name}.", suffix=".tmp.png")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fig.savefig(fh, format="png", dpi=dpi, facecolor="white")
+        os.replace(tmp, out_path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return out_path

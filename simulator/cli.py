@@ -1,0 +1,139 @@
+"""The `balance` command line: list, validate and show situations; build line-of-sight tables."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from simulator import __version__
+from simulator.errors import DataError, DataErrors
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from simulator.ruleset import read_toml
+    from simulator.situation import builtin_situations
+
+    rows = []
+    for path in builtin_situations():
+        doc = read_toml(path)
+        rows.append((doc.get("id", path.stem), doc.get("ruleset", "?"), str(doc.get("turns", "?")), doc.get("title", "")))
+    width = max(len(r[0]) for r in rows) if rows else 2
+    print(f"{'id':<{width}}  {'ruleset':<12} {'turns':>5}  title")
+    for sid, rs, turns, title in rows:
+        print(f"{sid:<{width}}  {rs:<12} {turns:>5}  {title}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from simulator.situation import check_file
+
+    bad = 0
+    for f in args.files:
+        problems = check_file(f)
+        if problems:
+            bad += 1
+            for p in problems:
+                print(p.line())
+        elif not args.quiet:
+            print(f"{f}: ok")
+    return 1 if bad else 0
+
+
+def _load(name: str, sets: list[str] | None = None):
+    from simulator.situation import load_situation
+
+    return load_situation(name, parse_sets(sets or []))
+
+
+def parse_sets(items: list[str]) -> dict:
+    """`--set KEY=VALUE` pairs; VALUE is read as a TOML value (5, 2.5, true, "text")."""
+    import tomllib
+
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise DataError("--set", item, "not KEY=VALUE", "a dotted ruleset key and a value, e.g. units.t-34-c.attack=5")
+        key, raw = item.split("=", 1)
+        try:
+            val = tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            val = raw  # a bare word is a string
+        out[key.strip()] = val
+    return out
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from reports.mapview import draw_situation_map
+
+    sit = _load(args.situation, args.set)
+    out = draw_situation_map(sit, Path(args.out))
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_los(args: argparse.Namespace) -> int:
+    from simulator.los import LineOfSight, compile_rules, default_cache_dir
+
+    sit = _load(args.situation, args.set)
+    rules = compile_rules(sit.ruleset.data["los"], sit.map, str(sit.ruleset.path / "ruleset.toml"))
+    los = LineOfSight(sit.map, rules)
+    cache = Path(args.cache_dir) if args.cache_dir else default_cache_dir() / "los"
+    path = cache / f"los-{los.cache_key()}.npy"
+    cached = path.exists()
+    t0 = time.perf_counter()
+    table = los.table(cache)
+    dt = time.perf_counter() - t0
+    n = sit.map.n_hexes
+    print(f"{sit.id}: {n} hexes, {n * (n - 1) // 2} pairs, {table[~__import__('numpy').eye(n, dtype=bool)].mean():.1%} clear; "
+          f"{'loaded from cache' if cached else 'built'} in {dt:.2f} s ({path})")
+    if args.pair:
+        a, b = (sit.map.lookup(x) for x in args.pair)
+        print(f"{sit.map.labels[a]} -> {sit.map.labels[b]}: {'clear' if table[a, b] else 'blocked'}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="balance", description="Monte Carlo balance analyzer for hex-and-counter wargames.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("list", help="list the built-in situations")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("validate", help="check situation files; exit 1 if any has a problem")
+    s.add_argument("files", nargs="+", help="situation files (.toml) or built-in ids")
+    s.add_argument("-q", "--quiet", action="store_true", help="print problems only")
+    s.set_defaults(func=cmd_validate)
+
+    s = sub.add_parser("show", help="draw a situation's map, set-up areas, entries and objectives")
+    s.add_argument("situation", help="built-in id (pb-01) or a situation file")
+    s.add_argument("--out", required=True, help="PNG file to write")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
+    s.set_defaults(func=cmd_show)
+
+    s = sub.add_parser("los", help="build (or load from cache) a situation's line-of-sight table")
+    s.add_argument("situation")
+    s.add_argument("--pair", nargs=2, metavar="HEX", help="print whether two hexes see each other")
+    s.add_argument("--cache-dir", help="where LOS tables are cached (default: ~/.cache/wargame-balance/los)")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
+    s.set_defaults(func=cmd_los)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except DataErrors as exc:
+        for e in exc.errors:
+            print(e.line(), file=sys.stderr)
+        return 1
+    except DataError as exc:
+        print(exc.line(), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
