@@ -286,3 +286,11 @@ def test_load_situation_raises_all_problems_at_once(tmp_path):
     with pytest.raises(DataErrors) as exc:
         load_situation(write(tmp_path, text))
     assert len(exc.value.errors) == 2
+
+
+def test_the_documented_example_is_valid(tmp_path):
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "situation-format.md").read_text()
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert check_file(write(tmp_path, example, "example.toml")) == []
+    sit = load_situation(tmp_path / "example.toml")
+    assert sit.ruleset.units["88mm-at"]["range"] == 16

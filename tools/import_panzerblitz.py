@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from tomlout import assign, value  # noqa: E402
+from tomlout import assign  # noqa: E402
 
 from simulator.ruleset import load_ruleset  # noqa: E402
 from simulator.situation import resolve_static_area  # noqa: E402
