@@ -137,9 +137,13 @@ def load_ruleset(name: str) -> Ruleset:
     if not main.exists():
         raise DataError(str(main), "", f"no ruleset named {name!r}", f"one of {known_rulesets()}")
     data = read_toml(main)
-    units_file = path / data.get("units_file", "units.toml")
-    data["units"] = read_toml(units_file).get("units", {})
-    for key in ("sides", "map", "stacking", "los"):
+    for fname in data.get("table_files", []):
+        extra = read_toml(path / fname)
+        for key, table in extra.items():
+            if key in data:
+                raise DataError(str(path / fname), key, "table defined twice", "a table not already in ruleset.toml or another table file")
+            data[key] = table
+    for key in ("sides", "map", "stacking", "los", "units"):
         if key not in data:
             raise DataError(str(main), key, "missing", "a ruleset table")
     return Ruleset(name, path, data)

@@ -1,0 +1,1 @@
+"""The classic PanzerBlitz rules (ruleset `panzerblitz`): kernels over the game-state arrays."""

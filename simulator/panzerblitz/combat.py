@@ -1,0 +1,200 @@
+"""PanzerBlitz combat: attack factors, odds, die modifiers and the Combat Results Table.
+
+Tables come from the ruleset data (`combat.toml`) compiled into small arrays; the kernels
+here are numba functions over plain numbers so the game loop can call them per battle.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from simulator.errors import DataError
+
+# Result codes (PB-CRT-2).
+NO_EFFECT, DISPERSED, DOUBLE_DISPERSED, ELIMINATED = 0, 1, 2, 3
+RESULT_CODES = {"-": NO_EFFECT, "D": DISPERSED, "DD": DOUBLE_DISPERSED, "X": ELIMINATED}
+RESULT_NAMES = {v: k for k, v in RESULT_CODES.items()}
+
+# Weapon classes (PB-WEC-1) and the WEC columns.
+WEAPON_CLASSES = ("A", "H", "M", "I")
+WEAPON_INDEX = {c: i for i, c in enumerate(WEAPON_CLASSES)}
+NO_WEAPON = -1
+WEC_COLUMNS = ("armored_near", "armored_far", "non_armored")
+
+
+@dataclass(frozen=True)
+class CombatTables:
+    crt: np.ndarray           # int8[rows, columns] of result codes
+    lowest_roll: int          # the modified roll of row 0
+    col_attack: np.ndarray    # int64[columns]: the "a" of column "a-d"
+    col_defense: np.ndarray   # int64[columns]: the "d"
+    column_names: tuple[str, ...]
+    below_table_allowed: bool
+    multiple_minimum: int     # column index
+    minefield_column: int
+    wec: np.ndarray           # float64[4 classes, 3 WEC columns]
+    hill_halving: float
+    mod_terrain: int
+    mod_dispersed: int
+    mod_overrun: int
+    mod_close_assault: int
+    terrain_mod_features: tuple[str, ...]
+
+    def column(self, name: str) -> int:
+        return self.column_names.index(name)
+
+
+def compile_tables(data: dict, where: str) -> CombatTables:
+    """Check and compile the ruleset's combat tables."""
+    def get(path: str):
+        node = data
+        for p in path.split("."):
+            if not isinstance(node, dict) or p not in node:
+                raise DataError(where, path, "missing", "a combat table entry (see combat.toml)")
+            node = node[p]
+        return node
+
+    columns = tuple(get("crt.columns"))
+    ratios = []
+    for c in columns:
+        parts = c.split("-")
+        if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+            raise DataError(where, "crt.columns", f"bad odds column {c!r}", "columns like \"1-4\" or \"3-1\"")
+        ratios.append((int(parts[0]), int(parts[1])))
+    if any(a1 * d2 >= a2 * d1 for (a1, d1), (a2, d2) in zip(ratios, ratios[1:], strict=False)):
+        raise DataError(where, "crt.columns", "columns not in increasing order of odds", "lowest odds first")
+    rows = get("crt.rows")
+    lowest = int(get("crt.lowest_roll"))
+    keys = sorted(int(k) for k in rows)
+    if keys != list(range(lowest, lowest + len(keys))):
+        raise DataError(where, "crt.rows", f"rows {keys}", f"consecutive modified rolls from {lowest}")
+    crt = np.zeros((len(keys), len(columns)), dtype=np.int8)
+    for i, k in enumerate(keys):
+        row = rows[str(k)]
+        if len(row) != len(columns):
+            raise DataError(where, f"crt.rows.{k}", f"{len(row)} results", f"{len(columns)}, one per column")
+        for j, r in enumerate(row):
+            if r not in RESULT_CODES:
+                raise DataError(where, f"crt.rows.{k}", f"unknown result {r!r}", f"one of {list(RESULT_CODES)}")
+            crt[i, j] = RESULT_CODES[r]
+    wec = np.zeros((len(WEAPON_CLASSES), len(WEC_COLUMNS)), dtype=np.float64)
+    for ci, cls in enumerate(WEAPON_CLASSES):
+        for wi, col in enumerate(WEC_COLUMNS):
+            wec[ci, wi] = float(get(f"wec.{cls}.{col}"))
+    odds = get("odds")
+
+    def col_index(name: str, fld: str) -> int:
+        if name not in columns:
+            raise DataError(where, fld, f"unknown column {name!r}", f"one of {list(columns)}")
+        return columns.index(name)
+
+    mods = get("die_modifiers")
+    return CombatTables(
+        crt=crt, lowest_roll=lowest,
+        col_attack=np.array([a for a, _ in ratios], dtype=np.int64),
+        col_defense=np.array([d for _, d in ratios], dtype=np.int64),
+        column_names=columns,
+        below_table_allowed=bool(odds.get("below_table_allowed", False)),
+        multiple_minimum=col_index(odds.get("multiple_attack_minimum", columns[0]), "odds.multiple_attack_minimum"),
+        minefield_column=col_index(odds.get("minefield_odds", columns[0]), "odds.minefield_odds"),
+        wec=wec, hill_halving=float(get("hill.halving")),
+        mod_terrain=int(mods["terrain"]), mod_dispersed=int(mods["dispersed"]),
+        mod_overrun=int(mods["overrun"]), mod_close_assault=int(mods["close_assault"]),
+        terrain_mod_features=tuple(mods.get("terrain_features", ())),
+    )
+
+
+@njit(cache=True)
+def odds_column(attack, defense, col_attack, col_defense):
+    """PB-CBT-7: the highest column whose odds do not exceed attack:defense (the defender's
+    favour); -1 when the attack is worse than the lowest column.  Better than the highest
+    column is resolved on it (PB-CBT-9)."""
+    if defense <= 0:
+        return col_attack.shape[0] - 1
+    best = -1
+    for j in range(col_attack.shape[0]):
+        # a/d <= A/D  <=>  a*D <= A*d, in integers.
+        if col_attack[j] * defense <= attack * col_defense[j]:
+            best = j
+    return best
+
+
+@njit(cache=True)
+def crt_result(crt, lowest_roll, column, modified_roll):
+    """PB-CRT-1/3/4: the result of a modified die roll on a column.
+
+    Below the table (a net -2 or -3 brings a 1 below the first row) the first row of the next
+    column to the right is read (PB-CRT-3); above it, no effect (PB-CRT-4)."""
+    row = modified_roll - lowest_roll
+    if row < 0:
+        column = min(column + 1, crt.shape[1] - 1)
+        row = 0
+    if row >= crt.shape[0]:
+        return 0
+    return crt[row, column]
+
+
+@njit(cache=True)
+def weapon_factor(af, weapon, target_armored, distance, rf, wec):
+    """PB-WEC-3/4 and PB-CBT-5 step 2: the AF after the weapon-to-target effect (fraction
+    dropped), or 0 when the class may not fire at that target."""
+    if weapon < 0 or af <= 0:
+        return 0
+    if target_armored:
+        col = 0 if distance <= rf // 2 else 1
+    else:
+        col = 2
+    return int(math.floor(af * wec[weapon, col]))
+
+
+@njit(cache=True)
+def hill_halves(attacker_level, defender_level, adjacent, brown_between):
+    """PB-HILL-1..4: is the attacker's AF halved against this defender?"""
+    if defender_level == 2:  # hilltop: only attackers on a hilltop are spared (PB-HILL-2)
+        return attacker_level != 2
+    if defender_level == 1:  # slope: adjacent attackers are spared unless a brown bar lies between (PB-HILL-3)
+        return not (adjacent and not brown_between)
+    return False
+
+
+@njit(cache=True)
+def modified_attack(af, weapon, target_armored, distance, rf, halved, wec, halving):
+    """PB-CBT-5: printed AF -> WEC -> terrain halving, each dropping fractions."""
+    x = weapon_factor(af, weapon, target_armored, distance, rf, wec)
+    if halved:
+        x = int(math.floor(x * halving))
+    return x
+
+
+@njit(cache=True)
+def apply_result(result, already_dispersed):
+    """PB-CRT-2 / PB-DISP-4 on one unit: returns 0 unharmed, 1 dispersed, 2 eliminated."""
+    if result == 3:
+        return 2
+    if result == 2:
+        return 2 if already_dispersed else 1
+    if result == 1:
+        return 1
+    return 1 if already_dispersed else 0
+
+
+@njit(cache=True)
+def roll_die():
+    """PB-GEN-7: one six-sided die (numba's generator, seeded per game)."""
+    return np.random.randint(1, 7)
+
+
+@njit(cache=True)
+def seed_dice(seed):
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def resolve_battle(crt, lowest_roll, column, net_modifier):
+    """PB-CBT-11: roll one die, add the net modifier, read the CRT. Returns (roll, result)."""
+    roll = roll_die()
+    return roll, crt_result(crt, lowest_roll, column, roll + net_modifier)
