@@ -1,0 +1,210 @@
+"""PanzerBlitz movement: where one unit can go this turn, and at what cost (PB-MOVE, PB-TEC, PB-ROAD).
+
+Costs are kept in half movement factors (road and town cost 1/2).  The static part (what each
+hex costs each movement class) is compiled once per map from `terrain.toml`; the dynamic part
+(enemy units, wrecks and blocks, minefields, other units on the road) comes in as per-hex flags
+from the game state, so the search itself is one compiled function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from simulator.errors import DataError
+from simulator.mapdata import GameMap
+
+PROHIBITED = -1
+UNREACHABLE = -1
+
+
+@dataclass(frozen=True)
+class MovementTables:
+    classes: tuple[str, ...]
+    enter_cost: np.ndarray       # int16[n_hexes, n_classes], half MF, -1 = prohibited
+    town_hex: np.ndarray         # bool[n_hexes]
+    depressed: np.ndarray        # bool[n_hexes]: a gully hex one pays to leave (not a ford or road crossing)
+    leave_surcharge: np.ndarray  # int16[n_classes], half MF
+    green_closed: np.ndarray     # bool[n_classes]
+    road_cost: int               # half MF
+    town_cost_assaulting: int    # half MF
+    road_bit: int
+    green_bit: int
+    pond_bit: int
+    along_gully_bits: int        # hexside features along which a gully continues (stream, ford)
+
+    def class_index(self, name: str) -> int:
+        return self.classes.index(name)
+
+
+def _half(value, where: str, fld: str) -> int:
+    if value == "prohibited":
+        return PROHIBITED
+    if not isinstance(value, int | float) or isinstance(value, bool) or value < 0 or (value * 2) != int(value * 2):
+        raise DataError(where, fld, f"got {value!r}", "a cost in whole or half movement factors, or \"prohibited\"")
+    return int(value * 2)
+
+
+def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTables:
+    t = data.get("terrain")
+    if not isinstance(t, dict):
+        raise DataError(where, "terrain", "missing", "a [terrain] table (terrain.toml)")
+    classes = tuple(t["movement_classes"])
+    costs = t["enter_cost"]
+    rules = t["rules"]
+    n = game_map.n_hexes
+    for feat in costs:
+        if feat != "clear" and feat not in game_map.hex_vocab:
+            raise DataError(where, f"terrain.enter_cost.{feat}", "unknown hex feature", f"clear or one of {list(game_map.hex_vocab)}")
+
+    def class_costs(feat: str) -> np.ndarray:
+        row = costs[feat]
+        out = np.empty(len(classes), dtype=np.int16)
+        for i, c in enumerate(classes):
+            if c not in row:
+                raise DataError(where, f"terrain.enter_cost.{feat}.{c}", "missing", "a cost for every movement class")
+            out[i] = _half(row[c], where, f"terrain.enter_cost.{feat}.{c}")
+        return out
+
+    clear = class_costs("clear")
+    enter = np.tile(clear, (n, 1))
+    precedence = rules.get("precedence", [])
+    for feat in costs:
+        if feat == "clear" or feat in precedence:
+            continue
+        has = game_map.has_feature(feat)
+        fc = class_costs(feat)
+        for ci in range(len(classes)):
+            col = enter[has, ci]
+            # PB-TEC-12: the highest cost applies and every prohibition applies.
+            col = np.where((col == PROHIBITED) | (fc[ci] == PROHIBITED), PROHIBITED, np.maximum(col, fc[ci]))
+            enter[has, ci] = col
+    for feat in precedence:
+        has = game_map.has_feature(feat)
+        enter[has] = class_costs(feat)
+    gully = game_map.has_feature("gully") & ~game_map.has_feature("ford") & ~game_map.has_feature("road")
+    surcharge = rules["gully_leave_surcharge"]
+    leave = np.array([_half(surcharge[c], where, f"terrain.rules.gully_leave_surcharge.{c}") for c in classes], dtype=np.int16)
+    for c in rules.get("green_closed_to", []):
+        if c not in classes:
+            raise DataError(where, "terrain.rules.green_closed_to", f"unknown class {c!r}", f"one of {list(classes)}")
+    green_closed = np.array([c in rules.get("green_closed_to", []) for c in classes], dtype=np.bool_)
+    return MovementTables(
+        classes=classes, enter_cost=enter, town_hex=game_map.has_feature("town").copy(), depressed=gully,
+        leave_surcharge=leave, green_closed=green_closed,
+        road_cost=_half(rules["road_cost"], where, "terrain.rules.road_cost"),
+        town_cost_assaulting=_half(rules["town_cost_when_assaulting"], where, "terrain.rules.town_cost_when_assaulting"),
+        road_bit=game_map.side_bit("road"), green_bit=game_map.side_bit("green"),
+        pond_bit=game_map.side_bit("pond"),
+        along_gully_bits=game_map.side_bit("stream") | game_map.side_bit("ford"),
+    )
+
+
+@njit(cache=True)
+def step_cost(h, d, n, mclass, start, assaulting, enter_cost, town_hex, depressed, leave_surcharge,
+              green_closed, road_cost, town_cost_assaulting, road_bit, green_bit, pond_bit,
+              along_gully_bits, side_features, road_usable, road_clear):
+    """Cost in half MF of the step from hex h across side d into neighbour n; -1 if illegal.
+
+    `road_usable[x]`: hex x's road is not negated (no wreck or block, PB-ROAD-11).
+    `road_clear[x]`: no other unit or wreck in hex x, so the road rate may pass it (PB-ROAD-5).
+    """
+    sf = side_features[h, d]
+    if sf & pond_bit:
+        return -1  # PB-TEC-11: no unit crosses a pond hexside
+    # PB-ROAD-1: along the road, road hex to road hex, at the road rate.  PB-ROAD-5/6/7: the
+    # hex entered must be free of other units and wrecks, and so must the hex left unless it
+    # is where the unit began its turn.  Not in a turn the unit overruns or assaults (PB-OVR-3).
+    if (not assaulting and (sf & road_bit) and road_usable[h] and road_usable[n]
+            and road_clear[n] and (road_clear[h] or h == start)):
+        return road_cost
+    if enter_cost[h, mclass] < 0:
+        # PB-MAP-1/2 (QA/Mapboard A-B): a unit standing where it could go only by road (a
+        # vehicle on a swamp road) leaves only along the road.
+        return -1
+    if (sf & green_bit) and green_closed[mclass]:
+        return -1  # PB-TEC-5: vehicles cross green hexsides only along a road
+    cost = enter_cost[n, mclass]
+    if cost < 0:
+        return -1
+    if assaulting and town_hex[n]:
+        cost = town_cost_assaulting  # PB-TEC-4: 1 MF per town hex in a turn of overrun or CAT
+    # PB-TEC-9: leaving a gully other than along it costs a surcharge on top.
+    if depressed[h] and (sf & along_gully_bits) == 0:
+        cost += leave_surcharge[mclass]
+    return cost
+
+
+@njit(cache=True)
+def reachable(start, mf_half, mclass, assaulting, neighbours, enter_cost, town_hex, depressed,
+              leave_surcharge, green_closed, road_cost, town_cost_assaulting, road_bit, green_bit,
+              pond_bit, along_gully_bits, side_features, road_usable, road_clear, enemy, stop_here,
+              block, cost_out, prev_out):
+    """Every hex one unit can reach this turn, with the least cost (half MF) and the path.
+
+    `enemy[x]`: enemy units in x: never entered (PB-MOVE-6).  `stop_here[x]`: a minefield
+    (PB-MINE-3) or a block (PB-BLOCK-2): the unit stops on entering.  `block[x]`: a block: it
+    may be entered only by a unit that began its turn adjacent to it.  PB-MOVE-4: a unit may
+    always move exactly one hex, whatever it costs, unless that hex or hexside is forbidden.
+    Fills cost_out (-1 = unreachable) and prev_out; returns the number of hexes reached.
+    """
+    n_hex = neighbours.shape[0]
+    for i in range(n_hex):
+        cost_out[i] = -1
+        prev_out[i] = -1
+    cost_out[start] = 0
+    # Dial's algorithm: costs are small integers, so buckets beat a heap.
+    bucket = np.empty((mf_half + 1, n_hex), dtype=np.int32)
+    fill = np.zeros(mf_half + 1, dtype=np.int32)
+    bucket[0, 0] = start
+    fill[0] = 1
+    reached = 1
+    for c in range(mf_half + 1):
+        k = 0
+        while k < fill[c]:
+            h = bucket[c, k]
+            k += 1
+            if cost_out[h] != c:
+                continue  # stale entry
+            if h != start and stop_here[h]:
+                continue  # a unit that entered a minefield or a block stops there
+            for d in range(6):
+                nb = neighbours[h, d]
+                if nb < 0 or enemy[nb]:
+                    continue
+                if block[nb] and h != start:
+                    continue  # PB-BLOCK-2: only from where the unit began its turn
+                step = step_cost(h, d, nb, mclass, start, assaulting, enter_cost, town_hex,
+                                 depressed, leave_surcharge, green_closed, road_cost,
+                                 town_cost_assaulting, road_bit, green_bit, pond_bit,
+                                 along_gully_bits, side_features, road_usable, road_clear)
+                if step < 0:
+                    continue
+                nc = c + step
+                if nc > mf_half:
+                    if h == start and mf_half >= 2 and cost_out[nb] < 0:
+                        # PB-MOVE-4 one-hex minimum: all of the MF, whatever the hex costs.
+                        cost_out[nb] = mf_half
+                        prev_out[nb] = h
+                        bucket[mf_half, fill[mf_half]] = nb
+                        fill[mf_half] += 1
+                        reached += 1
+                    continue
+                if cost_out[nb] < 0 or nc < cost_out[nb]:
+                    if cost_out[nb] < 0:
+                        reached += 1
+                    cost_out[nb] = nc
+                    prev_out[nb] = h
+                    bucket[nc, fill[nc]] = nb
+                    fill[nc] += 1
+    return reached
+
+
+def path_to(prev: np.ndarray, target: int) -> list[int]:
+    """The hexes from the start to `target` (inclusive) along the least-cost tree."""
+    out = [target]
+    while prev[out[-1]] >= 0:
+        out.append(int(prev[out[-1]]))
+    return out[::-1]
