@@ -1,0 +1,35 @@
+"""The random legal player: every choice uniform among the legal options the engine offers.
+
+It is the baseline the heuristic players are measured against, and the way the rules engine
+is exercised before they exist.  Choices go through `choose`, the one entry point the game
+kernel calls for every decision, so other policies plug in beside it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+RANDOM = 0
+POLICY_IDS = {"random": RANDOM}
+
+# Decision kinds the engine asks about (the options' meaning is per kind; see game.py).
+SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD = 0, 1, 2, 3, 4, 5
+
+# Random play holds fire or stays put now and then, so that games are not all-out brawls.
+HOLD_FIRE = 0.25
+STAY_PUT = 0.1
+
+
+@njit(cache=True)
+def choose(policy, params, kind, n_options):
+    """Index of the chosen option in 0..n_options-1, or -1 for "none" where allowed."""
+    if n_options <= 0:
+        return -1
+    if kind == FIRE_TARGET and np.random.random() < HOLD_FIRE:
+        return -1
+    if kind == MOVE_DEST and np.random.random() < STAY_PUT:
+        return -1
+    if kind == LOAD or kind == UNLOAD:
+        return 0 if np.random.random() < 0.5 else -1
+    return np.random.randint(0, n_options)

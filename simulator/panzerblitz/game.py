@@ -1,0 +1,287 @@
+"""One complete PanzerBlitz game, compiled: set-up, then the sequence of play (PB-SEQ-2).
+
+The kernel enumerates the legal options of each decision through the rules module and asks
+the side's policy to choose (policies/random_play.py `choose`).  Everything is arrays; the
+Python wrapper `play_game` builds the initial state and evaluates the victory conditions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from policies.random_play import ENTRY_HEX, FIRE_TARGET, LOAD, MOVE_DEST, SETUP_HEX, UNLOAD, choose
+from simulator.panzerblitz.combat import seed_dice
+from simulator.panzerblitz.invariants import check
+from simulator.panzerblitz.rules import (
+    EV_ENTER,
+    EV_LOAD,
+    EV_MOVE,
+    EV_SETUP,
+    EV_TURN,
+    EV_UNLOAD,
+    exit_map,
+    fire_options,
+    fits,
+    is_piece,
+    log_event,
+    may_fire,
+    minefield_attacks,
+    occupancy,
+    place,
+    reach_of,
+    recover,
+    resolve_fire,
+    spotted_hexes,
+)
+from simulator.panzerblitz.state import DEBUG, FIRST_SIDE, N_TURNS, ON_MAP, PHASING, TURN, WAITING
+from simulator.panzerblitz.units import CATEGORY_INDEX
+
+FORT = CATEGORY_INDEX["fortification"]
+BLOCK = CATEGORY_INDEX["roadblock"]
+MINE = CATEGORY_INDEX["minefield"]
+
+
+@njit(cache=True)
+def _setup_ok(st, ut, mt, limits, u, h, side):
+    """Legal set-up hex for unit u (PB-STACK-1, PB-MINE-1, PB-BLOCK-1, PB-FORT-1, PB-GEN-4)."""
+    if mt.closed[h]:
+        return False
+    cat = ut.category[st.utype[u]]
+    has_fort = False
+    for v in range(st.utype.shape[0]):
+        if st.status[v] == ON_MAP and st.hex[v] == h:
+            if st.side[v] != side and is_piece(st, ut, v):
+                return False  # opposing units never share a hex (PB-STACK-7)
+            if ut.category[st.utype[v]] == FORT:
+                has_fort = True
+    if cat == MINE:
+        return not st.mine[h] and not has_fort
+    if cat == BLOCK:
+        return not st.block[h] and not has_fort
+    if cat == FORT:
+        return not has_fort and not st.mine[h] and not st.block[h] and not mt.swamp[h]
+    return fits(st, ut, limits, h, side, u)
+
+
+@njit(cache=True)
+def _constraints_ok(st, ut, mt, u, h):
+    g = st.group[u]
+    side = st.side[u]
+    wt = st.group_with_type[g]
+    if wt >= 0:
+        found = False
+        for v in range(st.utype.shape[0]):
+            if st.status[v] == ON_MAP and st.hex[v] == h and st.side[v] == side and st.utype[v] == wt:
+                found = True
+        if not found:
+            return False
+    ft = st.group_far_type[g]
+    if ft >= 0:
+        for v in range(st.utype.shape[0]):
+            if v != u and st.status[v] == ON_MAP and st.side[v] == side and st.utype[v] == ft:
+                if mt.dist[st.hex[v], h] < st.group_far_min[g]:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def setup_side(st, ut, mt, limits, side, policy, params):
+    """Place every unit of `side` that sets up on the map, group by group, in file order."""
+    n_hex = mt.neighbours.shape[0]
+    options = np.empty(n_hex, dtype=np.int64)
+    for u in range(st.utype.shape[0]):
+        g = st.group[u]
+        if st.side[u] != side or st.group_entering[g] or st.carried_by[u] >= 0:
+            continue
+        n = 0
+        for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
+            h = st.group_hexes[k]
+            if _setup_ok(st, ut, mt, limits, u, h, side) and _constraints_ok(st, ut, mt, u, h):
+                options[n] = h
+                n += 1
+        i = choose(policy[side], params[side], SETUP_HEX, n)
+        if i < 0:
+            continue  # nowhere legal: the unit stays off the map (reported by the invariants)
+        h = options[i]
+        place(st, u, h)
+        cat = ut.category[st.utype[u]]
+        if cat == MINE:
+            st.mine[h] = True
+        elif cat == BLOCK:
+            st.block[h] = True
+        log_event(st, EV_SETUP, u, h, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def fire_phase(st, ut, mt, ct, side, policy, params):
+    """PB-SEQ-2 S2/S3: every attack is declared, then resolved (PB-SEQ-3.3)."""
+    n_hex = mt.neighbours.shape[0]
+    n_units = st.utype.shape[0]
+    spotted = spotted_hexes(st, ut, mt, side)  # spotters in place at the start of the turn
+    occ = occupancy(st, ut, n_hex)
+    target_of = np.full(n_units, -1, dtype=np.int64)
+    opt_hex = np.empty(n_hex, dtype=np.int64)
+    opt_af = np.empty(n_hex, dtype=np.int64)
+    for u in np.random.permutation(n_units):
+        if not may_fire(st, ut, u, side):
+            continue
+        n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af)
+        i = choose(policy[side], params[side], FIRE_TARGET, n)
+        if i >= 0:
+            target_of[u] = opt_hex[i]
+    attackers = np.empty(n_units, dtype=np.int64)
+    for h in range(n_hex):
+        k = 0
+        for u in range(n_units):
+            if target_of[u] == h:
+                attackers[k] = u
+                k += 1
+        if k > 0:
+            resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
+
+
+@njit(cache=True)
+def _passenger_here(st, ut, c, h, side):
+    """A unit that may board carrier c in hex h (PB-TRANS-2/3/4)."""
+    for p in range(st.utype.shape[0]):
+        t = st.utype[p]
+        if (p != c and is_piece(st, ut, p) and st.hex[p] == h and st.side[p] == side
+                and not ut.vehicle[t] and not st.fired[p] and not st.dispersed[p]
+                and not st.moved[p] and st.carrying[p] < 0):
+            return p
+    return -1
+
+
+@njit(cache=True)
+def move_unit(st, ut, mt, mv, limits, side, u, policy, params, occ, cost, prev, options):
+    """One unit's move (or entry, load, unload, exit) in S4/S5."""
+    t = st.utype[u]
+    mf = ut.movement[t]
+    spent = 0
+    if st.status[u] == WAITING:
+        if st.entry_turn[u] > st.clock[TURN] or st.carried_by[u] >= 0:
+            return
+        # PB-MOVE-10/11: enter through one of the group's hexes, paying its cost.
+        g = st.group[u]
+        n = 0
+        for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
+            h = st.group_hexes[k]
+            if mv.enter_cost[h, ut.mclass[t]] >= 0 and occ[h, 1 - side] == 0:
+                options[n] = h
+                n += 1
+        i = choose(policy[side], params[side], ENTRY_HEX, n)
+        if i < 0 or mf <= 0:
+            return
+        start = options[i]
+        spent = mv.enter_cost[start, ut.mclass[t]]
+        budget = mf - spent if spent <= mf else 0
+    else:
+        if (st.status[u] != ON_MAP or st.dispersed[u] or st.fired[u] or st.moved[u]
+                or st.carried_by[u] >= 0 or ut.mclass[t] < 0 or mf <= 0):
+            return
+        start = st.hex[u]
+        budget = mf
+        # PB-TRANS-3 load: carrier and passenger began the turn together; neither moves (OQ-21).
+        if ut.carrier[t] and st.carrying[u] < 0:
+            p = _passenger_here(st, ut, u, start, side)
+            if p >= 0 and choose(policy[side], params[side], LOAD, 1) == 0:
+                st.carrying[u] = p
+                st.carried_by[p] = u
+                st.moved[u] = True
+                st.moved[p] = True
+                log_event(st, EV_LOAD, u, p, start, 0, 0, 0, 0)
+                return
+    reach_of(st, ut, mt, mv, side, u, start, budget, occ, cost, prev)
+    n = 0
+    exits = 0
+    for h in range(mt.neighbours.shape[0]):
+        if cost[h] >= 0 and fits(st, ut, limits, h, side, u) and not mt.closed[h]:
+            options[n] = h
+            n += 1
+    # PB-MOVE-10: leave the map by an edge the side may leave by, paying the last hex's cost again.
+    edges = st.exit_edges[side]
+    if edges != 0:
+        for h in range(mt.neighbours.shape[0]):
+            if cost[h] >= 0 and (mt.edge_mask[h] & edges) != 0 and \
+                    cost[h] + mv.enter_cost[h, ut.mclass[t]] <= budget:
+                options[n] = -2 - h
+                n += 1
+                exits += 1
+    i = choose(policy[side], params[side], MOVE_DEST, n)
+    dest = start if i < 0 else options[i]
+    if st.status[u] == WAITING:
+        if not fits(st, ut, limits, start, side, u):
+            return  # no room at the entry hex this turn: it tries again next turn (PB-MOVE-11)
+        place(st, u, start)
+        occ[start, side] += 1
+        log_event(st, EV_ENTER, u, start, spent, 0, 0, 0, 0)
+    if dest <= -2:
+        h = -2 - dest
+        log_event(st, EV_MOVE, u, start, h, cost[h], 0, 0, 0)
+        occ[start, side] -= 1
+        st.hex[u] = h
+        st.moved[u] = True
+        exit_map(st, u, mt.edge_mask[h] & edges)
+        return
+    if dest != start:
+        occ[start, side] -= 1
+        occ[dest, side] += 1
+        place(st, u, dest)
+        st.mine_safe[u] = False
+        log_event(st, EV_MOVE, u, start, dest, cost[dest], 0, 0, 0)
+    st.moved[u] = True
+    # PB-TRANS-3 transport-and-unload: the passenger is set down and may not move this turn.
+    p = st.carrying[u]
+    if p >= 0 and choose(policy[side], params[side], UNLOAD, 1) == 0:
+        st.carrying[u] = -1
+        st.carried_by[p] = -1
+        st.hex[p] = st.hex[u]
+        st.status[p] = ON_MAP
+        st.moved[p] = True
+        occ[st.hex[u], side] += 1
+        log_event(st, EV_UNLOAD, u, p, st.hex[u], 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def movement_phase(st, ut, mt, mv, limits, side, vehicles, policy, params):
+    """PB-SEQ-2 S4 (vehicles, cavalry included) or S5 (everything else)."""
+    n_hex = mt.neighbours.shape[0]
+    occ = occupancy(st, ut, n_hex)
+    cost = np.empty(n_hex, dtype=np.int32)
+    prev = np.empty(n_hex, dtype=np.int32)
+    options = np.empty(2 * n_hex + 2, dtype=np.int64)
+    for u in np.random.permutation(st.utype.shape[0]):
+        if st.side[u] != side or ut.vehicle[st.utype[u]] != vehicles or ut.positional[st.utype[u]]:
+            continue
+        move_unit(st, ut, mt, mv, limits, side, u, policy, params, occ, cost, prev, options)
+        if st.clock[DEBUG]:
+            check(st, ut, mt, mv, limits)
+
+
+@njit(cache=True)
+def player_turn(st, ut, mt, mv, ct, limits, side, policy, params):
+    st.clock[PHASING] = side
+    log_event(st, EV_TURN, side, 0, 0, 0, 0, 0, 0)
+    minefield_attacks(st, ut, mt, ct, side)            # S1
+    fire_phase(st, ut, mt, ct, side, policy, params)    # S2, S3
+    if st.clock[DEBUG]:
+        check(st, ut, mt, mv, limits)
+    movement_phase(st, ut, mt, mv, limits, side, True, policy, params)   # S4
+    movement_phase(st, ut, mt, mv, limits, side, False, policy, params)  # S5
+    recover(st, side)                                   # S6
+
+
+@njit(cache=True)
+def run_game(st, ut, mt, mv, ct, limits, setup_order, policy, params, seed):
+    """Set up, then play every game-turn (PB-SEQ-1). Mutates `st`."""
+    seed_dice(seed)
+    for k in range(setup_order.shape[0]):
+        setup_side(st, ut, mt, limits, setup_order[k], policy, params)
+    if st.clock[DEBUG]:
+        check(st, ut, mt, mv, limits)
+    first = st.clock[FIRST_SIDE]
+    for turn in range(1, st.clock[N_TURNS] + 1):
+        st.clock[TURN] = turn
+        for k in range(2):
+            player_turn(st, ut, mt, mv, ct, limits, (first + k) % 2, policy, params)

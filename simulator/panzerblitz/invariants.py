@@ -1,0 +1,81 @@
+"""Checks that must hold after every action of a game (the debug mode of the rules engine).
+
+Each returns 0 when all is well, or the code of the first broken invariant; the game records
+the first violation and the event at which it happened (`balance replay --debug`, tests).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.panzerblitz.rules import is_piece
+from simulator.panzerblitz.state import N_EVENTS, ON_MAP, PHASING, VIOLATION, VIOLATION_EVENT
+
+OK, BOTH_SIDES_IN_HEX, OVERSTACKED, CLOSED_HEX, PROHIBITED_TERRAIN, DISPERSED_ACTED, FIRED_AND_MOVED, \
+    PASSENGER_MISMATCH = range(8)
+NAMES = {
+    OK: "ok",
+    BOTH_SIDES_IN_HEX: "units of both sides in one hex (PB-STACK-7)",
+    OVERSTACKED: "more units in a hex than the stacking limit (PB-STACK-1)",
+    CLOSED_HEX: "a unit in a hex no unit may enter (PB-GEN-4)",
+    PROHIBITED_TERRAIN: "a unit in terrain prohibited to it, off the road (PB-TEC)",
+    DISPERSED_ACTED: "a dispersed unit moved or fired (PB-DISP-2)",
+    FIRED_AND_MOVED: "a unit fired and moved in one turn (PB-SEQ-3)",
+    PASSENGER_MISMATCH: "a passenger not with its carrier (PB-TRANS)",
+}
+
+
+@njit(cache=True)
+def violation(st, ut, mt, mv, limits):
+    n_hex = mt.neighbours.shape[0]
+    count = np.zeros((n_hex, 2), dtype=np.int64)
+    phasing = st.clock[PHASING]
+    for u in range(st.utype.shape[0]):
+        c = st.carried_by[u]
+        if c >= 0 and (st.carrying[c] != u or st.hex[c] != st.hex[u] or st.status[c] != st.status[u]):
+            return PASSENGER_MISMATCH
+        if not is_piece(st, ut, u):
+            continue
+        h = st.hex[u]
+        t = st.utype[u]
+        count[h, st.side[u]] += ut.stack_count[t]
+        if mt.closed[h]:
+            return CLOSED_HEX
+        mc = ut.mclass[t]
+        if mc >= 0 and mv.enter_cost[h, mc] < 0 and not _road_hex(mt, mv, h):
+            return PROHIBITED_TERRAIN
+        if st.side[u] == phasing and st.dispersed[u] and st.fired[u]:
+            return DISPERSED_ACTED
+        if st.side[u] == phasing and st.fired[u] and st.moved[u]:
+            return FIRED_AND_MOVED
+    for h in range(n_hex):
+        if count[h, 0] > 0 and count[h, 1] > 0:
+            return BOTH_SIDES_IN_HEX
+        for s in range(2):
+            if count[h, s] > limits[s]:
+                return OVERSTACKED
+    return OK
+
+
+@njit(cache=True)
+def _road_hex(mt, mv, h):
+    for d in range(6):
+        if mt.side_features[h, d] & mv.road_bit:
+            return True
+    return False
+
+
+@njit(cache=True)
+def check(st, ut, mt, mv, limits):
+    """Record the first violation (debug mode only)."""
+    if st.clock[VIOLATION] != 0:
+        return
+    code = violation(st, ut, mt, mv, limits)
+    if code != 0:
+        st.clock[VIOLATION] = code
+        st.clock[VIOLATION_EVENT] = st.clock[N_EVENTS]
+
+
+def status_on_map(st) -> np.ndarray:
+    return st.status == ON_MAP

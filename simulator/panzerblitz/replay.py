@@ -1,0 +1,126 @@
+"""Play one game from Python and read its log: the `balance replay` command's engine.
+
+`play` runs the compiled game for one seed; `describe` turns the event log into the lines a
+player reads (moves, attacks with attack and defence factors, odds, die roll, result).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from policies.random_play import POLICY_IDS
+from simulator.panzerblitz.combat import RESULT_NAMES
+from simulator.panzerblitz.game import run_game
+from simulator.panzerblitz.invariants import NAMES as VIOLATION_NAMES
+from simulator.panzerblitz.rules import (
+    EV_ATTACK,
+    EV_ELIMINATED_PASSENGER,
+    EV_ENTER,
+    EV_FIRER,
+    EV_HIT,
+    EV_LOAD,
+    EV_MINE,
+    EV_MOVE,
+    EV_RECOVER,
+    EV_SETUP,
+    EV_TURN,
+    EV_UNLOAD,
+)
+from simulator.panzerblitz.state import DEBUG, N_EVENTS, VIOLATION, VIOLATION_EVENT, State, new_state
+from simulator.panzerblitz.tables import EDGE_BITS, Tables
+from simulator.panzerblitz.victory import Outcome, evaluate
+
+EV_EXIT = 9
+N_PARAMS = 8
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    state: State
+    outcome: Outcome
+    policies: tuple[str, str]
+
+    @property
+    def events(self) -> np.ndarray:
+        return self.state.log[: self.state.clock[N_EVENTS]]
+
+    @property
+    def violation(self) -> str | None:
+        code = int(self.state.clock[VIOLATION])
+        return None if code == 0 else f"{VIOLATION_NAMES[code]} at event {int(self.state.clock[VIOLATION_EVENT])}"
+
+
+def play(t: Tables, seed: int, policies: tuple[str, str] = ("random", "random"), debug: bool = False) -> GameRecord:
+    sit = t.situation
+    sides = sit.ruleset.sides
+    st = new_state(t, np.random.default_rng(seed))
+    st.clock[DEBUG] = int(debug)
+    first = sides.index(sit.sets_up_first)
+    order = np.array([first, 1 - first], dtype=np.int64)
+    policy_ids = np.array([POLICY_IDS[p] for p in policies], dtype=np.int64)
+    params = np.zeros((2, N_PARAMS), dtype=np.float64)
+    run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, order, policy_ids, params, seed)
+    return GameRecord(seed, st, evaluate(st, t), policies)
+
+
+def describe(rec: GameRecord, t: Tables) -> list[str]:
+    """The game, turn by turn, in words."""
+    m = t.situation.map
+    sides = t.situation.ruleset.sides
+    names = t.units.names
+    st = rec.state
+
+    def unit(u: int) -> str:
+        return f"{sides[st.side[u]][:3].capitalize()} {names[st.utype[u]]}#{u}"
+
+    def hexname(h: int) -> str:
+        return m.labels[h] if h >= 0 else "off map"
+
+    lines = [f"{t.situation.id}: {t.situation.title} - seed {rec.seed}, "
+             f"policies {sides[0]}={rec.policies[0]}, {sides[1]}={rec.policies[1]}"]
+    pending_firers: list[str] = []
+    for row in rec.events:
+        turn, side, kind, a, b, c, d, e, f, g = (int(x) for x in row)
+        if kind == EV_TURN:
+            lines.append(f"== turn {turn}, {sides[side]} player-turn ==")
+        elif kind == EV_SETUP:
+            lines.append(f"  set-up: {unit(a)} in {hexname(b)}")
+        elif kind == EV_ENTER:
+            lines.append(f"  {unit(a)} enters at {hexname(b)} ({c / 2:g} MF)")
+        elif kind == EV_MOVE:
+            lines.append(f"  {unit(a)} moves {hexname(b)} -> {hexname(c)} ({d / 2:g} MF)")
+        elif kind == EV_FIRER:
+            pending_firers.append(f"{unit(a)} ({c})")
+        elif kind == EV_ATTACK:
+            col = t.combat.column_names[d]
+            lines.append(f"  attack on {hexname(a)}: {' + '.join(pending_firers)} = {b} vs DF {c}, "
+                         f"odds {col}, die {e}{f:+d} = {e + f}: {RESULT_NAMES[g]}")
+            pending_firers = []
+        elif kind == EV_HIT:
+            what = {1: "dispersed", 2: "eliminated"}.get(b, "unharmed")
+            lines.append(f"    {unit(a)} {what}")
+        elif kind == EV_ELIMINATED_PASSENGER:
+            lines.append(f"    passenger {unit(a)} eliminated with its carrier")
+        elif kind == EV_MINE:
+            what = {1: "dispersed", 2: "eliminated"}.get(e, "comes through")
+            lines.append(f"  minefield at {hexname(b)} attacks {unit(a)} at 2-1: die {c}: {RESULT_NAMES[d]}, {what}")
+        elif kind == EV_EXIT:
+            edge = next(k for k, v in EDGE_BITS.items() if v & c)
+            lines.append(f"  {unit(a)} leaves the map by the {edge} edge from {hexname(b)}")
+        elif kind == EV_RECOVER:
+            lines.append(f"  {unit(a)} recovers in {hexname(b)}")
+        elif kind == EV_LOAD:
+            lines.append(f"  {unit(a)} loads {unit(b)} in {hexname(c)}")
+        elif kind == EV_UNLOAD:
+            lines.append(f"  {unit(a)} unloads {unit(b)} in {hexname(c)}")
+    o = rec.outcome
+    lines.append("== end of game ==")
+    for s in sides:
+        lines.append(f"  {s}: measure {o.values[s]:g}, level reached: {o.levels[s]}")
+    lines.append(f"  result: {o.winner + ' ' + o.level + ' victory' if o.winner else 'draw'}")
+    if rec.violation:
+        lines.append(f"  INVARIANT BROKEN: {rec.violation}")
+    return lines

@@ -1,0 +1,390 @@
+"""PanzerBlitz rules as compiled functions over the game state: the action interface.
+
+Policies ask these functions what is legal (who may fire at which hex and at what odds, where
+a unit can move) and the game applies what they choose through them, so an illegal action
+cannot be carried out.  Rule IDs refer to the rules digest.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.panzerblitz.combat import (
+    crt_result,
+    hill_halves,
+    modified_attack,
+    odds_column,
+    roll_die,
+)
+from simulator.panzerblitz.movement import reachable
+from simulator.panzerblitz.state import (
+    ELIMINATED,
+    EXITED,
+    LOG_WIDTH,
+    N_EVENTS,
+    ON_MAP,
+    PHASING,
+    TURN,
+)
+
+# Log event kinds (see simulator/panzerblitz/replay.py for their fields).
+EV_TURN, EV_SETUP, EV_ENTER, EV_MOVE, EV_ATTACK, EV_FIRER, EV_HIT, EV_MINE, EV_EXIT = 1, 2, 3, 4, 5, 6, 7, 8, 9
+EV_RECOVER, EV_LOAD, EV_UNLOAD, EV_ELIMINATED_PASSENGER = 10, 11, 12, 13
+
+# Attack outcome on one unit.
+UNHARMED, NOW_DISPERSED, NOW_ELIMINATED = 0, 1, 2
+
+
+@njit(cache=True)
+def log_event(st, kind, a, b, c, d, e, f, g):
+    k = st.clock[N_EVENTS]
+    if k >= st.log.shape[0]:
+        return
+    row = st.log[k]
+    row[0] = st.clock[TURN]
+    row[1] = st.clock[PHASING]
+    row[2] = kind
+    row[3] = a
+    row[4] = b
+    row[5] = c
+    row[6] = d
+    row[7] = e
+    row[8] = f
+    row[9] = g
+    st.clock[N_EVENTS] = k + 1
+
+
+@njit(cache=True)
+def is_piece(st, ut, u):
+    """A unit on the map that is a fighting unit (not a fort, block or minefield) and not aboard."""
+    return st.status[u] == ON_MAP and not ut.positional[st.utype[u]] and st.carried_by[u] < 0
+
+
+@njit(cache=True)
+def side_load(st, ut, h, side):
+    """Units of `side` in hex h against the stacking limit, wrecks included (PB-STACK-2/3/5)."""
+    load = st.wrecks[h, 0] + st.wrecks[h, 1]
+    for u in range(st.utype.shape[0]):
+        if st.status[u] == ON_MAP and st.hex[u] == h and st.side[u] == side and st.carried_by[u] < 0:
+            load += ut.stack_count[st.utype[u]]
+    return load
+
+
+@njit(cache=True)
+def occupancy(st, ut, n_hex):
+    """Per hex and side: fighting units present (positional counters and passengers excluded)."""
+    occ = np.zeros((n_hex, 2), dtype=np.int64)
+    for u in range(st.utype.shape[0]):
+        if is_piece(st, ut, u):
+            occ[st.hex[u], st.side[u]] += 1
+    return occ
+
+
+@njit(cache=True)
+def spotted_hexes(st, ut, mt, side):
+    """PB-SPOT-2/3: hexes adjacent to an undispersed unit of `side` (at the start of its turn)."""
+    n_hex = mt.neighbours.shape[0]
+    out = np.zeros(n_hex, dtype=np.bool_)
+    for u in range(st.utype.shape[0]):
+        if is_piece(st, ut, u) and st.side[u] == side and not st.dispersed[u]:
+            h = st.hex[u]
+            for d in range(6):
+                nb = mt.neighbours[h, d]
+                if nb >= 0:
+                    out[nb] = True
+    return out
+
+
+@njit(cache=True)
+def brown_between(mt, a, b):
+    for d in range(6):
+        if mt.neighbours[a, d] == b:
+            return (mt.side_features[a, d] & mt.brown_bit) != 0
+    return False
+
+
+@njit(cache=True)
+def can_see(mt, spotted, a, b):
+    """PB-CBT-4 / PB-LOS / PB-SPOT: may a unit in a fire at a unit in b (LOS and spotting)?"""
+    dist = mt.dist[a, b]
+    if dist <= 1:
+        return True  # PB-LOS-5, and adjacent units are spotted by the firer itself
+    if mt.los[a, b] == 0:
+        return False
+    if mt.concealing[b] and not spotted[b]:
+        return False  # PB-SPOT-1: woods and towns hide units not spotted
+    return True
+
+
+@njit(cache=True)
+def defender_stack(st, ut, mt, h, defender_side):
+    """PB-STK-5 / PB-WEC-6 / PB-TRANS-6..8: the combined DF of the units in h, and whether the
+    stack is an armored target: 1 armored, 0 non-armored, 2 a tie (each firer takes the type
+    less favourable to itself)."""
+    df = 0
+    n_armored = 0
+    n_soft = 0
+    any_dispersed = False
+    for u in range(st.utype.shape[0]):
+        if not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
+            continue
+        t = st.utype[u]
+        p = st.carrying[u]
+        if p >= 0 and not ut.armored[t]:
+            df += 1  # PB-TRANS-6: a truck or wagon with its passenger defends with 1
+        else:
+            df += ut.defense[t]
+        if ut.armored[t]:
+            n_armored += 1
+        else:
+            n_soft += 1
+        if st.dispersed[u]:
+            any_dispersed = True
+    if mt.town[h]:
+        kind = 1  # PB-WEC-2: every unit in a town is an armored target
+    elif n_armored > n_soft:
+        kind = 1
+    elif n_soft > n_armored:
+        kind = 0
+    else:
+        kind = 2
+    return df, kind, any_dispersed
+
+
+@njit(cache=True)
+def firer_af(st, ut, mt, ct, u, h, kind):
+    """PB-CBT-5: the modified AF unit u brings against the stack in h (0 = may not fire)."""
+    t = st.utype[u]
+    a = st.hex[u]
+    dist = mt.dist[a, h]
+    halved = hill_halves(mt.level[a], mt.level[h], dist == 1, brown_between(mt, a, h))
+    if kind == 2:
+        # PB-WEC-6 tie: the type less favourable to this firer.
+        x = modified_attack(ut.attack[t], ut.weapon[t], True, dist, ut.range[t], halved, ct.wec, ct.halving)
+        y = modified_attack(ut.attack[t], ut.weapon[t], False, dist, ut.range[t], halved, ct.wec, ct.halving)
+        return min(x, y)
+    return modified_attack(ut.attack[t], ut.weapon[t], kind == 1, dist, ut.range[t], halved, ct.wec, ct.halving)
+
+
+@njit(cache=True)
+def may_fire(st, ut, u, side):
+    """PB-CBT-4 / PB-SEQ-3 / PB-TRANS-4: face-up, undispersed, not aboard, armed, not yet fired."""
+    if not is_piece(st, ut, u) or st.side[u] != side:
+        return False
+    t = st.utype[u]
+    return (not st.dispersed[u]) and (not st.fired[u]) and ut.attack[t] > 0 and ut.weapon[t] >= 0
+
+
+@njit(cache=True)
+def fire_options(st, ut, mt, ct, side, spotted, occ, u, out_hex, out_af):
+    """The enemy hexes unit u may fire at this turn, with its modified AF against each."""
+    t = st.utype[u]
+    a = st.hex[u]
+    enemy = 1 - side
+    n = 0
+    for h in range(mt.neighbours.shape[0]):
+        if occ[h, enemy] == 0:
+            continue
+        if mt.dist[a, h] > ut.range[t]:
+            continue
+        if not can_see(mt, spotted, a, h):
+            continue
+        df, kind, _ = defender_stack(st, ut, mt, h, enemy)
+        af = firer_af(st, ut, mt, ct, u, h, kind)
+        if af < 1:
+            continue  # PB-CBT-5 step 4
+        out_hex[n] = h
+        out_af[n] = af
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def odds_of(ct, attack, defense):
+    return odds_column(attack, defense, ct.col_attack, ct.col_defense)
+
+
+@njit(cache=True)
+def eliminate(st, ut, u):
+    """PB-CRT-2 X: remove the unit; an armored vehicle leaves a wreck (PB-WRECK-1); a passenger
+    shares its carrier's fate (PB-TRANS-10)."""
+    h = st.hex[u]
+    t = st.utype[u]
+    st.status[u] = ELIMINATED
+    st.dispersed[u] = False
+    if ut.leaves_wreck[t] and h >= 0:
+        st.wrecks[h, st.side[u]] += 1
+    p = st.carrying[u]
+    if p >= 0:
+        st.status[p] = ELIMINATED
+        st.carried_by[p] = -1
+        st.carrying[u] = -1
+        log_event(st, EV_ELIMINATED_PASSENGER, p, h, u, 0, 0, 0, 0)
+    st.hex[u] = -1
+
+
+@njit(cache=True)
+def disperse(st, u):
+    st.dispersed[u] = True
+    st.dispersed_this_turn[u] = True
+    p = st.carrying[u]
+    if p >= 0:
+        st.dispersed[p] = True  # PB-DISP-6: carrier and passenger share the result
+
+
+@njit(cache=True)
+def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
+    """PB-SEQ-2 S3: one combination attack (PB-STK-5) on the stack in h.  Returns the result
+    code, or -1 if the attack cannot be made (odds worse than the table, PB-CBT-9)."""
+    enemy = 1 - side
+    df, kind, any_dispersed = defender_stack(st, ut, mt, h, enemy)
+    if df <= 0:
+        return -1
+    total = 0
+    for i in range(n_att):
+        u = attackers[i]
+        if may_fire(st, ut, u, side) and st.hex[u] >= 0 and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
+                and can_see(mt, spotted, st.hex[u], h):
+            total += firer_af(st, ut, mt, ct, u, h, kind)
+    if total <= 0:
+        return -1
+    col = odds_of(ct, total, df)
+    if col < 0:
+        if not ct.below_table_allowed:
+            return -1  # PB-CBT-9 / OQ-2
+        col = 0
+    for i in range(n_att):
+        u = attackers[i]
+        if may_fire(st, ut, u, side):
+            st.fired[u] = True  # PB-SEQ-3.1: a unit that fires may not move this turn
+            log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
+    modifier = mt.terrain_mod[h]
+    if any_dispersed:
+        modifier += ct.mod_dispersed  # PB-DISP-2.3 (OQ-4: any defender already dispersed)
+    roll = roll_die()
+    result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
+    log_event(st, EV_ATTACK, h, total, df, col, roll, modifier, result)
+    apply_to_stack(st, ut, h, enemy, result)
+    return result
+
+
+@njit(cache=True)
+def apply_to_stack(st, ut, h, defender_side, result):
+    """PB-CRT-5: the result applies to every defending unit, DD judged unit by unit."""
+    if result == 0:
+        return
+    for u in range(st.utype.shape[0]):
+        if not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
+            continue
+        outcome = apply_one(st, ut, u, result)
+        log_event(st, EV_HIT, u, outcome, result, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def apply_one(st, ut, u, result):
+    if result == 3 or (result == 2 and st.dispersed[u]):
+        eliminate(st, ut, u)
+        return NOW_ELIMINATED
+    if result >= 1:
+        disperse(st, u)
+        return NOW_DISPERSED
+    return UNHARMED
+
+
+@njit(cache=True)
+def minefield_attacks(st, ut, mt, ct, side):
+    """PB-SEQ-2 S1 / PB-MINE-5..7: every enemy unit on a minefield is attacked alone at 2-1,
+    with no terrain modifier.  One that comes through undispersed may stay without being
+    attacked again (`mine_safe`); one dispersed is attacked again at the next S1 (pinned: it
+    is dispersed through its own turn, so it cannot move off)."""
+    enemy = 1 - side
+    for u in range(st.utype.shape[0]):
+        if not is_piece(st, ut, u) or st.side[u] != enemy:
+            continue
+        h = st.hex[u]
+        if not st.mine[h] or st.mine_safe[u]:
+            continue
+        roll = roll_die()
+        result = crt_result(ct.crt, ct.lowest_roll, ct.minefield_column, roll)
+        outcome = apply_one(st, ut, u, result)
+        if outcome == UNHARMED:
+            st.mine_safe[u] = True  # PB-MINE-6
+        log_event(st, EV_MINE, u, h, roll, result, outcome, 0, 0)
+
+
+@njit(cache=True)
+def move_flags(st, ut, mt, side, mover, occ):
+    """Per-hex inputs of the movement search for one mover (PB-MOVE-6, PB-ROAD-5/11, PB-MINE-3, PB-BLOCK-2)."""
+    n_hex = mt.neighbours.shape[0]
+    enemy = np.zeros(n_hex, dtype=np.bool_)
+    road_usable = np.ones(n_hex, dtype=np.bool_)
+    road_clear = np.ones(n_hex, dtype=np.bool_)
+    stop_here = np.zeros(n_hex, dtype=np.bool_)
+    for h in range(n_hex):
+        enemy[h] = occ[h, 1 - side] > 0
+        wrecked = st.wrecks[h, 0] + st.wrecks[h, 1] > 0
+        road_usable[h] = not (wrecked or st.block[h])
+        others = occ[h, side] - (1 if (st.hex[mover] == h and is_piece(st, ut, mover)) else 0)
+        road_clear[h] = others == 0 and not wrecked
+        stop_here[h] = st.mine[h] or st.block[h]
+    return enemy, road_usable, road_clear, stop_here
+
+
+@njit(cache=True)
+def reach_of(st, ut, mt, mv, side, u, start, mf_half, occ, cost, prev):
+    enemy, road_usable, road_clear, stop_here = move_flags(st, ut, mt, side, u, occ)
+    t = st.utype[u]
+    return reachable(start, mf_half, ut.mclass[t], False, mt.neighbours, mv.enter_cost, mv.town_hex,
+                     mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
+                     mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
+                     mv.along_gully_bits, mt.side_features, road_usable, road_clear, enemy,
+                     stop_here, st.block, cost, prev)
+
+
+@njit(cache=True)
+def fits(st, ut, limits, h, side, u):
+    """PB-STACK-1/4: may unit u (with its passenger, counted once) end its move in h?"""
+    return side_load(st, ut, h, side) + ut.stack_count[st.utype[u]] <= limits[side]
+
+
+@njit(cache=True)
+def place(st, u, h):
+    """Put u (and its passenger) in hex h."""
+    st.hex[u] = h
+    st.status[u] = ON_MAP
+    p = st.carrying[u]
+    if p >= 0:
+        st.hex[p] = h
+        st.status[p] = ON_MAP
+
+
+@njit(cache=True)
+def exit_map(st, u, edge_bit):
+    st.status[u] = EXITED
+    st.exit_turn[u] = st.clock[TURN]
+    st.exit_edge[u] = edge_bit
+    h = st.hex[u]
+    st.hex[u] = -1
+    p = st.carrying[u]
+    if p >= 0:
+        st.status[p] = EXITED
+        st.exit_turn[p] = st.clock[TURN]
+        st.exit_edge[p] = edge_bit
+        st.hex[p] = -1
+    log_event(st, 9, u, h, edge_bit, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def recover(st, side):
+    """PB-SEQ-2 S6 / PB-DISP-3: the phasing player's units turn face-up."""
+    for u in range(st.utype.shape[0]):
+        if st.side[u] != side:
+            continue
+        if st.dispersed[u] and st.status[u] == ON_MAP:
+            st.dispersed[u] = False
+            log_event(st, EV_RECOVER, u, st.hex[u], 0, 0, 0, 0, 0)
+        st.fired[u] = False
+        st.moved[u] = False
+    for u in range(st.utype.shape[0]):
+        st.dispersed_this_turn[u] = False

@@ -1,0 +1,136 @@
+"""The state of one PanzerBlitz game as plain arrays (struct of arrays), and its creation.
+
+One entry per counter of the situation (units, forts, blocks, minefields).  A passenger keeps
+its own entry; `carried_by` ties it to its carrier, whose hex it shares.  Per-hex markers
+(wrecks by side, minefields, blocks) are kept beside the units because movement and stacking
+read them at every step.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from simulator.panzerblitz.tables import EDGE_BITS, Tables
+
+# Unit status.
+WAITING, ON_MAP, EXITED, ELIMINATED = 0, 1, 2, 3
+STATUS_NAMES = {WAITING: "waiting", ON_MAP: "on map", EXITED: "exited", ELIMINATED: "eliminated"}
+
+# Clock slots.
+TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT = 0, 1, 2, 3, 4, 5, 6, 7
+
+LOG_WIDTH = 10
+MAX_EVENTS = 60_000
+
+State = namedtuple("State", [
+    "utype", "side", "hex", "status", "dispersed", "fired", "moved", "entry_turn", "group",
+    "carried_by", "carrying", "exit_turn", "exit_edge", "mine_safe", "dispersed_this_turn",
+    "wrecks", "mine", "block", "clock", "log",
+    "group_hex_start", "group_hexes", "group_entering", "exit_edges",
+    "group_with_type", "group_far_type", "group_far_min",
+])
+
+
+def new_state(t: Tables, rng: np.random.Generator) -> State:
+    """Every counter of the situation, waiting off the map or not yet placed (hex -1).
+
+    Set-up placement is a player decision and is done by the game (policies); entering groups
+    start with their immobile units (guns, MF 0) aboard the group's carriers where there are
+    carriers free (the cards: "infantry and guns in trucks and HT"; docs/rulings.md).
+    """
+    sit = t.situation
+    sides = sit.ruleset.sides
+    utype, side, entry_turn, group = [], [], [], []
+    group_hexes: list[np.ndarray] = []
+    group_entering = []
+    with_type, far_type, far_min = [], [], []
+    for s in sit.sides:
+        si = sides.index(s.name)
+        for g in s.groups:
+            gi = len(group_hexes)
+            group_hexes.append(np.asarray(g.hexes, dtype=np.int64))
+            group_entering.append(g.entering)
+            # Set-up constraints that depend on other units (docs/situation-format.md).
+            with_type.append(t.units.index(g.area["with_unit"]) if "with_unit" in g.area else -1)
+            md = g.area.get("min_distance_from_unit")
+            far_type.append(t.units.index(md["unit"]) if md else -1)
+            far_min.append(md["hexes"] if md else 0)
+            for name, count in g.units.items():
+                for _ in range(count):
+                    utype.append(t.units.index(name))
+                    side.append(si)
+                    entry_turn.append(g.turn if g.entering else 0)
+                    group.append(gi)
+    n = len(utype)
+    n_hex = sit.map.n_hexes
+    starts = np.zeros(len(group_hexes) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(h) for h in group_hexes])
+    exit_edges = np.zeros(len(sides), dtype=np.int64)
+    for s in sit.sides:
+        exit_edges[sides.index(s.name)] = _exit_edges(s.victory)
+    st = State(
+        utype=np.array(utype, dtype=np.int64), side=np.array(side, dtype=np.int64),
+        hex=np.full(n, -1, dtype=np.int64), status=np.full(n, WAITING, dtype=np.int64),
+        dispersed=np.zeros(n, dtype=np.bool_), fired=np.zeros(n, dtype=np.bool_),
+        moved=np.zeros(n, dtype=np.bool_), entry_turn=np.array(entry_turn, dtype=np.int64),
+        group=np.array(group, dtype=np.int64), carried_by=np.full(n, -1, dtype=np.int64),
+        carrying=np.full(n, -1, dtype=np.int64), exit_turn=np.full(n, -1, dtype=np.int64),
+        exit_edge=np.zeros(n, dtype=np.int64), mine_safe=np.zeros(n, dtype=np.bool_),
+        dispersed_this_turn=np.zeros(n, dtype=np.bool_),
+        wrecks=np.zeros((n_hex, len(sides)), dtype=np.int64), mine=np.zeros(n_hex, dtype=np.bool_),
+        block=np.zeros(n_hex, dtype=np.bool_), clock=np.zeros(8, dtype=np.int64),
+        log=np.zeros((MAX_EVENTS, LOG_WIDTH), dtype=np.int64),
+        group_hex_start=starts,
+        group_hexes=np.concatenate(group_hexes) if group_hexes else np.zeros(0, dtype=np.int64),
+        group_entering=np.array(group_entering, dtype=np.bool_), exit_edges=exit_edges,
+        group_with_type=np.array(with_type, dtype=np.int64), group_far_type=np.array(far_type, dtype=np.int64),
+        group_far_min=np.array(far_min, dtype=np.int64),
+    )
+    st.clock[N_TURNS] = sit.turns
+    st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
+    _board_entering_guns(st, t)
+    return st
+
+
+def _exit_edges(measure: dict) -> int:
+    """Edges a side may leave the map by: those its victory conditions count exits on (PB-MOVE-10)."""
+    bits = 0
+    if measure.get("measure") in ("exited",) and measure.get("edge") in EDGE_BITS:
+        bits |= EDGE_BITS[measure["edge"]]
+    for key in ("numerator", "denominator"):
+        if isinstance(measure.get(key), dict):
+            bits |= _exit_edges(measure[key])
+    return bits
+
+
+def _board_entering_guns(st: State, t: Tables) -> None:
+    u = t.unit_t
+    for g in np.unique(st.group):
+        if not st.group_entering[g]:
+            continue
+        members = np.flatnonzero(st.group == g)
+        carriers = [i for i in members if u.carrier[st.utype[i]]]
+        passengers = [i for i in members if u.movement[st.utype[i]] == 0 and not u.positional[st.utype[i]]
+                      and not u.vehicle[st.utype[i]]]
+        for p, c in zip(passengers, carriers, strict=False):
+            st.carried_by[p] = c
+            st.carrying[c] = p
+
+
+def units_frame(st: State, t: Tables):
+    """The units as a pandas table (for reports, tests and replays)."""
+    import pandas as pd
+
+    m = t.situation.map
+    sides = t.situation.ruleset.sides
+    return pd.DataFrame({
+        "unit": np.arange(len(st.utype)),
+        "type": [t.units.names[i] for i in st.utype],
+        "side": [sides[i] for i in st.side],
+        "hex": [m.labels[h] if h >= 0 else "" for h in st.hex],
+        "status": [STATUS_NAMES[s] for s in st.status],
+        "dispersed": st.dispersed,
+        "carried_by": st.carried_by,
+    })

@@ -1,0 +1,95 @@
+"""Everything a PanzerBlitz game kernel reads but never changes, as tuples of arrays.
+
+Built once per situation (and per override set) from the ruleset data, the assembled map and
+its line-of-sight table; shared by every game of a run.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator.hexgrid import distance_matrix
+from simulator.los import LineOfSight, compile_rules
+from simulator.panzerblitz.combat import CombatTables, compile_tables
+from simulator.panzerblitz.movement import MovementTables, compile_movement
+from simulator.panzerblitz.units import UnitTypes, compile_units
+from simulator.situation import Situation
+
+MapT = namedtuple("MapT", [
+    "neighbours", "side_features", "level", "dist", "los", "concealing", "terrain_mod",
+    "town", "closed", "brown_bit", "edge_mask", "swamp",
+])
+MoveT = namedtuple("MoveT", [
+    "enter_cost", "town_hex", "depressed", "leave_surcharge", "green_closed", "road_cost",
+    "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits",
+])
+CombatT = namedtuple("CombatT", [
+    "crt", "lowest_roll", "col_attack", "col_defense", "below_table_allowed", "wec", "halving",
+    "mod_terrain", "mod_dispersed", "minefield_column",
+])
+UnitT = namedtuple("UnitT", [
+    "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
+    "vehicle", "carrier", "positional", "stack_count", "victory_count", "leaves_wreck",
+])
+
+# Map edges as bits of edge_mask (north, south, east, west).
+EDGE_BITS = {"north": 1, "south": 2, "east": 4, "west": 8}
+
+
+@dataclass(frozen=True)
+class Tables:
+    situation: Situation
+    units: UnitTypes
+    combat: CombatTables
+    movement: MovementTables
+    map_t: MapT
+    move_t: MoveT
+    combat_t: CombatT
+    unit_t: UnitT
+    stack_limit: np.ndarray   # int32[2] per side index
+
+
+def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
+    rs = sit.ruleset
+    where = str(rs.path / "ruleset.toml")
+    m = sit.map
+    combat = compile_tables(rs.data, where)
+    movement = compile_movement(rs.data, m, where)
+    units = compile_units(rs.data, rs.sides, movement.classes, where)
+    if los_table is None:
+        los_table = LineOfSight(m, compile_rules(rs.data["los"], m, where)).table()
+    concealing = m.has_feature("woods") | m.has_feature("town")  # PB-SPOT-1
+    terrain_mod = np.zeros(m.n_hexes, dtype=np.int64)
+    for f in combat.terrain_mod_features:
+        terrain_mod[m.has_feature(f)] = combat.mod_terrain
+    closed = np.zeros(m.n_hexes, dtype=np.bool_)
+    for f in rs.data["map"].get("closed_hex_features", []):
+        closed |= m.has_feature(f)
+    edge_mask = np.zeros(m.n_hexes, dtype=np.int64)
+    for name, bit in EDGE_BITS.items():
+        edge_mask[m.edge_hexes(name)] |= bit
+    map_t = MapT(
+        neighbours=m.neighbours.astype(np.int64), side_features=m.side_features.astype(np.int64),
+        level=m.elevation.astype(np.int64), dist=distance_matrix(m.q, m.r), los=los_table,
+        concealing=concealing, terrain_mod=terrain_mod, town=m.has_feature("town").copy(),
+        closed=closed, brown_bit=m.side_bit("brown"), edge_mask=edge_mask,
+        swamp=m.has_feature("swamp").copy(),
+    )
+    mv = movement
+    move_t = MoveT(mv.enter_cost.astype(np.int64), mv.town_hex, mv.depressed, mv.leave_surcharge.astype(np.int64),
+                   mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
+                   mv.pond_bit, mv.along_gully_bits)
+    combat_t = CombatT(combat.crt, combat.lowest_roll, combat.col_attack, combat.col_defense,
+                       combat.below_table_allowed, combat.wec, combat.hill_halving, combat.mod_terrain,
+                       combat.mod_dispersed, combat.minefield_column)
+    u = units
+    unit_t = UnitT(u.side.astype(np.int64), u.category.astype(np.int64), u.attack.astype(np.int64),
+                   u.weapon.astype(np.int64), u.range.astype(np.int64), u.defense.astype(np.int64),
+                   u.movement.astype(np.int64), u.mclass.astype(np.int64), u.armored, u.vehicle,
+                   u.carrier, u.positional, u.stack_count.astype(np.int64), u.victory_count,
+                   u.leaves_wreck)
+    limits = np.array([rs.stacking_limit(s) for s in rs.sides], dtype=np.int64)
+    return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits)

@@ -1,0 +1,173 @@
+"""Victory conditions at the end of a game (PB-VIC-3..5), in the situation files' vocabulary.
+
+Each side's `[side.victory]` measure is computed on the final state and compared with its
+level thresholds.  The winner is the side with the higher level reached; equal levels (none
+included) are a draw (docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator.panzerblitz.state import ELIMINATED, EXITED, ON_MAP, State
+from simulator.panzerblitz.tables import EDGE_BITS, Tables
+from simulator.situation import resolve_static_area
+
+LEVEL_RANK = {"marginal": 1, "tactical": 2, "decisive": 3, "victory": 3}
+RANK_NAMES = {0: "none", 1: "marginal", 2: "tactical", 3: "decisive"}
+COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    levels: dict[str, str]     # side -> level reached ("none", "marginal", ...)
+    values: dict[str, float]   # side -> its measure's value
+    winner: str | None         # None = draw
+    level: str                 # the winner's level, or "none"
+
+
+def evaluate(st: State, t: Tables) -> Outcome:
+    sit = t.situation
+    sides = sit.ruleset.sides
+    ranks: dict[str, int] = {}
+    values: dict[str, float] = {}
+    # prevent_enemy depends on the other side's result: evaluate the others first.
+    order = sorted(sit.sides, key=lambda s: s.victory.get("measure") == "prevent_enemy")
+    for s in order:
+        si = sides.index(s.name)
+        v = s.victory
+        if v.get("measure") == "prevent_enemy":
+            other = [x for x in ranks if x != s.name]
+            value = float(all(ranks[x] == 0 for x in other))
+        else:
+            value = measure_value(v, st, t, si)
+        values[s.name] = value
+        ranks[s.name] = level_reached(v, value)
+    best = max(ranks.values())
+    top = [s for s, r in ranks.items() if r == best]
+    winner = top[0] if best > 0 and len(top) == 1 else None
+    return Outcome({s: RANK_NAMES[r] for s, r in ranks.items()}, values, winner,
+                   RANK_NAMES[best] if winner else "none")
+
+
+def level_reached(v: dict, value: float) -> int:
+    default = v.get("compare", ">=")
+    rank = 0
+    for name, r in LEVEL_RANK.items():
+        if name not in v:
+            continue
+        spec = v[name]
+        threshold, cmp = (spec["threshold"], spec.get("compare", default)) if isinstance(spec, dict) else (spec, default)
+        if COMPARE[cmp](value, threshold):
+            rank = max(rank, r)
+    return rank
+
+
+def _counted(st: State, t: Tables, side: int, m: dict) -> np.ndarray:
+    """Units of `side` that count for victory: not forts, blocks, minefields (PB-VIC-4)."""
+    mask = (st.side == side) & t.unit_t.victory_count[st.utype]
+    if m.get("units"):
+        wanted = [t.units.index(u) for u in m["units"]]
+        mask &= np.isin(st.utype, wanted)
+    return mask
+
+
+def _weighted(st: State, t: Tables, mask: np.ndarray, m: dict) -> float:
+    weights = np.ones(len(st.utype))
+    for name, w in m.get("weights", {}).items():
+        weights[st.utype == t.units.index(name)] = w
+    return float(weights[mask].sum())
+
+
+def measure_value(m: dict, st: State, t: Tables, me: int) -> float:
+    kind = m["measure"]
+    if kind == "ratio":
+        num = measure_value(m["numerator"], st, t, me)
+        den = measure_value(m["denominator"], st, t, me)
+        if den == 0:
+            return float("inf") if num > 0 else 1.0  # 0 to 0 is "as many" (docs/rulings.md)
+        return num / den
+    whose = me if m.get("whose", "own") == "own" else 1 - me
+    mask = _counted(st, t, whose, m)
+    game_map = t.situation.map
+    if kind == "destroyed":
+        return _weighted(st, t, mask & (st.status == ELIMINATED), m)
+    if kind == "in_area":
+        area = resolve_static_area(m["area"], game_map, t.situation.ruleset, "", "")
+        inside = np.isin(st.hex, area) & (st.status == ON_MAP)
+        return _weighted(st, t, mask & inside, m)
+    if kind in ("exited", "not_exited"):
+        bit = EDGE_BITS[m["edge"]]
+        out = (st.status == EXITED) & ((st.exit_edge & bit) != 0)
+        stay = m.get("stay_off_turns", 0)
+        if stay:
+            out &= (t.situation.turns - st.exit_turn) >= stay
+        return _weighted(st, t, mask & (out if kind == "exited" else ~out), m)
+    if kind == "hexes_controlled":
+        return float(sum(_controls(st, t, whose, game_map.lookup(h)) for h in m["hexes"]))
+    if kind == "furthest_advance":
+        on = mask & (st.status == ON_MAP)
+        if not on.any():
+            return 0.0
+        hexes = st.hex[on]
+        col, row = game_map.col[hexes], game_map.row[hexes]
+        toward = m["toward"]
+        far = {"east": col + 1, "west": game_map.width - col, "south": row + 1, "north": game_map.height - row}[toward]
+        return float(far.max())
+    if kind == "line_of_fire":
+        covered = _seen(st, t, whose) | _occupied(st, t, whose)
+        return float(_links(game_map, covered, m["between"], t))
+    if kind == "open_corridor":
+        blocked = _seen(st, t, whose) | _occupied(st, t, whose)
+        free = ~blocked
+        # A corridor `width` hexes wide: every hex of it and its neighbours within
+        # (width - 1) // 2 steps are free of enemy units and enemy sight.
+        radius = (m["width"] - 1) // 2
+        wide = free.copy()
+        for _ in range(radius):
+            nb = t.map_t.neighbours
+            ok = np.where(nb >= 0, wide[np.maximum(nb, 0)], True).all(axis=1)
+            wide &= ok
+        return float(_links(game_map, wide, m["between"], t))
+    raise ValueError(f"unknown measure {kind!r}")
+
+
+def _occupied(st: State, t: Tables, side: int) -> np.ndarray:
+    out = np.zeros(t.situation.map.n_hexes, dtype=bool)
+    on = (st.side == side) & (st.status == ON_MAP) & ~t.unit_t.positional[st.utype]
+    out[st.hex[on]] = True
+    return out
+
+
+def _seen(st: State, t: Tables, side: int) -> np.ndarray:
+    on = (st.side == side) & (st.status == ON_MAP) & ~t.unit_t.positional[st.utype]
+    hexes = np.unique(st.hex[on])
+    if len(hexes) == 0:
+        return np.zeros(t.situation.map.n_hexes, dtype=bool)
+    return t.map_t.los[hexes].any(axis=0).astype(bool)
+
+
+def _controls(st: State, t: Tables, side: int, h: int) -> bool:
+    """PB-VIC-5 (simplified to occupation at the end; 'last passed through' is not tracked yet)."""
+    return bool(((st.hex == h) & (st.side == side) & (st.status == ON_MAP)).any())
+
+
+def _links(game_map, ok: np.ndarray, between: list[str], t: Tables) -> bool:
+    start = [h for h in game_map.edge_hexes(between[0]) if ok[h]]
+    goal = set(int(h) for h in game_map.edge_hexes(between[1]))
+    seen = set(start)
+    queue = deque(start)
+    nb = t.map_t.neighbours
+    while queue:
+        h = queue.popleft()
+        if h in goal:
+            return True
+        for x in nb[h]:
+            if x >= 0 and ok[x] and x not in seen:
+                seen.add(int(x))
+                queue.append(int(x))
+    return False
