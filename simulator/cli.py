@@ -94,6 +94,25 @@ def cmd_los(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from simulator.panzerblitz.replay import describe, play
+    from simulator.panzerblitz.tables import build_tables
+
+    sit = _load(args.situation, args.set)
+    if sit.ruleset.name != "panzerblitz":
+        raise DataError(str(sit.path), "ruleset", f"{sit.ruleset.name!r} has no rules engine yet", "panzerblitz")
+    tables = build_tables(sit)
+    rec = play(tables, args.seed, (args.policy, args.policy), debug=args.debug)
+    for line in describe(rec, tables):
+        print(line)
+    if args.maps:
+        from reports.replay_maps import draw_turn_maps
+
+        paths = draw_turn_maps(rec, tables, Path(args.maps))
+        print(f"wrote {len(paths)} maps to {args.maps}")
+    return 1 if rec.violation else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="balance", description="Monte Carlo balance analyzer for hex-and-counter wargames.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -112,6 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, help="PNG file to write")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
     s.set_defaults(func=cmd_show)
+
+    s = sub.add_parser("replay", help="play one game and print its log turn by turn")
+    s.add_argument("situation")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--policy", default="random", choices=["random"], help="the policy of both sides")
+    s.add_argument("--maps", metavar="DIR", help="also draw one map per player-turn into DIR")
+    s.add_argument("--debug", action="store_true", help="check the rules' invariants after every action")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
+    s.set_defaults(func=cmd_replay)
 
     s = sub.add_parser("los", help="build (or load from cache) a situation's line-of-sight table")
     s.add_argument("situation")

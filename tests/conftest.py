@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("MPLBACKEND", "Agg")
-os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(__file__).resolve().parents[1] / ".cache" / "numba"))
 
 from simulator.hexgrid import DIRECTION_INDEX  # noqa: E402
 from simulator.los import LineOfSight, compile_rules  # noqa: E402

@@ -12,7 +12,7 @@ from numba import njit
 
 from policies.random_play import ENTRY_HEX, FIRE_TARGET, LOAD, MOVE_DEST, SETUP_HEX, UNLOAD, choose
 from simulator.panzerblitz.combat import seed_dice
-from simulator.panzerblitz.invariants import check
+from simulator.panzerblitz.invariants import check, road_hex
 from simulator.panzerblitz.rules import (
     EV_ENTER,
     EV_LOAD,
@@ -43,9 +43,15 @@ MINE = CATEGORY_INDEX["minefield"]
 
 
 @njit(cache=True)
-def _setup_ok(st, ut, mt, limits, u, h, side):
-    """Legal set-up hex for unit u (PB-STACK-1, PB-MINE-1, PB-BLOCK-1, PB-FORT-1, PB-GEN-4)."""
+def _setup_ok(st, ut, mt, mv, limits, u, h, side):
+    """Legal set-up hex for unit u (PB-STACK-1, PB-MINE-1, PB-BLOCK-1, PB-FORT-1, PB-GEN-4).
+
+    Reading (docs/rulings.md): a unit sets up only where it could stand after moving: not a
+    vehicle in a swamp off the road."""
     if mt.closed[h]:
+        return False
+    mc = ut.mclass[st.utype[u]]
+    if mc >= 0 and mv.enter_cost[h, mc] < 0 and not road_hex(mt, mv, h):
         return False
     cat = ut.category[st.utype[u]]
     has_fort = False
@@ -86,7 +92,7 @@ def _constraints_ok(st, ut, mt, u, h):
 
 
 @njit(cache=True)
-def setup_side(st, ut, mt, limits, side, policy, params):
+def setup_side(st, ut, mt, mv, limits, side, policy, params):
     """Place every unit of `side` that sets up on the map, group by group, in file order."""
     n_hex = mt.neighbours.shape[0]
     options = np.empty(n_hex, dtype=np.int64)
@@ -97,7 +103,7 @@ def setup_side(st, ut, mt, limits, side, policy, params):
         n = 0
         for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
             h = st.group_hexes[k]
-            if _setup_ok(st, ut, mt, limits, u, h, side) and _constraints_ok(st, ut, mt, u, h):
+            if _setup_ok(st, ut, mt, mv, limits, u, h, side) and _constraints_ok(st, ut, mt, u, h):
                 options[n] = h
                 n += 1
         i = choose(policy[side], params[side], SETUP_HEX, n)
@@ -233,7 +239,8 @@ def move_unit(st, ut, mt, mv, limits, side, u, policy, params, occ, cost, prev, 
     st.moved[u] = True
     # PB-TRANS-3 transport-and-unload: the passenger is set down and may not move this turn.
     p = st.carrying[u]
-    if p >= 0 and choose(policy[side], params[side], UNLOAD, 1) == 0:
+    # PB-TRANS-11 / PB-STACK-4: the hex must still be within the limit with the passenger down.
+    if p >= 0 and fits(st, ut, limits, st.hex[u], side, p) and choose(policy[side], params[side], UNLOAD, 1) == 0:
         st.carrying[u] = -1
         st.carried_by[p] = -1
         st.hex[p] = st.hex[u]
@@ -277,7 +284,7 @@ def run_game(st, ut, mt, mv, ct, limits, setup_order, policy, params, seed):
     """Set up, then play every game-turn (PB-SEQ-1). Mutates `st`."""
     seed_dice(seed)
     for k in range(setup_order.shape[0]):
-        setup_side(st, ut, mt, limits, setup_order[k], policy, params)
+        setup_side(st, ut, mt, mv, limits, setup_order[k], policy, params)
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
     first = st.clock[FIRST_SIDE]

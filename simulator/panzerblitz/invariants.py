@@ -43,7 +43,7 @@ def violation(st, ut, mt, mv, limits):
         if mt.closed[h]:
             return CLOSED_HEX
         mc = ut.mclass[t]
-        if mc >= 0 and mv.enter_cost[h, mc] < 0 and not _road_hex(mt, mv, h):
+        if mc >= 0 and mv.enter_cost[h, mc] < 0 and not road_hex(mt, mv, h):
             return PROHIBITED_TERRAIN
         if st.side[u] == phasing and st.dispersed[u] and st.fired[u]:
             return DISPERSED_ACTED
@@ -59,7 +59,7 @@ def violation(st, ut, mt, mv, limits):
 
 
 @njit(cache=True)
-def _road_hex(mt, mv, h):
+def road_hex(mt, mv, h):
     for d in range(6):
         if mt.side_features[h, d] & mv.road_bit:
             return True

@@ -28,7 +28,14 @@ from simulator.panzerblitz.rules import (
     EV_TURN,
     EV_UNLOAD,
 )
-from simulator.panzerblitz.state import DEBUG, N_EVENTS, VIOLATION, VIOLATION_EVENT, State, new_state
+from simulator.panzerblitz.state import (
+    DEBUG,
+    N_EVENTS,
+    VIOLATION,
+    VIOLATION_EVENT,
+    State,
+    new_state,
+)
 from simulator.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.panzerblitz.victory import Outcome, evaluate
 

@@ -21,7 +21,6 @@ from simulator.panzerblitz.movement import reachable
 from simulator.panzerblitz.state import (
     ELIMINATED,
     EXITED,
-    LOG_WIDTH,
     N_EVENTS,
     ON_MAP,
     PHASING,
@@ -218,6 +217,7 @@ def eliminate(st, ut, u):
     p = st.carrying[u]
     if p >= 0:
         st.status[p] = ELIMINATED
+        st.hex[p] = -1
         st.carried_by[p] = -1
         st.carrying[u] = -1
         log_event(st, EV_ELIMINATED_PASSENGER, p, h, u, 0, 0, 0, 0)

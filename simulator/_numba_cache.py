@@ -1,0 +1,32 @@
+"""Point numba's on-disk cache at a folder named after a hash of the engine's source.
+
+numba re-compiles a cached function when its own file changes, but not when a function it
+calls from another module does, so a stale cache can silently run old rules.  Keying the
+cache folder on every kernel source file avoids that.  An explicit NUMBA_CACHE_DIR wins.
+Must run before numba is imported (simulator/__init__.py and policies/__init__.py do it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def source_hash() -> str:
+    h = hashlib.sha1()
+    for pkg in ("simulator", "policies"):
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            h.update(path.relative_to(ROOT).as_posix().encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def configure() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    base = os.environ.get("BALANCE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache"), "wargame-balance")
+    os.environ["NUMBA_CACHE_DIR"] = str(Path(base) / "numba" / source_hash())
