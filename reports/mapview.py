@@ -29,9 +29,12 @@ from pathlib import Path
 import numpy as np
 from matplotlib.collections import Collection, LineCollection, PatchCollection, PolyCollection
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, PathPatch, Rectangle
 from matplotlib.path import Path as MplPath
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
 
 from reports import style
 from simulator.hexgrid import SQRT3, centres
@@ -51,7 +54,9 @@ STREAM_WIDTH = 0.09
 AREA_OUTLINE_WIDTH = 0.09
 OBJECTIVE_RING_WIDTH = 0.08
 INNER_HEX_RADIUS = 0.58   # woods / town drawn inside a hilltop, gully, ... hex
-SETUP_ALPHA = 0.22
+SETUP_HATCH = "//"        # set-up areas: side-coloured diagonal hatch, terrain stays readable
+SETUP_HATCH_WIDTH = 1.6   # points
+SETUP_ALPHA = 0.55
 
 BAR_FEATURES = ("green", "gray", "brown", "orange", "pond")
 PATH_FEATURES = {"road": ("road",), "stream": ("stream", "ford")}
@@ -307,20 +312,26 @@ def _draw_hexside_bars(cv: Canvas, m) -> None:
 
 # ------------------------------------------------------------------------- boards, labels, names
 
+def _outlined_text(cv: Canvas, text: str, cx: float, cy: float, height: float, zorder: float) -> None:
+    """`text` as a faint outline (no fill) centred on (cx, cy), `height` hex units tall."""
+    path = TextPath((0, 0), text, size=1.0, prop=FontProperties(weight="bold"))
+    ext = path.get_extents()
+    k = height / max(ext.height, 1e-9)
+    flip = (Affine2D().translate(-(ext.x0 + ext.x1) / 2, -(ext.y0 + ext.y1) / 2)
+            .scale(k, -k).translate(cx, cy))  # the y axis grows downwards
+    cv.add(PathPatch(flip.transform_path(path), facecolor="none", edgecolor=style.BOARD_OUTLINE_COLOUR,
+                     linewidth=1.6, alpha=style.BOARD_NUMBER_ALPHA, zorder=zorder))
+
+
 def _draw_boards(cv: Canvas, m) -> None:
-    """A dashed outline and a large faint number on each board (\"inverted\" when rotated)."""
+    """A dashed outline and a large outlined board number on each board ("inverted" when rotated)."""
     for name, (x0, x1, y0, y1) in _board_rectangles(m, cv.x, cv.y):
         cv.add(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=style.BOARD_OUTLINE_COLOUR,
                          linewidth=1.3, linestyle=(0, (7, 4)), alpha=0.7, zorder=9), clip=False)
-        size = min(cv.pt(y1 - y0) * 0.55, cv.pt(x1 - x0) * 0.3)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        inverted = name.endswith("i")
-        cv.ax.text(cx, cy, name.removesuffix("i"), fontsize=size, fontweight="bold", ha="center",
-                   va="center", color="black", alpha=style.BOARD_NUMBER_ALPHA, zorder=4.5)
-        if inverted:
-            cv.ax.text(cx, cy + (y1 - y0) * 0.33, "inverted", fontsize=size * 0.18, fontweight="bold",
-                       ha="center", va="center", color="black", alpha=style.BOARD_NUMBER_ALPHA * 1.6,
-                       zorder=4.5)
+        cx, cy, h = (x0 + x1) / 2, (y0 + y1) / 2, y1 - y0
+        _outlined_text(cv, name.removesuffix("i"), cx, cy, h * 0.5, zorder=4.5)
+        if name.endswith("i"):
+            _outlined_text(cv, "inverted", cx, cy + h * 0.34, h * 0.065, zorder=4.5)
     x0, x1, y0, y1 = cv.bbox
     cv.add(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=style.BOARD_OUTLINE_COLOUR,
                      linewidth=1.6, zorder=9.1), clip=False)
@@ -346,12 +357,16 @@ def _draw_hex_labels(cv: Canvas, m) -> None:
 
 
 def _draw_place_names(cv: Canvas, m) -> None:
-    """Each town and hill name once, at the middle of its hexes."""
+    """Each town and hill name once, near the middle of its hexes, nudged off the hex labels."""
+    lx, ly = _label_positions(cv)
     for name, hexes in m.named.items():
         idx = np.asarray(hexes)
-        cv.ax.text(cv.x[idx].mean(), cv.y[idx].mean() + 0.15, name, fontsize=style.FONT_SIZES["place_name"],
-                   fontweight="bold", ha="center", va="center", color="#111111", zorder=11,
-                   bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.65))
+        mx, my = cv.x[idx].mean(), cv.y[idx].mean()
+        candidates = [(mx, my + dy) for dy in (0.1, 0.4, -0.25, 0.7)]
+        px, py = max(candidates, key=lambda p: np.min(((lx - p[0]) / 1.6) ** 2 + (ly - p[1]) ** 2))
+        cv.ax.text(px, py, name, fontsize=style.FONT_SIZES["place_name"], fontweight="bold", ha="center",
+                   va="center", color="#111111", zorder=11,
+                   bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.7))
 
 
 # ------------------------------------------------------------------------- situation overlays
@@ -370,7 +385,7 @@ def _area_outline(cv: Canvas, m, member: np.ndarray, inset: float) -> np.ndarray
 
 
 def _draw_setup_areas(cv: Canvas, situation) -> None:
-    """Translucent side colour on every set-up hex, a side-coloured outline round each area,
+    """A side-coloured hatch on every set-up hex, a side-coloured outline round each area,
     and a diamond on a hex where a group sets up alone (e.g. a command post)."""
     m = situation.map
     for side in situation.sides:
@@ -382,8 +397,10 @@ def _draw_setup_areas(cv: Canvas, situation) -> None:
         for g in groups:
             member[g.hexes] = True
         idx = np.flatnonzero(member)
-        cv.add(PolyCollection(hex_polygons(cv.x[idx], cv.y[idx]), facecolors=colour, alpha=SETUP_ALPHA,
-                              edgecolors="none", zorder=5))
+        hatch = PolyCollection(hex_polygons(cv.x[idx], cv.y[idx]), facecolors="none", edgecolors=colour,
+                               linewidths=0, hatch=SETUP_HATCH, alpha=SETUP_ALPHA, zorder=5)
+        hatch.set_hatch_linewidth(SETUP_HATCH_WIDTH)
+        cv.add(hatch)
         cv.add(LineCollection(_area_outline(cv, m, member, 0.08), colors=colour,
                               linewidths=cv.pt(AREA_OUTLINE_WIDTH), capstyle="round", zorder=5.5))
         fixed = [int(g.hexes[0]) for g in groups if len(g.hexes) == 1]
@@ -456,11 +473,16 @@ def _draw_entries(cv: Canvas, situation) -> None:
 
 
 def _entry_note(cv: Canvas, m, hexes: np.ndarray, text: str, colour: str, toward) -> None:
-    """Write `text` once, next to the entry hex nearest the middle of the entry area."""
+    """Write `text` once, next to an entry hex near the middle of the entry area, keeping
+    clear of town and hill names."""
+    names = np.array([(cv.x[list(h)].mean(), cv.y[list(h)].mean()) for h in m.named.values()] or [(1e9, 1e9)])
     mx, my = cv.x[hexes].mean(), cv.y[hexes].mean()
-    h = int(hexes[np.argmin((cv.x[hexes] - mx) ** 2 + (cv.y[hexes] - my) ** 2)])
-    v = _inward(cv, m, h, toward)
-    px, py = cv.x[h] + 1.25 * v[0], cv.y[h] + 1.25 * v[1]
+    order = hexes[np.argsort((cv.x[hexes] - mx) ** 2 + (cv.y[hexes] - my) ** 2)]
+    for h in list(order[:40]) + [order[0]]:
+        v = _inward(cv, m, int(h), toward)
+        px, py = cv.x[h] + 1.25 * v[0], cv.y[h] + 1.25 * v[1]
+        if np.min((names[:, 0] - px) ** 2 + (names[:, 1] - py) ** 2) > 3.0 ** 2:
+            break
     if abs(v[0]) > abs(v[1]):
         ha, va = ("left" if v[0] > 0 else "right"), "center"
     else:
@@ -557,7 +579,7 @@ def _legend_handles(situation, has_counters: bool) -> list:
         colour = style.side_colour(side.name)
         groups = _setup_groups(side)
         if groups:
-            handles.append(Patch(facecolor=colour, alpha=0.45, edgecolor=colour, linewidth=2,
+            handles.append(Patch(facecolor="none", edgecolor=colour, hatch=SETUP_HATCH, linewidth=2,
                                  label=f"{side.name} set-up area"))
         if any(len(g.hexes) == 1 for g in groups):
             handles.append(Line2D([], [], linestyle="none", marker="D", markersize=8, color=colour,

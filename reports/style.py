@@ -70,7 +70,7 @@ ROAD_COLOUR = "#6e1010"    # dark red
 STREAM_COLOUR = "#1f66d1"  # blue
 
 BOARD_OUTLINE_COLOUR = "#202020"
-BOARD_NUMBER_ALPHA = 0.13
+BOARD_NUMBER_ALPHA = 0.4
 
 # ------------------------------------------------------------------------- text
 
