@@ -14,7 +14,7 @@ RANDOM = 0
 POLICY_IDS = {"random": RANDOM}
 
 # Decision kinds the engine asks about (the options' meaning is per kind; see game.py).
-SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD = 0, 1, 2, 3, 4, 5
+SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET = 0, 1, 2, 3, 4, 5, 6
 
 # Random play holds fire or stays put now and then, so that games are not all-out brawls.
 HOLD_FIRE = 0.25
@@ -26,7 +26,7 @@ def choose(policy, params, kind, n_options):
     """Index of the chosen option in 0..n_options-1, or -1 for "none" where allowed."""
     if n_options <= 0:
         return -1
-    if kind == FIRE_TARGET and np.random.random() < HOLD_FIRE:
+    if (kind == FIRE_TARGET or kind == ASSAULT_TARGET) and np.random.random() < HOLD_FIRE:
         return -1
     if kind == MOVE_DEST and np.random.random() < STAY_PUT:
         return -1

@@ -10,13 +10,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies.random_play import ENTRY_HEX, FIRE_TARGET, LOAD, MOVE_DEST, SETUP_HEX, UNLOAD, choose
+from policies.random_play import (
+    ASSAULT_TARGET,
+    ENTRY_HEX,
+    FIRE_TARGET,
+    LOAD,
+    MOVE_DEST,
+    SETUP_HEX,
+    UNLOAD,
+    choose,
+)
 from simulator.panzerblitz.combat import seed_dice
 from simulator.panzerblitz.invariants import check, road_hex
 from simulator.panzerblitz.rules import (
     EV_ENTER,
     EV_LOAD,
     EV_MOVE,
+    EV_OVERRUNNER,
     EV_SETUP,
     EV_TURN,
     EV_UNLOAD,
@@ -25,13 +35,17 @@ from simulator.panzerblitz.rules import (
     fits,
     is_piece,
     log_event,
+    may_assault,
     may_fire,
     minefield_attacks,
     occupancy,
+    overrun_options,
     place,
     reach_of,
     recover,
+    resolve_assault,
     resolve_fire,
+    resolve_overrun,
     spotted_hexes,
 )
 from simulator.panzerblitz.state import DEBUG, FIRST_SIDE, N_TURNS, ON_MAP, PHASING, TURN, WAITING
@@ -160,7 +174,8 @@ def _passenger_here(st, ut, c, h, side):
 
 
 @njit(cache=True)
-def move_unit(st, ut, mt, mv, limits, side, u, policy, params, occ, cost, prev, options):
+def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, prev, options, cost_o, prev_o,
+              ov_entry, ov_target, ov_exit):
     """One unit's move (or entry, load, unload, exit) in S4/S5."""
     t = st.utype[u]
     mf = ut.movement[t]
@@ -214,7 +229,16 @@ def move_unit(st, ut, mt, mv, limits, side, u, policy, params, occ, cost, prev, 
                 options[n] = -2 - h
                 n += 1
                 exits += 1
-    i = choose(policy[side], params[side], MOVE_DEST, n)
+    # PB-OVR: an armored vehicle already on the map may overrun instead of moving.
+    n_over = 0
+    if st.status[u] == ON_MAP and ut.can_overrun[t]:
+        n_over = overrun_options(st, ut, mt, mv, limits, side, u, start, budget, occ, cost_o, prev_o,
+                                 FORT, ov_entry, ov_target, ov_exit)
+    i = choose(policy[side], params[side], MOVE_DEST, n + n_over)
+    if i >= n:
+        k = i - n
+        _overrun(st, ut, mt, ct, side, u, start, ov_entry[k], ov_target[k], ov_exit[k], occ)
+        return
     dest = start if i < 0 else options[i]
     if st.status[u] == WAITING:
         if not fits(st, ut, limits, start, side, u):
@@ -235,6 +259,7 @@ def move_unit(st, ut, mt, mv, limits, side, u, policy, params, occ, cost, prev, 
         occ[dest, side] += 1
         place(st, u, dest)
         st.mine_safe[u] = False
+        st.steps[u] = _path_length(prev, start, dest)
         log_event(st, EV_MOVE, u, start, dest, cost[dest], 0, 0, 0)
     st.moved[u] = True
     # PB-TRANS-3 transport-and-unload: the passenger is set down and may not move this turn.
@@ -246,24 +271,90 @@ def move_unit(st, ut, mt, mv, limits, side, u, policy, params, occ, cost, prev, 
         st.hex[p] = st.hex[u]
         st.status[p] = ON_MAP
         st.moved[p] = True
+        st.steps[p] = 99  # PB-CAT-9: no close assault in the turn it is unloaded
         occ[st.hex[u], side] += 1
         log_event(st, EV_UNLOAD, u, p, st.hex[u], 0, 0, 0, 0)
 
 
 @njit(cache=True)
-def movement_phase(st, ut, mt, mv, limits, side, vehicles, policy, params):
+def _path_length(prev, start, dest):
+    n = 0
+    h = dest
+    while h != start and h >= 0 and n < 1000:
+        h = prev[h]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _overrun(st, ut, mt, ct, side, u, start, entry, target, exit_hex, occ):
+    """PB-OVR-3..9: move to the entry hex, attack, end in the exit hex (or the entry hex if
+    the odds are below the table)."""
+    movers = np.array([u], dtype=np.int64)
+    log_event(st, EV_OVERRUNNER, u, start, entry, target, exit_hex, 0, 0)
+    result = resolve_overrun(st, ut, mt, ct, side, movers, 1, target)
+    end = exit_hex if result >= 0 else entry
+    occ[start, side] -= 1
+    occ[end, side] += 1
+    place(st, u, end)
+    st.mine_safe[u] = False
+    st.moved[u] = True
+    st.assaulted[u] = True  # the overrun is its one attack this turn (PB-OVR-7)
+    st.steps[u] = 99
+    log_event(st, EV_MOVE, u, start, end, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def movement_phase(st, ut, mt, mv, ct, limits, side, vehicles, policy, params):
     """PB-SEQ-2 S4 (vehicles, cavalry included) or S5 (everything else)."""
     n_hex = mt.neighbours.shape[0]
     occ = occupancy(st, ut, n_hex)
     cost = np.empty(n_hex, dtype=np.int32)
     prev = np.empty(n_hex, dtype=np.int32)
+    cost_o = np.empty(n_hex, dtype=np.int32)
+    prev_o = np.empty(n_hex, dtype=np.int32)
     options = np.empty(2 * n_hex + 2, dtype=np.int64)
+    ov_entry = np.empty(6 * n_hex, dtype=np.int64)
+    ov_target = np.empty(6 * n_hex, dtype=np.int64)
+    ov_exit = np.empty(6 * n_hex, dtype=np.int64)
     for u in np.random.permutation(st.utype.shape[0]):
         if st.side[u] != side or ut.vehicle[st.utype[u]] != vehicles or ut.positional[st.utype[u]]:
             continue
-        move_unit(st, ut, mt, mv, limits, side, u, policy, params, occ, cost, prev, options)
+        move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, prev, options,
+                  cost_o, prev_o, ov_entry, ov_target, ov_exit)
         if st.clock[DEBUG]:
             check(st, ut, mt, mv, limits)
+
+
+@njit(cache=True)
+def assault_phase(st, ut, mt, ct, side, policy, params):
+    """PB-SEQ-2 S5 end / PB-CAT: each eligible unit may close-assault one adjacent enemy hex."""
+    n_hex = mt.neighbours.shape[0]
+    n_units = st.utype.shape[0]
+    occ = occupancy(st, ut, n_hex)
+    target_of = np.full(n_units, -1, dtype=np.int64)
+    opts = np.empty(6, dtype=np.int64)
+    for u in np.random.permutation(n_units):
+        if not may_assault(st, ut, u, side):
+            continue
+        n = 0
+        for d in range(6):
+            h = mt.neighbours[st.hex[u], d]
+            if h >= 0 and occ[h, 1 - side] > 0 and not st.assaulted_hex[h]:
+                opts[n] = h
+                n += 1
+        i = choose(policy[side], params[side], ASSAULT_TARGET, n)
+        if i >= 0:
+            target_of[u] = opts[i]
+    group = np.empty(n_units, dtype=np.int64)
+    for h in range(n_hex):
+        k = 0
+        for u in range(n_units):
+            if target_of[u] == h:
+                group[k] = u
+                k += 1
+        if k > 0:
+            resolve_assault(st, ut, mt, ct, side, group, k, h)
 
 
 @njit(cache=True)
@@ -274,8 +365,11 @@ def player_turn(st, ut, mt, mv, ct, limits, side, policy, params):
     fire_phase(st, ut, mt, ct, side, policy, params)    # S2, S3
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
-    movement_phase(st, ut, mt, mv, limits, side, True, policy, params)   # S4
-    movement_phase(st, ut, mt, mv, limits, side, False, policy, params)  # S5
+    movement_phase(st, ut, mt, mv, ct, limits, side, True, policy, params)   # S4 (with overruns)
+    movement_phase(st, ut, mt, mv, ct, limits, side, False, policy, params)  # S5
+    assault_phase(st, ut, mt, ct, side, policy, params)                      # S5, close assaults
+    if st.clock[DEBUG]:
+        check(st, ut, mt, mv, limits)
     recover(st, side)                                   # S6
 
 

@@ -15,6 +15,8 @@ from simulator.panzerblitz.combat import RESULT_NAMES
 from simulator.panzerblitz.game import run_game
 from simulator.panzerblitz.invariants import NAMES as VIOLATION_NAMES
 from simulator.panzerblitz.rules import (
+    EV_ASSAULT,
+    EV_ASSAULTER,
     EV_ATTACK,
     EV_ELIMINATED_PASSENGER,
     EV_ENTER,
@@ -23,6 +25,8 @@ from simulator.panzerblitz.rules import (
     EV_LOAD,
     EV_MINE,
     EV_MOVE,
+    EV_OVERRUN,
+    EV_OVERRUNNER,
     EV_RECOVER,
     EV_SETUP,
     EV_TURN,
@@ -104,6 +108,19 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
         elif kind == EV_ATTACK:
             col = t.combat.column_names[d]
             lines.append(f"  attack on {hexname(a)}: {' + '.join(pending_firers)} = {b} vs DF {c}, "
+                         f"odds {col}, die {e}{f:+d} = {e + f}: {RESULT_NAMES[g]}")
+            pending_firers = []
+        elif kind == EV_OVERRUNNER:
+            lines.append(f"  {unit(a)} overruns {hexname(d)}: {hexname(b)} -> {hexname(c)} (entry) -> {hexname(e)} (exit)")
+        elif kind == EV_OVERRUN:
+            col = t.combat.column_names[d]
+            lines.append(f"  overrun of {hexname(a)}: AF {b} vs DF {c}, odds {col} (one column up), "
+                         f"die {e}{f:+d} = {e + f}: {RESULT_NAMES[g]}")
+        elif kind == EV_ASSAULTER:
+            pending_firers.append(f"{unit(a)} ({c})")
+        elif kind == EV_ASSAULT:
+            col = t.combat.column_names[d]
+            lines.append(f"  close assault on {hexname(a)}: {' + '.join(pending_firers)} = {b} vs DF {c}, "
                          f"odds {col}, die {e}{f:+d} = {e + f}: {RESULT_NAMES[g]}")
             pending_firers = []
         elif kind == EV_HIT:

@@ -17,7 +17,7 @@ from simulator.panzerblitz.combat import (
     odds_column,
     roll_die,
 )
-from simulator.panzerblitz.movement import reachable
+from simulator.panzerblitz.movement import reachable, step_cost
 from simulator.panzerblitz.state import (
     ELIMINATED,
     EXITED,
@@ -386,5 +386,178 @@ def recover(st, side):
             log_event(st, EV_RECOVER, u, st.hex[u], 0, 0, 0, 0, 0)
         st.fired[u] = False
         st.moved[u] = False
+        st.steps[u] = 0
+        st.assaulted[u] = False
     for u in range(st.utype.shape[0]):
         st.dispersed_this_turn[u] = False
+    for h in range(st.overrun_hex.shape[0]):
+        st.overrun_hex[h] = False
+        st.assaulted_hex[h] = False
+
+
+# ---------------------------------------------------------------- overrun (PB-OVR)
+
+EV_OVERRUN, EV_OVERRUNNER, EV_ASSAULT, EV_ASSAULTER = 14, 15, 16, 17
+
+
+@njit(cache=True)
+def _has_fort(st, ut, h, fort_category):
+    for v in range(st.utype.shape[0]):
+        if st.status[v] == ON_MAP and st.hex[v] == h and ut.category[st.utype[v]] == fort_category:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _armored_vehicle_in(st, ut, h, side):
+    for v in range(st.utype.shape[0]):
+        if is_piece(st, ut, v) and st.hex[v] == h and st.side[v] == side and ut.armored[st.utype[v]] \
+                and ut.vehicle[st.utype[v]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def overrun_target_ok(st, ut, mt, side, u, h, occ, fort_category):
+    """PB-OVR-1/2: may unit u overrun the enemy stack in h?"""
+    enemy = 1 - side
+    if occ[h, enemy] == 0 or st.overrun_hex[h] or not mt.overrun_ok[h]:
+        return False
+    if st.mine[h] or st.block[h] or st.wrecks[h, 0] + st.wrecks[h, 1] > 0 or _has_fort(st, ut, h, fort_category):
+        return False
+    # Halftracks (I-class armored vehicles) overrun only non-armored targets (OQ-11: a hex
+    # holding any armored vehicle is barred).
+    if ut.weapon[st.utype[u]] == 3 and _armored_vehicle_in(st, ut, h, enemy):
+        return False
+    return True
+
+
+@njit(cache=True)
+def overrun_options(st, ut, mt, mv, limits, side, u, start, budget, occ, cost, prev, fort_category,
+                    out_entry, out_target, out_exit):
+    """PB-OVR-3: every (entry, target, exit) path unit u can overrun along this turn.
+
+    The approach is searched without the road rate and at 1 MF per town hex (assaulting);
+    the mover must afford entry hex + target + the exit hex directly opposite the entry."""
+    n_hex = mt.neighbours.shape[0]
+    enemy_flag = np.zeros(n_hex, dtype=np.bool_)
+    for h in range(n_hex):
+        enemy_flag[h] = occ[h, 1 - side] > 0
+    stop_here = np.zeros(n_hex, dtype=np.bool_)
+    for h in range(n_hex):
+        stop_here[h] = st.mine[h] or st.block[h]
+    no_road = np.zeros(n_hex, dtype=np.bool_)
+    t = st.utype[u]
+    mclass = ut.mclass[t]
+    reachable(start, budget, mclass, True, mt.neighbours, mv.enter_cost, mv.town_hex, mv.depressed,
+              mv.leave_surcharge, mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit,
+              mv.green_bit, mv.pond_bit, mv.along_gully_bits, mt.side_features, no_road, no_road,
+              enemy_flag, stop_here, st.block, cost, prev)
+    n = 0
+    for target in range(n_hex):
+        if not overrun_target_ok(st, ut, mt, side, u, target, occ, fort_category):
+            continue
+        for d in range(6):
+            e = mt.neighbours[target, d]          # entry hex, on side d of the target
+            x = mt.neighbours[target, (d + 3) % 6]  # exit hex, directly opposite
+            if e < 0 or x < 0 or cost[e] < 0 or st.mine[e] or enemy_flag[x]:
+                continue
+            if e != start and stop_here[e]:
+                continue  # a mover stopped before the target cannot overrun (QA/Overrun)
+            into = step_cost(e, (d + 3) % 6, target, mclass, start, True, mv.enter_cost, mv.town_hex,
+                             mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
+                             mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
+                             mv.along_gully_bits, mt.side_features, no_road, no_road)
+            out = step_cost(target, (d + 3) % 6, x, mclass, start, True, mv.enter_cost, mv.town_hex,
+                            mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
+                            mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
+                            mv.along_gully_bits, mt.side_features, no_road, no_road)
+            if into < 0 or out < 0 or cost[e] + into + out > budget:
+                continue
+            if not fits(st, ut, limits, x, side, u):
+                continue  # PB-OVR-8: stacking applies in the exit hex
+            out_entry[n] = e
+            out_target[n] = target
+            out_exit[n] = x
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def resolve_overrun(st, ut, mt, ct, side, movers, n_movers, target):
+    """PB-OVR-5/6/9: printed AF against the combined printed DF, one column up, -2 on the die.
+    Returns the result, or -1 if the odds are below the table (the overrun is not made)."""
+    enemy = 1 - side
+    df, _, any_dispersed = defender_stack(st, ut, mt, target, enemy)
+    af = 0
+    for i in range(n_movers):
+        af += ut.attack[st.utype[movers[i]]]
+    if df <= 0 or af <= 0:
+        return -1
+    col = odds_of(ct, af, df)
+    if col < 0:
+        return -1  # PB-OVR-9 (reading: odds below the table are not shifted onto it)
+    col = min(col + 1, ct.crt.shape[1] - 1)  # PB-CBT-8
+    modifier = ct.mod_overrun + (ct.mod_dispersed if any_dispersed else 0)
+    roll = roll_die()
+    result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
+    st.overrun_hex[target] = True
+    log_event(st, EV_OVERRUN, target, af, df, col, roll, modifier, result)
+    apply_to_stack(st, ut, target, enemy, result)
+    return result
+
+
+# ---------------------------------------------------------------- close assault (PB-CAT)
+
+@njit(cache=True)
+def may_assault(st, ut, u, side):
+    """PB-CAT-1/3/9: infantry or cavalry, face-up, not fired, moved at most one hex, not just unloaded."""
+    if not is_piece(st, ut, u) or st.side[u] != side:
+        return False
+    t = st.utype[u]
+    return (ut.can_assault[t] and not st.dispersed[u] and not st.fired[u] and not st.assaulted[u]
+            and st.steps[u] <= 1 and ut.attack[t] > 0)
+
+
+@njit(cache=True)
+def resolve_assault(st, ut, mt, ct, side, assaulters, n_ass, target):
+    """PB-CAT-4..7: adjacent assaulters' AF (no WEC, PB-WEC-8; halved per PB-HILL) against the
+    target hex's combined DF; terrain modifiers apply; -2 on the die; one column up when an
+    engineer assaults from a hex together with an infantry or cavalry unit."""
+    enemy = 1 - side
+    df, _, any_dispersed = defender_stack(st, ut, mt, target, enemy)
+    if df <= 0 or st.assaulted_hex[target]:
+        return -1
+    af = 0
+    for i in range(n_ass):
+        u = assaulters[i]
+        a = st.hex[u]
+        halved = hill_halves(mt.level[a], mt.level[target], True, brown_between(mt, a, target))
+        x = ut.attack[st.utype[u]]
+        if halved:
+            x = int(np.floor(x * ct.halving))
+        af += x
+    if af <= 0:
+        return -1
+    col = odds_of(ct, af, df)
+    if col < 0:
+        return -1  # PB-CAT-7
+    engineer_bonus = False
+    for i in range(n_ass):
+        for j in range(n_ass):
+            ui = assaulters[i]
+            uj = assaulters[j]
+            if st.hex[ui] == st.hex[uj] and ut.engineer[st.utype[ui]] and not ut.engineer[st.utype[uj]]:
+                engineer_bonus = True
+    if engineer_bonus:
+        col = min(col + 1, ct.crt.shape[1] - 1)  # PB-CAT-6, one column however many engineers
+    modifier = mt.terrain_mod[target] + ct.mod_close_assault + (ct.mod_dispersed if any_dispersed else 0)
+    for i in range(n_ass):
+        st.assaulted[assaulters[i]] = True  # its one attack this turn (PB-CBT-3)
+        log_event(st, EV_ASSAULTER, assaulters[i], target, ut.attack[st.utype[assaulters[i]]], 0, 0, 0, 0)
+    roll = roll_die()
+    result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
+    st.assaulted_hex[target] = True
+    log_event(st, EV_ASSAULT, target, af, df, col, roll, modifier, result)
+    apply_to_stack(st, ut, target, enemy, result)
+    return result

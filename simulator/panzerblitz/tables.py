@@ -20,7 +20,7 @@ from simulator.situation import Situation
 
 MapT = namedtuple("MapT", [
     "neighbours", "side_features", "level", "dist", "los", "concealing", "terrain_mod",
-    "town", "closed", "brown_bit", "edge_mask", "swamp",
+    "town", "closed", "brown_bit", "edge_mask", "swamp", "overrun_ok",
 ])
 MoveT = namedtuple("MoveT", [
     "enter_cost", "town_hex", "depressed", "leave_surcharge", "green_closed", "road_cost",
@@ -28,11 +28,12 @@ MoveT = namedtuple("MoveT", [
 ])
 CombatT = namedtuple("CombatT", [
     "crt", "lowest_roll", "col_attack", "col_defense", "below_table_allowed", "wec", "halving",
-    "mod_terrain", "mod_dispersed", "minefield_column",
+    "mod_terrain", "mod_dispersed", "minefield_column", "mod_overrun", "mod_close_assault",
 ])
 UnitT = namedtuple("UnitT", [
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
     "vehicle", "carrier", "positional", "stack_count", "victory_count", "leaves_wreck",
+    "can_overrun", "can_assault", "engineer",
 ])
 
 # Map edges as bits of edge_mask (north, south, east, west).
@@ -68,6 +69,12 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     closed = np.zeros(m.n_hexes, dtype=np.bool_)
     for f in rs.data["map"].get("closed_hex_features", []):
         closed |= m.has_feature(f)
+    # PB-OVR-2: an overrun target hex must be clear terrain (a road, a clear hilltop, a ford or
+    # a road crossing a gully count as clear).
+    overrun_ok = ~closed.copy()
+    for f in ("town", "woods", "swamp", "slope"):
+        overrun_ok &= ~m.has_feature(f)
+    overrun_ok &= ~movement.depressed
     edge_mask = np.zeros(m.n_hexes, dtype=np.int64)
     for name, bit in EDGE_BITS.items():
         edge_mask[m.edge_hexes(name)] |= bit
@@ -76,7 +83,7 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
         level=m.elevation.astype(np.int64), dist=distance_matrix(m.q, m.r), los=los_table,
         concealing=concealing, terrain_mod=terrain_mod, town=m.has_feature("town").copy(),
         closed=closed, brown_bit=m.side_bit("brown"), edge_mask=edge_mask,
-        swamp=m.has_feature("swamp").copy(),
+        swamp=m.has_feature("swamp").copy(), overrun_ok=overrun_ok,
     )
     mv = movement
     move_t = MoveT(mv.enter_cost.astype(np.int64), mv.town_hex, mv.depressed, mv.leave_surcharge.astype(np.int64),
@@ -84,12 +91,13 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
                    mv.pond_bit, mv.along_gully_bits)
     combat_t = CombatT(combat.crt, combat.lowest_roll, combat.col_attack, combat.col_defense,
                        combat.below_table_allowed, combat.wec, combat.hill_halving, combat.mod_terrain,
-                       combat.mod_dispersed, combat.minefield_column)
+                       combat.mod_dispersed, combat.minefield_column, combat.mod_overrun,
+                       combat.mod_close_assault)
     u = units
     unit_t = UnitT(u.side.astype(np.int64), u.category.astype(np.int64), u.attack.astype(np.int64),
                    u.weapon.astype(np.int64), u.range.astype(np.int64), u.defense.astype(np.int64),
                    u.movement.astype(np.int64), u.mclass.astype(np.int64), u.armored, u.vehicle,
                    u.carrier, u.positional, u.stack_count.astype(np.int64), u.victory_count,
-                   u.leaves_wreck)
+                   u.leaves_wreck, u.can_overrun, u.can_assault, u.engineer)
     limits = np.array([rs.stacking_limit(s) for s in rs.sides], dtype=np.int64)
     return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits)
