@@ -69,7 +69,7 @@ def test_pb_seq_3_units_that_fire_do_not_move(tables_of):
     t = tables_of("pb-10")
     rec = play(t, 3)
     fired, moved = set(), set()
-    for turn, side, kind, a, *_ in rec.events.tolist():
+    for _turn, _side, kind, a, *_ in rec.events.tolist():
         if kind == 1:
             fired, moved = set(), set()
         elif kind == 6:

@@ -1,0 +1,255 @@
+"""PanzerBlitz rules in small hand-made positions on board 3 (mostly open ground).
+
+`position(...)` writes a one-board situation with each unit in a named hex, builds the game
+tables and puts the units on the map; the tests then call the rules kernels directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.panzerblitz.combat import ELIMINATED as RES_X
+from simulator.panzerblitz.combat import crt_result, seed_dice
+from simulator.panzerblitz.game import FORT, assault_phase
+from simulator.panzerblitz.rules import (
+    EV_ASSAULT,
+    EV_OVERRUN,
+    defender_stack,
+    eliminate,
+    fire_options,
+    fits,
+    minefield_attacks,
+    occupancy,
+    overrun_options,
+    resolve_overrun,
+    spotted_hexes,
+)
+from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, new_state
+from simulator.panzerblitz.tables import build_tables
+from simulator.situation import load_situation
+
+GERMAN, RUSSIAN = 0, 1
+
+
+def position(tmp_path, units, layout='[["3"]]'):
+    """units: [(side, unit type, hex)] -> (tables, state) with every unit placed."""
+    lines = ['id = "test"', 'title = "test position"', 'ruleset = "panzerblitz"', "turns = 1",
+             'sets_up_first = "german"', 'moves_first = "german"', "[map]", f"layout = {layout}"]
+    for side in ("german", "russian"):
+        lines += ["[[side]]", f'name = "{side}"']
+        for i, (s, utype, h) in enumerate(units):
+            if s == side:
+                lines += ["[[side.group]]", f'name = "g{i}"', f'units = {{ "{utype}" = 1 }}',
+                          f'setup = {{ hexes = ["{h}"] }}']
+        if not any(s == side for s, _, _ in units):
+            lines += ["[[side.group]]", 'name = "reserve"', 'units = { "command-post" = 1 }',
+                      'setup = { hexes = ["3A1"] }']
+        lines += ["[side.victory]", 'measure = "destroyed"', 'whose = "enemy"', "marginal = 1"]
+    path = tmp_path / "position.toml"
+    path.write_text("\n".join(lines) + "\n")
+    t = build_tables(load_situation(path))
+    st = new_state(t, np.random.default_rng(0))
+    for u in range(len(st.utype)):
+        g = st.group[u]
+        h = int(st.group_hexes[st.group_hex_start[g]])
+        st.hex[u] = h
+        st.status[u] = ON_MAP
+        name = t.units.names[st.utype[u]]
+        if name == "minefield":
+            st.mine[h] = True
+        if name == "block":
+            st.block[h] = True
+    return t, st
+
+
+def unit_of(t, st, name):
+    """The index of the (first) unit of that type in the position."""
+    return int(np.flatnonzero(st.utype == t.units.index(name))[0])
+
+
+def hexn(t, label):
+    return t.situation.map.lookup(label)
+
+
+def args(t):
+    return t.unit_t, t.map_t
+
+
+def test_pb_ovr_5_overrun_odds_shift_and_die_modifier(tmp_path):
+    # A Panther (printed AF 16) overruns a Russian rifle company in the open.
+    t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "rifle-company-43", "3M6")])
+    ut, mt = args(t)
+    seed_dice(3)
+    movers = np.array([0], dtype=np.int64)
+    result = resolve_overrun(st, ut, mt, t.combat_t, GERMAN, movers, 1, hexn(t, "3M6"))
+    ev = st.log[st.clock[N_EVENTS] - 2]  # the overrun line, then the hit
+    assert ev[2] == EV_OVERRUN
+    af, df, col, roll, mod = ev[4], ev[5], ev[6], ev[7], ev[8]
+    rifle_df = t.units.defense[t.units.index("rifle-company-43")]
+    assert (af, df) == (16, rifle_df)  # printed factors only (PB-OVR-6)
+    raw = t.combat.column_names.index(f"{16 // rifle_df}-1") if 16 >= rifle_df else None
+    assert col == min(raw + 1, 6)  # one column up (PB-CBT-8)
+    assert mod == -2
+    assert result == crt_result(t.combat.crt, t.combat.lowest_roll, col, roll + mod)
+
+
+def test_pb_ovr_3_overrun_paths_go_straight_through(tmp_path):
+    t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "rifle-company-43", "3M6")])
+    ut, mt = args(t)
+    mv = t.move_t
+    n_hex = t.situation.map.n_hexes
+    occ = occupancy(st, ut, n_hex)
+    buf = [np.empty(n_hex, dtype=np.int32) for _ in range(2)] + [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
+    n = overrun_options(st, ut, mt, mv, t.stack_limit, GERMAN, 0, hexn(t, "3M4"), 2 * 10, occ,
+                        buf[0], buf[1], FORT, buf[2], buf[3], buf[4])
+    assert n > 0
+    m = t.situation.map
+    target = hexn(t, "3M6")
+    for k in range(n):
+        e, x = buf[2][k], buf[4][k]
+        assert buf[3][k] == target
+        d_in = next(d for d in range(6) if m.neighbours[target, d] == e)
+        assert m.neighbours[target, (d_in + 3) % 6] == x  # the exit is directly opposite the entry
+
+
+def test_pb_ovr_2_no_overrun_of_woods_minefields_or_by_halftracks_of_armor(tmp_path):
+    m3 = load_situation("pb-01").map  # find a woods hex on board 3 with an open neighbour
+    woods = next(m3.labels[i] for i in range(m3.n_hexes) if m3.labels[i].startswith("3")
+                 and m3.has_feature("woods")[i] and not m3.has_feature("slope")[i])
+    for units, target in [
+        ([("german", "panther-g", "3M4"), ("russian", "rifle-company-43", woods)], woods),
+        ([("german", "panther-g", "3M4"), ("russian", "rifle-company-43", "3M6"), ("russian", "minefield", "3M6")], "3M6"),
+        ([("german", "sdkfz-251", "3M4"), ("russian", "t-34-c", "3M6")], "3M6"),
+    ]:
+        t, st = position(tmp_path, units)
+        ut, mt = args(t)
+        n_hex = t.situation.map.n_hexes
+        occ = occupancy(st, ut, n_hex)
+        buf = [np.empty(n_hex, dtype=np.int32) for _ in range(2)] + [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
+        start = int(st.hex[0])
+        n = overrun_options(st, ut, mt, t.move_t, t.stack_limit, GERMAN, 0, start, 40, occ,
+                            buf[0], buf[1], FORT, buf[2], buf[3], buf[4])
+        assert hexn(t, target) not in set(buf[3][:n].tolist()), units
+
+
+def test_pb_cat_6_engineer_bonus_and_modifiers(tmp_path):
+    units = [("german", "engineer-platoon-german", "3M5"), ("german", "rifle-platoon-german-42", "3M5"),
+             ("russian", "rifle-company-43", "3M6")]
+    t, st = position(tmp_path, units)
+    ut, mt = args(t)
+    seed_dice(1)
+    policy = np.zeros(2, dtype=np.int64)
+    params = np.zeros((2, 8))
+    # Random play holds back a quarter of the time: try a few seeds until the assault happens.
+    for s in range(20):
+        seed_dice(s)
+        assault_phase(st, ut, mt, t.combat_t, GERMAN, policy, params)
+        if st.assaulted_hex[hexn(t, "3M6")]:
+            break
+    ev = [r for r in st.log[: st.clock[N_EVENTS]] if r[2] == EV_ASSAULT][0]
+    af, df, col, mod = ev[4], ev[5], ev[6], ev[8]
+    both = af == 3 + 3
+    assert df == t.units.defense[t.units.index("rifle-company-43")]
+    raw = next(j for j in range(6, -1, -1)
+               if t.combat.col_attack[j] * df <= af * t.combat.col_defense[j])
+    assert col == (min(raw + 1, 6) if both else raw)  # the engineer shift needs both (PB-CAT-6)
+    assert mod == -2  # open ground: only the close-assault modifier
+
+
+def test_pb_spot_1_woods_units_need_a_spotter(tmp_path):
+    m3 = load_situation("pb-01").map
+    woods = [m3.labels[i] for i in range(m3.n_hexes) if m3.labels[i].startswith("3") and m3.has_feature("woods")[i]]
+    t0, _ = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "rifle-company-43", woods[0])])
+    m = t0.situation.map
+    # A firer that sees the woods hex at range 2-6, not adjacent.
+    for w in woods:
+        for f in range(m.n_hexes):
+            if 2 <= t0.map_t.dist[f, m.lookup(w)] <= 6 and t0.map_t.los[f, m.lookup(w)] and not m.has_feature("woods")[f] \
+                    and not m.has_feature("slope")[f] and not m.has_feature("gully")[f] and m.labels[f].startswith("3"):
+                firer, target = m.labels[f], w
+                break
+        else:
+            continue
+        break
+    t, st = position(tmp_path, [("german", "panther-g", firer), ("russian", "rifle-company-43", target)])
+    ut, mt = args(t)
+    n_hex = t.situation.map.n_hexes
+    occ = occupancy(st, ut, n_hex)
+    oh, oa = np.empty(n_hex, dtype=np.int64), np.empty(n_hex, dtype=np.int64)
+    spotted = spotted_hexes(st, ut, mt, GERMAN)
+    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 0
+    spotted[hexn(t, target)] = True  # a German unit adjacent at the start of the turn
+    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 1
+
+
+def test_pb_wec_5_infantry_cannot_fire_at_armor(tmp_path):
+    t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M4"), ("russian", "t-34-c", "3M6")])
+    ut, mt = args(t)
+    n_hex = t.situation.map.n_hexes
+    occ = occupancy(st, ut, n_hex)
+    oh, oa = np.empty(n_hex, dtype=np.int64), np.empty(n_hex, dtype=np.int64)
+    spotted = spotted_hexes(st, ut, mt, GERMAN)
+    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 0
+
+
+def test_pb_trans_6_truck_with_passenger_defends_with_1(tmp_path):
+    t, st = position(tmp_path, [("russian", "truck-russian", "3M6"), ("russian", "76_2mm-at", "3M6")])
+    ut, mt = args(t)
+    truck, gun = unit_of(t, st, "truck-russian"), unit_of(t, st, "76_2mm-at")
+    st.carrying[truck] = gun
+    st.carried_by[gun] = truck
+    df, kind, _ = defender_stack(st, ut, mt, hexn(t, "3M6"), RUSSIAN)
+    assert (df, kind) == (1, 0)
+
+
+def test_pb_wrecks_count_for_stacking_and_only_armor_leaves_them(tmp_path):
+    t, st = position(tmp_path, [("russian", "t-34-c", "3M6"), ("russian", "truck-russian", "3M5"),
+                                ("russian", "rifle-company-43", "3M4")])
+    ut, mt = args(t)
+    tank, truck, rifle = (unit_of(t, st, n) for n in ("t-34-c", "truck-russian", "rifle-company-43"))
+    eliminate(st, ut, tank)  # PB-WRECK-1: the tank leaves a wreck
+    eliminate(st, ut, truck)  # the truck does not
+    assert st.wrecks[hexn(t, "3M6")].sum() == 1 and st.wrecks[hexn(t, "3M5")].sum() == 0
+    assert st.status[tank] == ELIMINATED and st.hex[tank] == -1
+    # PB-STACK-5: one wreck leaves room for one Russian unit.
+    assert fits(st, ut, t.stack_limit, hexn(t, "3M6"), RUSSIAN, rifle)
+    st.wrecks[hexn(t, "3M6"), 0] += 1
+    assert not fits(st, ut, t.stack_limit, hexn(t, "3M6"), RUSSIAN, rifle)
+
+
+def test_pb_mine_5_6_minefield_attacks_once_then_lets_survivors_stay(tmp_path):
+    t, st = position(tmp_path, [("russian", "t-34-c", "3M6"), ("german", "minefield", "3M6")])
+    ut, mt = args(t)
+    outcomes = []
+    for s in range(40):
+        t2, st2 = position(tmp_path, [("russian", "t-34-c", "3M6"), ("german", "minefield", "3M6")])
+        seed_dice(s)
+        minefield_attacks(st2, ut, mt, t.combat_t, GERMAN)
+        ev = st2.log[st2.clock[N_EVENTS] - 1]
+        outcomes.append(int(ev[7]))
+        assert ev[6] == crt_result(t.combat.crt, t.combat.lowest_roll, t.combat.minefield_column, ev[5])  # 2-1, no modifier
+        if ev[7] == 0:
+            before = st2.clock[N_EVENTS]
+            minefield_attacks(st2, ut, mt, t.combat_t, GERMAN)
+            assert st2.clock[N_EVENTS] == before  # PB-MINE-6: not attacked again
+    assert set(outcomes) <= {0, 1, 2} and len(set(outcomes)) > 1
+    # At 2-1 a 1 or a 2 eliminates (X), 3 gives DD: armour hit on a minefield leaves a wreck.
+    assert crt_result(t.combat.crt, t.combat.lowest_roll, t.combat.minefield_column, 1) == RES_X
+
+
+@pytest.mark.parametrize("sid", ["pb-01", "pb-08", "pb-12"])
+def test_forts_mines_blocks_set_up_legally(sid):
+    from simulator.panzerblitz.replay import play
+    t = build_tables(load_situation(sid))
+    rec = play(t, 4, debug=True)
+    st = rec.state
+    m = t.situation.map
+    names = t.units.names
+    for u in range(len(st.utype)):
+        name = names[st.utype[u]]
+        if name.startswith("fort") and st.status[u] == ON_MAP:
+            h = st.hex[u]
+            assert not m.has_feature("swamp")[h]  # PB-FORT-1
+            assert not st.mine[h] and not st.block[h]
+    assert rec.violation is None
