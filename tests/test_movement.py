@@ -37,7 +37,7 @@ def run(m, mt, start, mf, mclass, *, assaulting=False, enemy=(), stop=(), block=
               mt.enter_cost, mt.town_hex, mt.depressed, mt.leave_surcharge, mt.green_closed,
               mt.road_cost, mt.town_cost_assaulting, mt.road_bit, mt.green_bit, mt.pond_bit,
               mt.along_gully_bits, m.side_features, ~flags["negated"], ~flags["occupied"],
-              flags["enemy"], flags["stop"] | flags["block"], flags["block"], cost, prev)
+              flags["enemy"], flags["stop"] | flags["block"], flags["block"], cost, prev, mt.gully_whole)
     return {m.labels[i]: cost[i] / 2 for i in range(n) if cost[i] >= 0}, prev
 
 

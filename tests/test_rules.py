@@ -101,7 +101,7 @@ def test_pb_ovr_3_overrun_paths_go_straight_through(tmp_path):
     n_hex = t.situation.map.n_hexes
     occ = occupancy(st, ut, n_hex)
     buf = [np.empty(n_hex, dtype=np.int32) for _ in range(2)] + [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
-    n = overrun_options(st, ut, mt, mv, t.stack_limit, GERMAN, 0, hexn(t, "3M4"), 2 * 10, occ,
+    n = overrun_options(st, ut, mt, mv, t.combat_t, t.stack_limit, GERMAN, 0, hexn(t, "3M4"), 2 * 10, occ,
                         buf[0], buf[1], FORT, buf[2], buf[3], buf[4])
     assert n > 0
     m = t.situation.map
@@ -128,7 +128,7 @@ def test_pb_ovr_2_no_overrun_of_woods_minefields_or_by_halftracks_of_armor(tmp_p
         occ = occupancy(st, ut, n_hex)
         buf = [np.empty(n_hex, dtype=np.int32) for _ in range(2)] + [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
         start = int(st.hex[0])
-        n = overrun_options(st, ut, mt, t.move_t, t.stack_limit, GERMAN, 0, start, 40, occ,
+        n = overrun_options(st, ut, mt, t.move_t, t.combat_t, t.stack_limit, GERMAN, 0, start, 40, occ,
                             buf[0], buf[1], FORT, buf[2], buf[3], buf[4])
         assert hexn(t, target) not in set(buf[3][:n].tolist()), units
 
@@ -177,7 +177,7 @@ def test_pb_spot_1_woods_units_need_a_spotter(tmp_path):
     n_hex = t.situation.map.n_hexes
     occ = occupancy(st, ut, n_hex)
     oh, oa = np.empty(n_hex, dtype=np.int64), np.empty(n_hex, dtype=np.int64)
-    spotted = spotted_hexes(st, ut, mt, GERMAN)
+    spotted = spotted_hexes(st, ut, mt, t.combat_t, GERMAN)
     assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 0
     spotted[hexn(t, target)] = True  # a German unit adjacent at the start of the turn
     assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 1
@@ -189,7 +189,7 @@ def test_pb_wec_5_infantry_cannot_fire_at_armor(tmp_path):
     n_hex = t.situation.map.n_hexes
     occ = occupancy(st, ut, n_hex)
     oh, oa = np.empty(n_hex, dtype=np.int64), np.empty(n_hex, dtype=np.int64)
-    spotted = spotted_hexes(st, ut, mt, GERMAN)
+    spotted = spotted_hexes(st, ut, mt, t.combat_t, GERMAN)
     assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 0
 
 
@@ -199,7 +199,7 @@ def test_pb_trans_6_truck_with_passenger_defends_with_1(tmp_path):
     truck, gun = unit_of(t, st, "truck-russian"), unit_of(t, st, "76_2mm-at")
     st.carrying[truck] = gun
     st.carried_by[gun] = truck
-    df, kind, _ = defender_stack(st, ut, mt, hexn(t, "3M6"), RUSSIAN)
+    df, kind, _, _ = defender_stack(st, ut, mt, hexn(t, "3M6"), RUSSIAN)
     assert (df, kind) == (1, 0)
 
 
@@ -253,3 +253,84 @@ def test_forts_mines_blocks_set_up_legally(sid):
             assert not m.has_feature("swamp")[h]  # PB-FORT-1
             assert not st.mine[h] and not st.block[h]
     assert rec.violation is None
+
+
+# ------------------------------------------------------------------ rule readings as switches
+
+def _with(tmp_path, units, **readings):
+    t, st = position(tmp_path, units)
+    if readings:
+        sets = {f"readings.{k}": v for k, v in readings.items()}
+        sit = load_situation(tmp_path / "position.toml", sets)
+        t = build_tables(sit)
+    return t, st
+
+
+@pytest.mark.parametrize("mode,stack,single", [("any", -1, -1), ("all", 0, -1), ("never", 0, -1)])
+def test_oq_4_dispersed_modifier_readings(tmp_path, mode, stack, single):
+    from simulator.panzerblitz.rules import dispersed_modifier
+    t, _ = _with(tmp_path, [("german", "panther-g", "3M4")], dispersed_modifier=mode)
+    assert dispersed_modifier(t.combat_t, 2, 1) == stack   # one of two defenders dispersed
+    assert dispersed_modifier(t.combat_t, 1, 1) == single  # a lone dispersed defender: always -1
+    assert dispersed_modifier(t.combat_t, 2, 2) == (-1 if mode != "never" else 0)
+
+
+def test_oq_9_gully_leave_whole_cost(tmp_path):
+    from simulator.panzerblitz.movement import compile_movement
+    from tests.conftest import make_map
+    from tests.test_movement import run
+    rs = load_situation("pb-01").ruleset
+    m = make_map(rs, hexes={(0, 1): (0, {"gully"})})
+    added = compile_movement(rs.data, m, "t")
+    whole = compile_movement(rs.with_overrides({"readings.gully_leave": "whole"}, "t").data, m, "t")
+    assert run(m, added, "9A2", 4, "vehicle")[0]["9B2"] == 4     # 1 + 3
+    assert run(m, whole, "9A2", 4, "vehicle")[0]["9B2"] == 3     # 3 in all
+
+
+def test_oq_10_overrun_hill_halving(tmp_path):
+    m = load_situation("pb-01").map
+    hill = next(m.labels[i] for i in range(m.n_hexes) if m.labels[i].startswith("3") and m.elevation[i] == 2)
+    nb = next(m.labels[x] for x in m.neighbours[m.lookup(hill)] if x >= 0 and m.elevation[x] < 2)
+    for flag, expected in ((False, 16), (True, 8)):
+        t, st = _with(tmp_path, [("german", "panther-g", nb), ("russian", "rifle-company-43", hill)],
+                      overrun_hill_halving=flag)
+        seed_dice(0)
+        resolve_overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, np.array([0]), 1, hexn(t, hill))
+        ev = [r for r in st.log[: st.clock[N_EVENTS]] if r[2] == EV_OVERRUN][0]
+        assert ev[4] == expected
+
+
+def test_oq_11_halftrack_overrun_of_a_mixed_stack(tmp_path):
+    from simulator.panzerblitz.rules import overrun_target_ok
+    units = [("german", "sdkfz-251", "3M4"), ("russian", "t-34-c", "3M6"), ("russian", "rifle-company-43", "3M6")]
+    for reading, allowed in (("any", False), ("majority", True)):
+        t, st = _with(tmp_path, units, halftrack_overrun=reading)
+        occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
+        ok = overrun_target_ok(st, t.unit_t, t.map_t, t.combat_t, GERMAN, 0, hexn(t, "3M6"), occ, FORT)
+        assert ok == allowed, reading
+
+
+def test_panzer_leader_spotting_variant(tmp_path):
+    m = load_situation("pb-01").map
+    woods = next(m.labels[i] for i in range(m.n_hexes) if m.labels[i].startswith("3") and m.has_feature("woods")[i])
+    for flag in (False, True):
+        t, st = _with(tmp_path, [("german", "panther-g", "3M4"), ("russian", "rifle-company-43", woods)],
+                      fired_units_stay_spotted=flag)
+        rifle = unit_of(t, st, "rifle-company-43")
+        st.revealed[rifle] = True  # it fired from the woods in its last player-turn
+        spotted = spotted_hexes(st, t.unit_t, t.map_t, t.combat_t, GERMAN)
+        assert spotted[hexn(t, woods)] == flag
+
+
+def test_oq_21_load_and_move_reading_plays_legal_games():
+    from simulator.panzerblitz.replay import play
+    t = build_tables(load_situation("pb-02", {"readings.load_and_move": True}))
+    assert t.combat_t.load_and_move
+    for seed in range(3):
+        assert play(t, seed, debug=True).violation is None
+
+
+def test_bad_reading_is_a_clear_error(tmp_path):
+    from simulator.errors import DataError
+    with pytest.raises(DataError, match=r"readings.dispersed_modifier: got 'some'"):
+        build_tables(load_situation("pb-01", {"readings.dispersed_modifier": "some"}))

@@ -43,6 +43,11 @@ class CombatTables:
     mod_overrun: int
     mod_close_assault: int
     terrain_mod_features: tuple[str, ...]
+    dispersed_mode: int       # OQ-4: 0 any, 1 all, 2 never against a stack
+    overrun_hill_halving: bool  # OQ-10
+    halftrack_majority: bool  # OQ-11
+    load_and_move: bool       # OQ-21
+    fired_units_stay_spotted: bool  # Panzer Leader spotting variant
 
     def column(self, name: str) -> int:
         return self.column_names.index(name)
@@ -93,6 +98,14 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         return columns.index(name)
 
     mods = get("die_modifiers")
+    readings = data.get("readings", {})
+
+    def choice(key: str, allowed: tuple, default):
+        v = readings.get(key, default)
+        if v not in allowed or type(v) is not type(default):
+            raise DataError(where, f"readings.{key}", f"got {v!r}", f"one of {list(allowed)}")
+        return v
+
     return CombatTables(
         crt=crt, lowest_roll=lowest,
         col_attack=np.array([a for a, _ in ratios], dtype=np.int64),
@@ -105,6 +118,11 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         mod_terrain=int(mods["terrain"]), mod_dispersed=int(mods["dispersed"]),
         mod_overrun=int(mods["overrun"]), mod_close_assault=int(mods["close_assault"]),
         terrain_mod_features=tuple(mods.get("terrain_features", ())),
+        dispersed_mode=("any", "all", "never").index(choice("dispersed_modifier", ("any", "all", "never"), "any")),
+        overrun_hill_halving=choice("overrun_hill_halving", (True, False), False),
+        halftrack_majority=choice("halftrack_overrun", ("any", "majority"), "any") == "majority",
+        load_and_move=choice("load_and_move", (True, False), False),
+        fired_units_stay_spotted=choice("fired_units_stay_spotted", (True, False), False),
     )
 
 

@@ -138,7 +138,7 @@ def fire_phase(st, ut, mt, ct, side, policy, params):
     """PB-SEQ-2 S2/S3: every attack is declared, then resolved (PB-SEQ-3.3)."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
-    spotted = spotted_hexes(st, ut, mt, side)  # spotters in place at the start of the turn
+    spotted = spotted_hexes(st, ut, mt, ct, side)  # spotters in place at the start of the turn
     occ = occupancy(st, ut, n_hex)
     target_of = np.full(n_units, -1, dtype=np.int64)
     opt_hex = np.empty(n_hex, dtype=np.int64)
@@ -209,10 +209,11 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
             if p >= 0 and choose(policy[side], params[side], LOAD, 1) == 0:
                 st.carrying[u] = p
                 st.carried_by[p] = u
-                st.moved[u] = True
                 st.moved[p] = True
                 log_event(st, EV_LOAD, u, p, start, 0, 0, 0, 0)
-                return
+                if not ct.load_and_move:
+                    st.moved[u] = True
+                    return  # OQ-21: loading is the carrier's whole operation
     reach_of(st, ut, mt, mv, side, u, start, budget, occ, cost, prev)
     n = 0
     exits = 0
@@ -232,7 +233,7 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
     # PB-OVR: an armored vehicle already on the map may overrun instead of moving.
     n_over = 0
     if st.status[u] == ON_MAP and ut.can_overrun[t]:
-        n_over = overrun_options(st, ut, mt, mv, limits, side, u, start, budget, occ, cost_o, prev_o,
+        n_over = overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, prev_o,
                                  FORT, ov_entry, ov_target, ov_exit)
     i = choose(policy[side], params[side], MOVE_DEST, n + n_over)
     if i >= n:
@@ -265,7 +266,9 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
     # PB-TRANS-3 transport-and-unload: the passenger is set down and may not move this turn.
     p = st.carrying[u]
     # PB-TRANS-11 / PB-STACK-4: the hex must still be within the limit with the passenger down.
-    if p >= 0 and fits(st, ut, limits, st.hex[u], side, p) and choose(policy[side], params[side], UNLOAD, 1) == 0:
+    # (never in the turn it was loaded: PB-TRANS-3, one operation per turn)
+    if p >= 0 and not st.moved[p] and fits(st, ut, limits, st.hex[u], side, p) \
+            and choose(policy[side], params[side], UNLOAD, 1) == 0:
         st.carrying[u] = -1
         st.carried_by[p] = -1
         st.hex[p] = st.hex[u]

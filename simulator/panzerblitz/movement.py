@@ -34,6 +34,7 @@ class MovementTables:
     green_bit: int
     pond_bit: int
     along_gully_bits: int        # hexside features along which a gully continues (stream, ford)
+    gully_whole: bool            # OQ-9: the surcharge is the whole cost of leaving
 
     def class_index(self, name: str) -> int:
         return self.classes.index(name)
@@ -99,13 +100,21 @@ def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTable
         road_bit=game_map.side_bit("road"), green_bit=game_map.side_bit("green"),
         pond_bit=game_map.side_bit("pond"),
         along_gully_bits=game_map.side_bit("stream") | game_map.side_bit("ford"),
+        gully_whole=_gully_reading(data, where),
     )
+
+
+def _gully_reading(data: dict, where: str) -> bool:
+    v = data.get("readings", {}).get("gully_leave", "added")
+    if v not in ("added", "whole"):
+        raise DataError(where, "readings.gully_leave", f"got {v!r}", "\"added\" or \"whole\"")
+    return v == "whole"
 
 
 @njit(cache=True)
 def step_cost(h, d, n, mclass, start, assaulting, enter_cost, town_hex, depressed, leave_surcharge,
               green_closed, road_cost, town_cost_assaulting, road_bit, green_bit, pond_bit,
-              along_gully_bits, side_features, road_usable, road_clear):
+              along_gully_bits, side_features, road_usable, road_clear, gully_whole=False):
     """Cost in half MF of the step from hex h across side d into neighbour n; -1 if illegal.
 
     `road_usable[x]`: hex x's road is not negated (no wreck or block, PB-ROAD-11).
@@ -132,8 +141,11 @@ def step_cost(h, d, n, mclass, start, assaulting, enter_cost, town_hex, depresse
     if assaulting and town_hex[n]:
         cost = town_cost_assaulting  # PB-TEC-4: 1 MF per town hex in a turn of overrun or CAT
     # PB-TEC-9: leaving a gully other than along it costs a surcharge on top.
-    if depressed[h] and (sf & along_gully_bits) == 0:
-        cost += leave_surcharge[mclass]
+    if depressed[h] and (sf & along_gully_bits) == 0 and leave_surcharge[mclass] > 0:
+        if gully_whole:
+            cost = max(cost, leave_surcharge[mclass])  # OQ-9 alternative
+        else:
+            cost += leave_surcharge[mclass]
     return cost
 
 
@@ -141,7 +153,7 @@ def step_cost(h, d, n, mclass, start, assaulting, enter_cost, town_hex, depresse
 def reachable(start, mf_half, mclass, assaulting, neighbours, enter_cost, town_hex, depressed,
               leave_surcharge, green_closed, road_cost, town_cost_assaulting, road_bit, green_bit,
               pond_bit, along_gully_bits, side_features, road_usable, road_clear, enemy, stop_here,
-              block, cost_out, prev_out):
+              block, cost_out, prev_out, gully_whole=False):
     """Every hex one unit can reach this turn, with the least cost (half MF) and the path.
 
     `enemy[x]`: enemy units in x: never entered (PB-MOVE-6).  `stop_here[x]`: a minefield
@@ -179,7 +191,7 @@ def reachable(start, mf_half, mclass, assaulting, neighbours, enter_cost, town_h
                 step = step_cost(h, d, nb, mclass, start, assaulting, enter_cost, town_hex,
                                  depressed, leave_surcharge, green_closed, road_cost,
                                  town_cost_assaulting, road_bit, green_bit, pond_bit,
-                                 along_gully_bits, side_features, road_usable, road_clear)
+                                 along_gully_bits, side_features, road_usable, road_clear, gully_whole)
                 if step < 0:
                     continue
                 nc = c + step

@@ -81,10 +81,16 @@ def occupancy(st, ut, n_hex):
 
 
 @njit(cache=True)
-def spotted_hexes(st, ut, mt, side):
-    """PB-SPOT-2/3: hexes adjacent to an undispersed unit of `side` (at the start of its turn)."""
+def spotted_hexes(st, ut, mt, ct, side):
+    """PB-SPOT-2/3: hexes adjacent to an undispersed unit of `side` (at the start of its turn).
+    With the Panzer Leader variant, also the hexes of enemy units that fired from woods or a
+    town in their last player-turn."""
     n_hex = mt.neighbours.shape[0]
     out = np.zeros(n_hex, dtype=np.bool_)
+    if ct.fired_units_stay_spotted:
+        for u in range(st.utype.shape[0]):
+            if st.side[u] != side and st.revealed[u] and is_piece(st, ut, u):
+                out[st.hex[u]] = True
     for u in range(st.utype.shape[0]):
         if is_piece(st, ut, u) and st.side[u] == side and not st.dispersed[u]:
             h = st.hex[u]
@@ -124,7 +130,7 @@ def defender_stack(st, ut, mt, h, defender_side):
     df = 0
     n_armored = 0
     n_soft = 0
-    any_dispersed = False
+    n_dispersed = 0
     for u in range(st.utype.shape[0]):
         if not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
             continue
@@ -139,7 +145,7 @@ def defender_stack(st, ut, mt, h, defender_side):
         else:
             n_soft += 1
         if st.dispersed[u]:
-            any_dispersed = True
+            n_dispersed += 1
     if mt.town[h]:
         kind = 1  # PB-WEC-2: every unit in a town is an armored target
     elif n_armored > n_soft:
@@ -148,7 +154,18 @@ def defender_stack(st, ut, mt, h, defender_side):
         kind = 0
     else:
         kind = 2
-    return df, kind, any_dispersed
+    return df, kind, n_armored + n_soft, n_dispersed
+
+
+@njit(cache=True)
+def dispersed_modifier(ct, n_defenders, n_dispersed):
+    """PB-DISP-2.3: -1 when the defender was already dispersed this player-turn; against a
+    stack per the OQ-4 reading: any of them (0), all of them (1), or never (2)."""
+    if n_dispersed == 0:
+        return 0
+    if n_defenders > 1 and (ct.dispersed_mode == 2 or (ct.dispersed_mode == 1 and n_dispersed < n_defenders)):
+        return 0
+    return ct.mod_dispersed
 
 
 @njit(cache=True)
@@ -189,7 +206,7 @@ def fire_options(st, ut, mt, ct, side, spotted, occ, u, out_hex, out_af):
             continue
         if not can_see(mt, spotted, a, h):
             continue
-        df, kind, _ = defender_stack(st, ut, mt, h, enemy)
+        df, kind, _, _ = defender_stack(st, ut, mt, h, enemy)
         af = firer_af(st, ut, mt, ct, u, h, kind)
         if af < 1:
             continue  # PB-CBT-5 step 4
@@ -238,7 +255,7 @@ def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     """PB-SEQ-2 S3: one combination attack (PB-STK-5) on the stack in h.  Returns the result
     code, or -1 if the attack cannot be made (odds worse than the table, PB-CBT-9)."""
     enemy = 1 - side
-    df, kind, any_dispersed = defender_stack(st, ut, mt, h, enemy)
+    df, kind, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
     if df <= 0:
         return -1
     total = 0
@@ -258,10 +275,10 @@ def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
         u = attackers[i]
         if may_fire(st, ut, u, side):
             st.fired[u] = True  # PB-SEQ-3.1: a unit that fires may not move this turn
+            if mt.concealing[st.hex[u]]:
+                st.revealed[u] = True  # used only by the Panzer Leader spotting variant
             log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
-    modifier = mt.terrain_mod[h]
-    if any_dispersed:
-        modifier += ct.mod_dispersed  # PB-DISP-2.3 (OQ-4: any defender already dispersed)
+    modifier = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
     log_event(st, EV_ATTACK, h, total, df, col, roll, modifier, result)
@@ -339,7 +356,7 @@ def reach_of(st, ut, mt, mv, side, u, start, mf_half, occ, cost, prev):
                      mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
                      mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
                      mv.along_gully_bits, mt.side_features, road_usable, road_clear, enemy,
-                     stop_here, st.block, cost, prev)
+                     stop_here, st.block, cost, prev, mv.gully_whole)
 
 
 @njit(cache=True)
@@ -390,6 +407,8 @@ def recover(st, side):
         st.assaulted[u] = False
     for u in range(st.utype.shape[0]):
         st.dispersed_this_turn[u] = False
+        if st.side[u] != side:
+            st.revealed[u] = False  # seen through this player-turn only (Panzer Leader variant)
     for h in range(st.overrun_hex.shape[0]):
         st.overrun_hex[h] = False
         st.assaulted_hex[h] = False
@@ -418,7 +437,7 @@ def _armored_vehicle_in(st, ut, h, side):
 
 
 @njit(cache=True)
-def overrun_target_ok(st, ut, mt, side, u, h, occ, fort_category):
+def overrun_target_ok(st, ut, mt, ct, side, u, h, occ, fort_category):
     """PB-OVR-1/2: may unit u overrun the enemy stack in h?"""
     enemy = 1 - side
     if occ[h, enemy] == 0 or st.overrun_hex[h] or not mt.overrun_ok[h]:
@@ -427,13 +446,18 @@ def overrun_target_ok(st, ut, mt, side, u, h, occ, fort_category):
         return False
     # Halftracks (I-class armored vehicles) overrun only non-armored targets (OQ-11: a hex
     # holding any armored vehicle is barred).
-    if ut.weapon[st.utype[u]] == 3 and _armored_vehicle_in(st, ut, h, enemy):
-        return False
+    if ut.weapon[st.utype[u]] == 3:
+        if ct.halftrack_majority:
+            _, kind, _, _ = defender_stack(st, ut, mt, h, enemy)
+            if kind == 1:
+                return False  # OQ-11 alternative: majority rule of PB-WEC-6
+        elif _armored_vehicle_in(st, ut, h, enemy):
+            return False
     return True
 
 
 @njit(cache=True)
-def overrun_options(st, ut, mt, mv, limits, side, u, start, budget, occ, cost, prev, fort_category,
+def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost, prev, fort_category,
                     out_entry, out_target, out_exit):
     """PB-OVR-3: every (entry, target, exit) path unit u can overrun along this turn.
 
@@ -452,10 +476,10 @@ def overrun_options(st, ut, mt, mv, limits, side, u, start, budget, occ, cost, p
     reachable(start, budget, mclass, True, mt.neighbours, mv.enter_cost, mv.town_hex, mv.depressed,
               mv.leave_surcharge, mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit,
               mv.green_bit, mv.pond_bit, mv.along_gully_bits, mt.side_features, no_road, no_road,
-              enemy_flag, stop_here, st.block, cost, prev)
+              enemy_flag, stop_here, st.block, cost, prev, mv.gully_whole)
     n = 0
     for target in range(n_hex):
-        if not overrun_target_ok(st, ut, mt, side, u, target, occ, fort_category):
+        if not overrun_target_ok(st, ut, mt, ct, side, u, target, occ, fort_category):
             continue
         for d in range(6):
             e = mt.neighbours[target, d]          # entry hex, on side d of the target
@@ -467,11 +491,11 @@ def overrun_options(st, ut, mt, mv, limits, side, u, start, budget, occ, cost, p
             into = step_cost(e, (d + 3) % 6, target, mclass, start, True, mv.enter_cost, mv.town_hex,
                              mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
                              mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
-                             mv.along_gully_bits, mt.side_features, no_road, no_road)
+                             mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
             out = step_cost(target, (d + 3) % 6, x, mclass, start, True, mv.enter_cost, mv.town_hex,
                             mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
                             mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
-                            mv.along_gully_bits, mt.side_features, no_road, no_road)
+                            mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
             if into < 0 or out < 0 or cost[e] + into + out > budget:
                 continue
             if not fits(st, ut, limits, x, side, u):
@@ -488,17 +512,21 @@ def resolve_overrun(st, ut, mt, ct, side, movers, n_movers, target):
     """PB-OVR-5/6/9: printed AF against the combined printed DF, one column up, -2 on the die.
     Returns the result, or -1 if the odds are below the table (the overrun is not made)."""
     enemy = 1 - side
-    df, _, any_dispersed = defender_stack(st, ut, mt, target, enemy)
+    df, _, n_def, n_disp = defender_stack(st, ut, mt, target, enemy)
     af = 0
     for i in range(n_movers):
-        af += ut.attack[st.utype[movers[i]]]
+        x = ut.attack[st.utype[movers[i]]]
+        # OQ-10 alternative: halve against a defender on a hilltop (an attacker there is spared).
+        if ct.overrun_hill_halving and mt.level[target] == 2 and mt.level[st.hex[movers[i]]] != 2:
+            x = int(np.floor(x * ct.halving))
+        af += x
     if df <= 0 or af <= 0:
         return -1
     col = odds_of(ct, af, df)
     if col < 0:
         return -1  # PB-OVR-9 (reading: odds below the table are not shifted onto it)
     col = min(col + 1, ct.crt.shape[1] - 1)  # PB-CBT-8
-    modifier = ct.mod_overrun + (ct.mod_dispersed if any_dispersed else 0)
+    modifier = ct.mod_overrun + dispersed_modifier(ct, n_def, n_disp)
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
     st.overrun_hex[target] = True
@@ -525,7 +553,7 @@ def resolve_assault(st, ut, mt, ct, side, assaulters, n_ass, target):
     target hex's combined DF; terrain modifiers apply; -2 on the die; one column up when an
     engineer assaults from a hex together with an infantry or cavalry unit."""
     enemy = 1 - side
-    df, _, any_dispersed = defender_stack(st, ut, mt, target, enemy)
+    df, _, n_def, n_disp = defender_stack(st, ut, mt, target, enemy)
     if df <= 0 or st.assaulted_hex[target]:
         return -1
     af = 0
@@ -551,7 +579,7 @@ def resolve_assault(st, ut, mt, ct, side, assaulters, n_ass, target):
                 engineer_bonus = True
     if engineer_bonus:
         col = min(col + 1, ct.crt.shape[1] - 1)  # PB-CAT-6, one column however many engineers
-    modifier = mt.terrain_mod[target] + ct.mod_close_assault + (ct.mod_dispersed if any_dispersed else 0)
+    modifier = mt.terrain_mod[target] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_disp)
     for i in range(n_ass):
         st.assaulted[assaulters[i]] = True  # its one attack this turn (PB-CBT-3)
         log_event(st, EV_ASSAULTER, assaulters[i], target, ut.attack[st.utype[assaulters[i]]], 0, 0, 0, 0)

@@ -24,11 +24,12 @@ MapT = namedtuple("MapT", [
 ])
 MoveT = namedtuple("MoveT", [
     "enter_cost", "town_hex", "depressed", "leave_surcharge", "green_closed", "road_cost",
-    "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits",
+    "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits", "gully_whole",
 ])
 CombatT = namedtuple("CombatT", [
     "crt", "lowest_roll", "col_attack", "col_defense", "below_table_allowed", "wec", "halving",
     "mod_terrain", "mod_dispersed", "minefield_column", "mod_overrun", "mod_close_assault",
+    "dispersed_mode", "overrun_hill_halving", "halftrack_majority", "load_and_move", "fired_units_stay_spotted",
 ])
 UnitT = namedtuple("UnitT", [
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
@@ -88,11 +89,12 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     mv = movement
     move_t = MoveT(mv.enter_cost.astype(np.int64), mv.town_hex, mv.depressed, mv.leave_surcharge.astype(np.int64),
                    mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
-                   mv.pond_bit, mv.along_gully_bits)
+                   mv.pond_bit, mv.along_gully_bits, mv.gully_whole)
     combat_t = CombatT(combat.crt, combat.lowest_roll, combat.col_attack, combat.col_defense,
                        combat.below_table_allowed, combat.wec, combat.hill_halving, combat.mod_terrain,
                        combat.mod_dispersed, combat.minefield_column, combat.mod_overrun,
-                       combat.mod_close_assault)
+                       combat.mod_close_assault, combat.dispersed_mode, combat.overrun_hill_halving,
+                       combat.halftrack_majority, combat.load_and_move, combat.fired_units_stay_spotted)
     u = units
     unit_t = UnitT(u.side.astype(np.int64), u.category.astype(np.int64), u.attack.astype(np.int64),
                    u.weapon.astype(np.int64), u.range.astype(np.int64), u.defense.astype(np.int64),
