@@ -334,3 +334,59 @@ def test_bad_reading_is_a_clear_error(tmp_path):
     from simulator.errors import DataError
     with pytest.raises(DataError, match=r"readings.dispersed_modifier: got 'some'"):
         build_tables(load_situation("pb-01", {"readings.dispersed_modifier": "some"}))
+
+
+# ------------------------------------------------------------------ forts and carriers
+
+def test_pb_fort_3_units_in_a_fort_defend_with_its_df_as_armor(tmp_path):
+    t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M6"), ("german", "fort-40", "3M6"),
+                                ("russian", "t-34-c", "3M4")])
+    df, kind, _, _ = defender_stack(st, t.unit_t, t.map_t, hexn(t, "3M6"), GERMAN)
+    assert (df, kind) == (40, 1)
+
+
+def test_pb_fort_5_16_destroyed_fort_takes_its_occupants_and_becomes_a_block(tmp_path):
+    from simulator.panzerblitz.rules import apply_to_stack
+    t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M6"), ("german", "fort-40", "3M6")])
+    apply_to_stack(st, t.unit_t, hexn(t, "3M6"), GERMAN, RES_X)
+    rifle, fort = unit_of(t, st, "rifle-platoon-german-42"), unit_of(t, st, "fort-40")
+    assert st.status[rifle] == ELIMINATED and st.status[fort] == ELIMINATED
+    assert st.block[hexn(t, "3M6")]
+
+
+def test_pb_fort_14_dispersed_fort_disperses_its_occupants(tmp_path):
+    from simulator.panzerblitz.combat import DISPERSED
+    from simulator.panzerblitz.rules import apply_to_stack
+    t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M6"), ("german", "fort-40", "3M6")])
+    apply_to_stack(st, t.unit_t, hexn(t, "3M6"), GERMAN, DISPERSED)
+    assert st.dispersed[unit_of(t, st, "rifle-platoon-german-42")] and st.dispersed[unit_of(t, st, "fort-40")]
+
+
+def test_pb_fort_8_an_empty_fort_is_taken_over(tmp_path):
+    from simulator.panzerblitz.rules import capture_fort
+    t, st = position(tmp_path, [("german", "fort-40", "3M6"), ("russian", "rifle-company-43", "3M6")])
+    fort = unit_of(t, st, "fort-40")
+    capture_fort(st, t.unit_t, hexn(t, "3M6"), RUSSIAN)
+    assert st.side[fort] == RUSSIAN
+
+
+def test_pb_trans_9_dispersed_armored_carrier_sets_its_passenger_down(tmp_path):
+    from simulator.panzerblitz.combat import DISPERSED
+    from simulator.panzerblitz.rules import apply_to_stack
+    t, st = position(tmp_path, [("russian", "t-34-c", "3M6"), ("russian", "rifle-company-43", "3M6")])
+    tank, rifle = unit_of(t, st, "t-34-c"), unit_of(t, st, "rifle-company-43")
+    st.carrying[tank] = rifle
+    st.carried_by[rifle] = tank
+    apply_to_stack(st, t.unit_t, hexn(t, "3M6"), RUSSIAN, DISPERSED)
+    assert st.carried_by[rifle] == -1 and st.carrying[tank] == -1
+    assert st.dispersed[rifle] and st.status[rifle] == ON_MAP  # two Russian units fit
+
+
+def test_pb_trans_10_carrier_and_passenger_eliminated_together(tmp_path):
+    from simulator.panzerblitz.rules import apply_to_stack
+    t, st = position(tmp_path, [("russian", "truck-russian", "3M6"), ("russian", "76_2mm-at", "3M6")])
+    truck, gun = unit_of(t, st, "truck-russian"), unit_of(t, st, "76_2mm-at")
+    st.carrying[truck] = gun
+    st.carried_by[gun] = truck
+    apply_to_stack(st, t.unit_t, hexn(t, "3M6"), RUSSIAN, RES_X)
+    assert st.status[truck] == ELIMINATED and st.status[gun] == ELIMINATED and st.hex[gun] == -1

@@ -30,6 +30,7 @@ from simulator.panzerblitz.rules import (
     EV_SETUP,
     EV_TURN,
     EV_UNLOAD,
+    capture_fort,
     exit_map,
     fire_options,
     fits,
@@ -259,6 +260,7 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
         occ[start, side] -= 1
         occ[dest, side] += 1
         place(st, u, dest)
+        capture_fort(st, ut, dest, side)
         st.mine_safe[u] = False
         st.steps[u] = _path_length(prev, start, dest)
         log_event(st, EV_MOVE, u, start, dest, cost[dest], 0, 0, 0)

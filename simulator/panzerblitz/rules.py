@@ -127,6 +127,12 @@ def defender_stack(st, ut, mt, h, defender_side):
     """PB-STK-5 / PB-WEC-6 / PB-TRANS-6..8: the combined DF of the units in h, and whether the
     stack is an armored target: 1 armored, 0 non-armored, 2 a tie (each firer takes the type
     less favourable to itself)."""
+    f = fort_in(st, ut, h, defender_side)
+    if f >= 0:
+        # PB-FORT-3 / PB-STK-7: units in a fort are attacked only through it, with the fort's
+        # DF alone, as an armored target.  Reading: every unit of the fort's side in its hex
+        # is inside it (units on top of a fort are not modelled, docs/rulings.md).
+        return ut.defense[st.utype[f]], 1, 1, 1 if st.dispersed[f] else 0
     df = 0
     n_armored = 0
     n_soft = 0
@@ -155,6 +161,27 @@ def defender_stack(st, ut, mt, h, defender_side):
     else:
         kind = 2
     return df, kind, n_armored + n_soft, n_dispersed
+
+
+@njit(cache=True)
+def fort_in(st, ut, h, side):
+    """The fort of `side` in hex h, or -1."""
+    for v in range(st.utype.shape[0]):
+        if st.status[v] == ON_MAP and st.hex[v] == h and st.side[v] == side and ut.fort[st.utype[v]]:
+            return v
+    return -1
+
+
+@njit(cache=True)
+def capture_fort(st, ut, h, side):
+    """PB-FORT-8: a unit moving into an empty enemy fort takes it over."""
+    f = fort_in(st, ut, h, 1 - side)
+    if f >= 0:
+        for v in range(st.utype.shape[0]):
+            if is_piece(st, ut, v) and st.hex[v] == h and st.side[v] != side:
+                return
+        st.side[f] = side
+        st.dispersed[f] = False
 
 
 @njit(cache=True)
@@ -242,12 +269,23 @@ def eliminate(st, ut, u):
 
 
 @njit(cache=True)
-def disperse(st, u):
+def disperse(st, ut, u):
     st.dispersed[u] = True
     st.dispersed_this_turn[u] = True
     p = st.carrying[u]
     if p >= 0:
         st.dispersed[p] = True  # PB-DISP-6: carrier and passenger share the result
+        if ut.armored[st.utype[u]]:
+            # PB-TRANS-9: an armored carrier dispersed sets its passenger down at once,
+            # dispersed; if that breaks the stacking limit the passenger is eliminated.
+            st.carrying[u] = -1
+            st.carried_by[p] = -1
+            h = st.hex[u]
+            if side_load(st, ut, h, st.side[p]) > st.limits[st.side[p]]:
+                st.status[p] = ELIMINATED
+                st.hex[p] = -1
+                st.dispersed[p] = False
+                log_event(st, EV_ELIMINATED_PASSENGER, p, h, u, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -291,6 +329,24 @@ def apply_to_stack(st, ut, h, defender_side, result):
     """PB-CRT-5: the result applies to every defending unit, DD judged unit by unit."""
     if result == 0:
         return
+    f = fort_in(st, ut, h, defender_side)
+    if f >= 0:
+        # PB-FORT-5/14/16: the fort takes the result; destroyed, it takes everyone inside
+        # with it and becomes a block; dispersed, it disperses its occupants.
+        outcome = apply_one(st, ut, f, result)
+        log_event(st, EV_HIT, f, outcome, result, 0, 0, 0, 0)
+        if outcome == UNHARMED:
+            return
+        for u in range(st.utype.shape[0]):
+            if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == defender_side:
+                if outcome == NOW_ELIMINATED:
+                    eliminate(st, ut, u)
+                else:
+                    disperse(st, ut, u)
+                log_event(st, EV_HIT, u, outcome, result, 0, 0, 0, 0)
+        if outcome == NOW_ELIMINATED:
+            st.block[h] = True
+        return
     for u in range(st.utype.shape[0]):
         if not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
             continue
@@ -304,7 +360,7 @@ def apply_one(st, ut, u, result):
         eliminate(st, ut, u)
         return NOW_ELIMINATED
     if result >= 1:
-        disperse(st, u)
+        disperse(st, ut, u)
         return NOW_DISPERSED
     return UNHARMED
 

@@ -30,7 +30,7 @@ State = namedtuple("State", [
     "wrecks", "mine", "block", "clock", "log",
     "group_hex_start", "group_hexes", "group_entering", "exit_edges",
     "group_with_type", "group_far_type", "group_far_min",
-    "steps", "overrun_hex", "assaulted_hex", "assaulted", "revealed",
+    "steps", "overrun_hex", "assaulted_hex", "assaulted", "revealed", "limits",
 ])
 
 
@@ -90,7 +90,7 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         group_far_min=np.array(far_min, dtype=np.int64),
         steps=np.zeros(n, dtype=np.int64), overrun_hex=np.zeros(n_hex, dtype=np.bool_),
         assaulted_hex=np.zeros(n_hex, dtype=np.bool_), assaulted=np.zeros(n, dtype=np.bool_),
-        revealed=np.zeros(n, dtype=np.bool_),
+        revealed=np.zeros(n, dtype=np.bool_), limits=t.stack_limit.copy(),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)

@@ -34,7 +34,7 @@ CombatT = namedtuple("CombatT", [
 UnitT = namedtuple("UnitT", [
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
     "vehicle", "carrier", "positional", "stack_count", "victory_count", "leaves_wreck",
-    "can_overrun", "can_assault", "engineer",
+    "can_overrun", "can_assault", "engineer", "fort",
 ])
 
 # Map edges as bits of edge_mask (north, south, east, west).
@@ -100,6 +100,6 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
                    u.weapon.astype(np.int64), u.range.astype(np.int64), u.defense.astype(np.int64),
                    u.movement.astype(np.int64), u.mclass.astype(np.int64), u.armored, u.vehicle,
                    u.carrier, u.positional, u.stack_count.astype(np.int64), u.victory_count,
-                   u.leaves_wreck, u.can_overrun, u.can_assault, u.engineer)
+                   u.leaves_wreck, u.can_overrun, u.can_assault, u.engineer, u.fort)
     limits = np.array([rs.stacking_limit(s) for s in rs.sides], dtype=np.int64)
     return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits)

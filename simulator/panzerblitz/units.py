@@ -42,6 +42,7 @@ class UnitTypes:
     can_overrun: np.ndarray   # bool (PB-OVR-1)
     can_assault: np.ndarray   # bool (PB-CAT-1)
     engineer: np.ndarray      # bool
+    fort: np.ndarray          # bool: a fortification (PB-FORT)
 
     def index(self, name: str) -> int:
         return self.names.index(name)
@@ -88,6 +89,7 @@ def compile_units(data: dict, sides: list[str], movement_classes: tuple[str, ...
             can_overrun=armored and vehicle and cat not in NO_OVERRUN,
             can_assault=cat in CLOSE_ASSAULT,
             engineer=bool(u.get("engineer", False)),
+            fort=cat == "fortification",
         ))
 
     def col(key, dtype):
@@ -101,5 +103,5 @@ def compile_units(data: dict, sides: list[str], movement_classes: tuple[str, ...
         positional=col("positional", np.bool_), stack_count=col("stack_count", np.int8),
         victory_count=col("victory_count", np.bool_), leaves_wreck=col("leaves_wreck", np.bool_),
         can_overrun=col("can_overrun", np.bool_), can_assault=col("can_assault", np.bool_),
-        engineer=col("engineer", np.bool_),
+        engineer=col("engineer", np.bool_), fort=col("fort", np.bool_),
     )
