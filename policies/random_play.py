@@ -14,7 +14,7 @@ RANDOM = 0
 POLICY_IDS = {"random": RANDOM}
 
 # Decision kinds the engine asks about (the options' meaning is per kind; see game.py).
-SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET = 0, 1, 2, 3, 4, 5, 6
+SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET, TECHNIQUE = 0, 1, 2, 3, 4, 5, 6, 7
 
 # Random play holds fire or stays put now and then, so that games are not all-out brawls.
 HOLD_FIRE = 0.25

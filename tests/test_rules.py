@@ -390,3 +390,27 @@ def test_pb_trans_10_carrier_and_passenger_eliminated_together(tmp_path):
     st.carried_by[gun] = truck
     apply_to_stack(st, t.unit_t, hexn(t, "3M6"), RUSSIAN, RES_X)
     assert st.status[truck] == ELIMINATED and st.status[gun] == ELIMINATED and st.hex[gun] == -1
+
+
+def test_pb_stk_3_selective_attack_hits_only_the_weakest(tmp_path):
+    from simulator.panzerblitz.combat import DISPERSED
+    from simulator.panzerblitz.rules import resolve_selective, selective_allowed
+    # A Panther fires at a T-34 stacked with a truck: against the truck (non-armored, DF 1)
+    # its odds are best, so the truck alone is attacked.
+    t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "t-34-c", "3M6"),
+                                ("russian", "truck-russian", "3M6")])
+    ut, mt = args(t)
+    h = hexn(t, "3M6")
+    assert selective_allowed(st, ut, mt, h, RUSSIAN)
+    spotted = spotted_hexes(st, ut, mt, t.combat_t, GERMAN)
+    for s in range(30):
+        t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "t-34-c", "3M6"),
+                                    ("russian", "truck-russian", "3M6")])
+        seed_dice(s)
+        result = resolve_selective(st, ut, mt, t.combat_t, GERMAN, h, np.array([0]), 1, spotted)
+        tank, truck = unit_of(t, st, "t-34-c"), unit_of(t, st, "truck-russian")
+        assert st.status[tank] == ON_MAP and not st.dispersed[tank]  # never touched
+        if result == RES_X:
+            assert st.status[truck] == ELIMINATED
+        elif result == DISPERSED:
+            assert st.dispersed[truck]

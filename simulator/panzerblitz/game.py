@@ -17,6 +17,7 @@ from policies.random_play import (
     LOAD,
     MOVE_DEST,
     SETUP_HEX,
+    TECHNIQUE,
     UNLOAD,
     choose,
 )
@@ -47,6 +48,8 @@ from simulator.panzerblitz.rules import (
     resolve_assault,
     resolve_fire,
     resolve_overrun,
+    resolve_selective,
+    selective_allowed,
     spotted_hexes,
 )
 from simulator.panzerblitz.state import DEBUG, FIRST_SIDE, N_TURNS, ON_MAP, PHASING, TURN, WAITING
@@ -159,7 +162,11 @@ def fire_phase(st, ut, mt, ct, side, policy, params):
                 attackers[k] = u
                 k += 1
         if k > 0:
-            resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
+            # PB-STK-2: against a stack, combination (0) or selective (1) attack.
+            if selective_allowed(st, ut, mt, h, 1 - side) and choose(policy[side], params[side], TECHNIQUE, 2) == 1:
+                resolve_selective(st, ut, mt, ct, side, h, attackers, k, spotted)
+            else:
+                resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
 
 
 @njit(cache=True)

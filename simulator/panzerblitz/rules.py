@@ -645,3 +645,70 @@ def resolve_assault(st, ut, mt, ct, side, assaulters, n_ass, target):
     log_event(st, EV_ASSAULT, target, af, df, col, roll, modifier, result)
     apply_to_stack(st, ut, target, enemy, result)
     return result
+
+
+# ---------------------------------------------------------------- selective attack (PB-STK-3)
+
+@njit(cache=True)
+def unit_defense(st, ut, u):
+    """One unit's DF as a defender (PB-TRANS-6: a truck or wagon carrying a passenger has 1)."""
+    t = st.utype[u]
+    if st.carrying[u] >= 0 and not ut.armored[t]:
+        return 1
+    return ut.defense[t]
+
+
+@njit(cache=True)
+def selective_allowed(st, ut, mt, h, defender_side):
+    """PB-STK-2/6/7: a stack of two or more, not in a town and not in a fort."""
+    if mt.town[h] or fort_in(st, ut, h, defender_side) >= 0:
+        return False
+    n = 0
+    for u in range(st.utype.shape[0]):
+        if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == defender_side:
+            n += 1
+    return n >= 2
+
+
+@njit(cache=True)
+def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
+    """PB-STK-3 / PB-WEC-7: only the weakest unit of the stack is attacked, the weakest being
+    the one against which these attackers get the best odds (each defender its own type); the
+    others are left alone for the rest of normal combat.  Returns the result or -1."""
+    enemy = 1 - side
+    best_unit = -1
+    best_col = -1
+    best_af = 0
+    for d in range(st.utype.shape[0]):
+        if not is_piece(st, ut, d) or st.hex[d] != h or st.side[d] != enemy:
+            continue
+        kind = 1 if ut.armored[st.utype[d]] else 0
+        af = 0
+        for i in range(n_att):
+            u = attackers[i]
+            if may_fire(st, ut, u, side) and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
+                    and can_see(mt, spotted, st.hex[u], h):
+                af += firer_af(st, ut, mt, ct, u, h, kind)
+        if af <= 0:
+            continue
+        col = odds_of(ct, af, unit_defense(st, ut, d))
+        if col > best_col:
+            best_col, best_unit, best_af = col, d, af
+    if best_unit < 0 or best_col < 0:
+        return -1  # PB-STK-3: as low as 1-4, not below
+    kind = 1 if ut.armored[st.utype[best_unit]] else 0
+    for i in range(n_att):
+        u = attackers[i]
+        if may_fire(st, ut, u, side):
+            st.fired[u] = True
+            if mt.concealing[st.hex[u]]:
+                st.revealed[u] = True
+            log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
+    modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[best_unit] else 0)
+    roll = roll_die()
+    result = crt_result(ct.crt, ct.lowest_roll, best_col, roll + modifier)
+    log_event(st, EV_ATTACK, h, best_af, unit_defense(st, ut, best_unit), best_col, roll, modifier, result)
+    if result != 0:
+        outcome = apply_one(st, ut, best_unit, result)
+        log_event(st, EV_HIT, best_unit, outcome, result, 0, 0, 0, 0)
+    return result
