@@ -65,8 +65,9 @@ def side_load(st, ut, h, side):
     """Units of `side` in hex h against the stacking limit, wrecks included (PB-STACK-2/3/5)."""
     load = st.wrecks[h, 0] + st.wrecks[h, 1]
     for u in range(st.utype.shape[0]):
-        if st.status[u] == ON_MAP and st.hex[u] == h and st.side[u] == side and st.carried_by[u] < 0:
-            load += ut.stack_count[st.utype[u]]
+        if st.status[u] == ON_MAP and st.hex[u] == h and st.carried_by[u] < 0 \
+                and (st.side[u] == side or ut.positional[st.utype[u]]):
+            load += ut.stack_count[st.utype[u]]  # a block counts against either side, like a wreck
     return load
 
 
