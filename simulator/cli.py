@@ -154,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
     except DataErrors as exc:
         for e in exc.errors:
             print(e.line(), file=sys.stderr)
