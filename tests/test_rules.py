@@ -24,6 +24,7 @@ from simulator.panzerblitz.rules import (
     overrun_options,
     resolve_overrun,
     spotted_hexes,
+    stack_loads,
 )
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, new_state
 from simulator.panzerblitz.tables import build_tables
@@ -102,7 +103,7 @@ def test_pb_ovr_3_overrun_paths_go_straight_through(tmp_path):
     occ = occupancy(st, ut, n_hex)
     buf = [np.empty(n_hex, dtype=np.int32) for _ in range(2)] + [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
     n = overrun_options(st, ut, mt, mv, t.combat_t, t.stack_limit, GERMAN, 0, hexn(t, "3M4"), 2 * 10, occ,
-                        buf[0], buf[1], FORT, buf[2], buf[3], buf[4])
+                        buf[0], buf[1], FORT, buf[2], buf[3], buf[4], stack_loads(st, ut, n_hex))
     assert n > 0
     m = t.situation.map
     target = hexn(t, "3M6")
@@ -129,7 +130,7 @@ def test_pb_ovr_2_no_overrun_of_woods_minefields_or_by_halftracks_of_armor(tmp_p
         buf = [np.empty(n_hex, dtype=np.int32) for _ in range(2)] + [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
         start = int(st.hex[0])
         n = overrun_options(st, ut, mt, t.move_t, t.combat_t, t.stack_limit, GERMAN, 0, start, 40, occ,
-                            buf[0], buf[1], FORT, buf[2], buf[3], buf[4])
+                            buf[0], buf[1], FORT, buf[2], buf[3], buf[4], stack_loads(st, ut, n_hex))
         assert hexn(t, target) not in set(buf[3][:n].tolist()), units
 
 
@@ -178,9 +179,9 @@ def test_pb_spot_1_woods_units_need_a_spotter(tmp_path):
     occ = occupancy(st, ut, n_hex)
     oh, oa = np.empty(n_hex, dtype=np.int64), np.empty(n_hex, dtype=np.int64)
     spotted = spotted_hexes(st, ut, mt, t.combat_t, GERMAN)
-    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 0
+    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa, np.full(n_hex, -1)) == 0
     spotted[hexn(t, target)] = True  # a German unit adjacent at the start of the turn
-    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 1
+    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa, np.full(n_hex, -1)) == 1
 
 
 def test_pb_wec_5_infantry_cannot_fire_at_armor(tmp_path):
@@ -190,7 +191,7 @@ def test_pb_wec_5_infantry_cannot_fire_at_armor(tmp_path):
     occ = occupancy(st, ut, n_hex)
     oh, oa = np.empty(n_hex, dtype=np.int64), np.empty(n_hex, dtype=np.int64)
     spotted = spotted_hexes(st, ut, mt, t.combat_t, GERMAN)
-    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa) == 0
+    assert fire_options(st, ut, mt, t.combat_t, GERMAN, spotted, occ, 0, oh, oa, np.full(n_hex, -1)) == 0
 
 
 def test_pb_trans_6_truck_with_passenger_defends_with_1(tmp_path):

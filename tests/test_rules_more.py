@@ -172,7 +172,7 @@ def test_pb_cbt_4_range_limits_fire(tmp_path):
     occ = occupancy(st, t.unit_t, n_hex)
     oh, oa = np.empty(n_hex, dtype=np.int64), np.empty(n_hex, dtype=np.int64)
     spotted = spotted_hexes(st, t.unit_t, t.map_t, t.combat_t, GERMAN)
-    assert fire_options(st, t.unit_t, t.map_t, t.combat_t, GERMAN, spotted, occ, unit_of(t, st, "81mm-mortar"), oh, oa) == 0
+    assert fire_options(st, t.unit_t, t.map_t, t.combat_t, GERMAN, spotted, occ, unit_of(t, st, "81mm-mortar"), oh, oa, np.full(n_hex, -1)) == 0
 
 
 def test_pb_seq_1_2_and_pb_move_8_order_of_play(pb01_tables):

@@ -32,6 +32,7 @@ from simulator.panzerblitz.rules import (
     EV_TURN,
     EV_UNLOAD,
     capture_fort,
+    defender_stack,
     exit_map,
     fire_options,
     fits,
@@ -51,6 +52,7 @@ from simulator.panzerblitz.rules import (
     resolve_selective,
     selective_allowed,
     spotted_hexes,
+    stack_loads,
 )
 from simulator.panzerblitz.state import DEBUG, FIRST_SIDE, N_TURNS, ON_MAP, PHASING, TURN, WAITING
 from simulator.panzerblitz.units import CATEGORY_INDEX
@@ -147,10 +149,16 @@ def fire_phase(st, ut, mt, ct, side, policy, params):
     target_of = np.full(n_units, -1, dtype=np.int64)
     opt_hex = np.empty(n_hex, dtype=np.int64)
     opt_af = np.empty(n_hex, dtype=np.int64)
+    # The target type of every enemy stack, worked out once (it does not change while
+    # attacks are being declared).
+    stack_kind = np.full(n_hex, -1, dtype=np.int64)
+    for h in range(n_hex):
+        if occ[h, 1 - side] > 0:
+            stack_kind[h] = defender_stack(st, ut, mt, h, 1 - side)[1]
     for u in np.random.permutation(n_units):
         if not may_fire(st, ut, u, side):
             continue
-        n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af)
+        n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af, stack_kind)
         i = choose(policy[side], params[side], FIRE_TARGET, n)
         if i >= 0:
             target_of[u] = opt_hex[i]
@@ -223,10 +231,14 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
                     st.moved[u] = True
                     return  # OQ-21: loading is the carrier's whole operation
     reach_of(st, ut, mt, mv, side, u, start, budget, occ, cost, prev)
+    load = stack_loads(st, ut, mt.neighbours.shape[0])
+    mine_count = ut.stack_count[t]
     n = 0
     exits = 0
     for h in range(mt.neighbours.shape[0]):
-        if cost[h] >= 0 and fits(st, ut, limits, h, side, u) and not mt.closed[h]:
+        # PB-STACK-1/4 at the end of the move (the unit's own count is not yet in its new hex)
+        here = mine_count if (st.status[u] == ON_MAP and h == start) else 0
+        if cost[h] >= 0 and load[h, side] - here + mine_count <= limits[side] and not mt.closed[h]:
             options[n] = h
             n += 1
     # PB-MOVE-10: leave the map by an edge the side may leave by, paying the last hex's cost again.
@@ -242,7 +254,7 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
     n_over = 0
     if st.status[u] == ON_MAP and ut.can_overrun[t]:
         n_over = overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, prev_o,
-                                 FORT, ov_entry, ov_target, ov_exit)
+                                 FORT, ov_entry, ov_target, ov_exit, load)
     i = choose(policy[side], params[side], MOVE_DEST, n + n_over)
     if i >= n:
         k = i - n

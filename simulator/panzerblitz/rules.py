@@ -221,8 +221,9 @@ def may_fire(st, ut, u, side):
 
 
 @njit(cache=True)
-def fire_options(st, ut, mt, ct, side, spotted, occ, u, out_hex, out_af):
-    """The enemy hexes unit u may fire at this turn, with its modified AF against each."""
+def fire_options(st, ut, mt, ct, side, spotted, occ, u, out_hex, out_af, stack_kind):
+    """The enemy hexes unit u may fire at this turn, with its modified AF against each.
+    `stack_kind[h]`: the target type of the stack in h if known (else -1, computed here)."""
     t = st.utype[u]
     a = st.hex[u]
     enemy = 1 - side
@@ -234,7 +235,7 @@ def fire_options(st, ut, mt, ct, side, spotted, occ, u, out_hex, out_af):
             continue
         if not can_see(mt, spotted, a, h):
             continue
-        df, kind, _, _ = defender_stack(st, ut, mt, h, enemy)
+        kind = stack_kind[h] if stack_kind[h] >= 0 else defender_stack(st, ut, mt, h, enemy)[1]
         af = firer_af(st, ut, mt, ct, u, h, kind)
         if af < 1:
             continue  # PB-CBT-5 step 4
@@ -417,6 +418,25 @@ def reach_of(st, ut, mt, mv, side, u, start, mf_half, occ, cost, prev):
 
 
 @njit(cache=True)
+def stack_loads(st, ut, n_hex):
+    """side_load for every hex and both sides at once (for filtering many candidate hexes)."""
+    load = np.zeros((n_hex, 2), dtype=np.int64)
+    for h in range(n_hex):
+        w = st.wrecks[h, 0] + st.wrecks[h, 1]
+        load[h, 0] = w
+        load[h, 1] = w
+    for u in range(st.utype.shape[0]):
+        if st.status[u] == ON_MAP and st.carried_by[u] < 0:
+            c = ut.stack_count[st.utype[u]]
+            if ut.positional[st.utype[u]]:
+                load[st.hex[u], 0] += c
+                load[st.hex[u], 1] += c
+            else:
+                load[st.hex[u], st.side[u]] += c
+    return load
+
+
+@njit(cache=True)
 def fits(st, ut, limits, h, side, u):
     """PB-STACK-1/4: may unit u (with its passenger, counted once) end its move in h?"""
     return side_load(st, ut, h, side) + ut.stack_count[st.utype[u]] <= limits[side]
@@ -515,7 +535,7 @@ def overrun_target_ok(st, ut, mt, ct, side, u, h, occ, fort_category):
 
 @njit(cache=True)
 def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost, prev, fort_category,
-                    out_entry, out_target, out_exit):
+                    out_entry, out_target, out_exit, load):
     """PB-OVR-3: every (entry, target, exit) path unit u can overrun along this turn.
 
     The approach is searched without the road rate and at 1 MF per town hex (assaulting);
@@ -536,7 +556,14 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
               enemy_flag, stop_here, st.block, cost, prev, mv.gully_whole)
     n = 0
     for target in range(n_hex):
-        if not overrun_target_ok(st, ut, mt, ct, side, u, target, occ, fort_category):
+        if occ[target, 1 - side] == 0:
+            continue
+        near = False
+        for d in range(6):
+            e = mt.neighbours[target, d]
+            if e >= 0 and cost[e] >= 0:
+                near = True
+        if not near or not overrun_target_ok(st, ut, mt, ct, side, u, target, occ, fort_category):
             continue
         for d in range(6):
             e = mt.neighbours[target, d]          # entry hex, on side d of the target
@@ -555,7 +582,7 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
                             mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
             if into < 0 or out < 0 or cost[e] + into + out > budget:
                 continue
-            if not fits(st, ut, limits, x, side, u):
+            if load[x, side] + ut.stack_count[t] > limits[side]:
                 continue  # PB-OVR-8: stacking applies in the exit hex
             out_entry[n] = e
             out_target[n] = target
