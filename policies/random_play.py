@@ -14,7 +14,7 @@ RANDOM = 0
 POLICY_IDS = {"random": RANDOM}
 
 # Decision kinds the engine asks about (the options' meaning is per kind; see game.py).
-SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET, TECHNIQUE = 0, 1, 2, 3, 4, 5, 6, 7
+SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET, TECHNIQUE, MINE_CLEAR = range(9)
 
 # Random play holds fire or stays put now and then, so that games are not all-out brawls.
 HOLD_FIRE = 0.25
@@ -30,6 +30,6 @@ def choose(policy, params, kind, n_options):
         return -1
     if kind == MOVE_DEST and np.random.random() < STAY_PUT:
         return -1
-    if kind == LOAD or kind == UNLOAD:
+    if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR:
         return 0 if np.random.random() < 0.5 else -1
     return np.random.randint(0, n_options)

@@ -261,3 +261,38 @@ def test_pb_map_4_5_board_errata():
     m = load_situation("pb-01").map
     assert not m.has_feature("town")[m.lookup("3C4")]
     assert m.has_feature("town")[m.lookup("1C9")] and not m.has_feature("woods")[m.lookup("1C9")]
+
+
+def test_pb_self_1_2_voluntary_destruction_leaves_a_wreck_and_counts_as_a_loss(tmp_path):
+    """PB-SELF-1 and PB-SELF-2."""
+    from simulator.panzerblitz.rules import may_self_destroy, self_destroy
+    from simulator.panzerblitz.victory import measure_value
+    t, st = position(tmp_path, [("russian", "t-34-c", "3M6"), ("russian", "minefield", "3M8"),
+                                ("german", "panther-g", "3A1")])
+    tank, mine = unit_of(t, st, "t-34-c"), unit_of(t, st, "minefield")
+    assert may_self_destroy(st, t.unit_t, tank, RUSSIAN)
+    assert not may_self_destroy(st, t.unit_t, mine, RUSSIAN)      # positional defences never
+    assert not may_self_destroy(st, t.unit_t, tank, GERMAN)       # only one's own units
+    self_destroy(st, t.unit_t, tank)
+    assert st.status[tank] == ELIMINATED and st.wrecks[hexn(t, "3M6")].sum() == 1
+    assert measure_value({"measure": "destroyed", "whose": "enemy"}, st, t, GERMAN) == 1
+
+
+def test_pb_mine_9_engineers_clear_minefields_on_a_1(tmp_path):
+    from simulator.panzerblitz.combat import seed_dice
+    from simulator.panzerblitz.game import MINE
+    from simulator.panzerblitz.rules import attempt_mine_removal, mine_removal_targets
+    removed = 0
+    for s in range(60):
+        t, st = position(tmp_path, [("german", "engineer-platoon-german", "3M5"), ("russian", "minefield", "3M6")])
+        eng = unit_of(t, st, "engineer-platoon-german")
+        out = np.empty(6, dtype=np.int64)
+        assert mine_removal_targets(st, t.unit_t, t.map_t, GERMAN, eng, out) == 1 and out[0] == hexn(t, "3M6")
+        seed_dice(s)
+        ok = attempt_mine_removal(st, t.unit_t, eng, hexn(t, "3M6"), MINE)
+        assert st.fired[eng]  # the attempt is its attack: it may not move (OQ-13)
+        assert st.mine[hexn(t, "3M6")] != ok
+        removed += ok
+    assert 2 <= removed <= 25  # about one in six
+    t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M5"), ("russian", "minefield", "3M6")])
+    assert mine_removal_targets(st, t.unit_t, t.map_t, GERMAN, 0, np.empty(6, dtype=np.int64)) == 0

@@ -15,6 +15,7 @@ from policies.random_play import (
     ENTRY_HEX,
     FIRE_TARGET,
     LOAD,
+    MINE_CLEAR,
     MOVE_DEST,
     SETUP_HEX,
     TECHNIQUE,
@@ -31,6 +32,7 @@ from simulator.panzerblitz.rules import (
     EV_SETUP,
     EV_TURN,
     EV_UNLOAD,
+    attempt_mine_removal,
     capture_fort,
     defender_stack,
     exit_map,
@@ -40,6 +42,7 @@ from simulator.panzerblitz.rules import (
     log_event,
     may_assault,
     may_fire,
+    mine_removal_targets,
     minefield_attacks,
     occupancy,
     overrun_options,
@@ -146,6 +149,14 @@ def fire_phase(st, ut, mt, ct, side, policy, params):
     n_units = st.utype.shape[0]
     spotted = spotted_hexes(st, ut, mt, ct, side)  # spotters in place at the start of the turn
     occ = occupancy(st, ut, n_hex)
+    # PB-MINE-9 (OQ-13): engineers beside a minefield may try to clear it instead of firing.
+    mines_near = np.empty(6, dtype=np.int64)
+    for u in range(n_units):
+        k = mine_removal_targets(st, ut, mt, side, u, mines_near)
+        if k > 0:
+            i = choose(policy[side], params[side], MINE_CLEAR, k)
+            if i >= 0:
+                attempt_mine_removal(st, ut, u, mines_near[i], MINE)
     target_of = np.full(n_units, -1, dtype=np.int64)
     opt_hex = np.empty(n_hex, dtype=np.int64)
     opt_af = np.empty(n_hex, dtype=np.int64)

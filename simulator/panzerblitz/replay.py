@@ -24,10 +24,12 @@ from simulator.panzerblitz.rules import (
     EV_HIT,
     EV_LOAD,
     EV_MINE,
+    EV_MINE_REMOVAL,
     EV_MOVE,
     EV_OVERRUN,
     EV_OVERRUNNER,
     EV_RECOVER,
+    EV_SELF_DESTROYED,
     EV_SETUP,
     EV_TURN,
     EV_UNLOAD,
@@ -136,6 +138,11 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
             lines.append(f"  {unit(a)} leaves the map by the {edge} edge from {hexname(b)}")
         elif kind == EV_RECOVER:
             lines.append(f"  {unit(a)} recovers in {hexname(b)}")
+        elif kind == EV_MINE_REMOVAL:
+            lines.append(f"  {unit(a)} tries to clear the minefield in {hexname(b)}: die {c}: "
+                         f"{'removed' if d else 'not removed'}")
+        elif kind == EV_SELF_DESTROYED:
+            lines.append(f"  {unit(a)} destroyed by its own side in {hexname(b)}")
         elif kind == EV_LOAD:
             lines.append(f"  {unit(a)} loads {unit(b)} in {hexname(c)}")
         elif kind == EV_UNLOAD:

@@ -740,3 +740,57 @@ def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
         outcome = apply_one(st, ut, best_unit, result)
         log_event(st, EV_HIT, best_unit, outcome, result, 0, 0, 0, 0)
     return result
+
+
+# ---------------------------------------------------------------- voluntary destruction, mine removal
+
+EV_SELF_DESTROYED, EV_MINE_REMOVAL = 18, 19
+
+
+@njit(cache=True)
+def may_self_destroy(st, ut, u, side):
+    """PB-SELF-1/2: a player may destroy his own units (not mines, blocks or forts)."""
+    return st.side[u] == side and st.status[u] == ON_MAP and not ut.positional[st.utype[u]] \
+        and st.carried_by[u] < 0
+
+
+@njit(cache=True)
+def self_destroy(st, ut, u):
+    """PB-SELF-1: remove the unit (an armored vehicle leaves a wreck, PB-WRECK-1); it counts for
+    the enemy's victory conditions like any loss (PB-SELF-2)."""
+    h = st.hex[u]
+    eliminate(st, ut, u)
+    log_event(st, EV_SELF_DESTROYED, u, h, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def mine_removal_targets(st, ut, mt, side, u, out):
+    """PB-MINE-9: the minefields adjacent to an undispersed engineer that has not fired."""
+    if not is_piece(st, ut, u) or st.side[u] != side or not ut.engineer[st.utype[u]]:
+        return 0
+    if st.dispersed[u] or st.fired[u]:
+        return 0
+    n = 0
+    for d in range(6):
+        h = mt.neighbours[st.hex[u], d]
+        if h >= 0 and st.mine[h]:
+            out[n] = h
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def attempt_mine_removal(st, ut, u, h, mine_category):
+    """PB-MINE-9: roll one die; a 1 removes the minefield.  The attempt is the engineer's
+    attack for the turn and, like firing, keeps it from moving (OQ-13)."""
+    st.fired[u] = True
+    roll = roll_die()
+    removed = roll == 1
+    if removed:
+        st.mine[h] = False
+        for v in range(st.utype.shape[0]):
+            if st.status[v] == ON_MAP and st.hex[v] == h and ut.category[st.utype[v]] == mine_category:
+                st.status[v] = ELIMINATED
+                st.hex[v] = -1
+    log_event(st, EV_MINE_REMOVAL, u, h, roll, 1 if removed else 0, 0, 0, 0)
+    return removed
