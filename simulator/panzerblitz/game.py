@@ -143,6 +143,23 @@ def setup_side(st, ut, mt, mv, limits, side, policy, params):
 
 
 @njit(cache=True)
+def _targets(target_of):
+    """The distinct target hexes declared, in increasing order (the resolution order)."""
+    return np.unique(target_of[target_of >= 0])
+
+
+@njit(cache=True)
+def _aiming_at(target_of, h, out):
+    """The units declared against hex h, written into `out`; returns how many."""
+    k = 0
+    for u in range(target_of.shape[0]):
+        if target_of[u] == h:
+            out[k] = u
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def fire_phase(st, ut, mt, ct, side, policy, params):
     """PB-SEQ-2 S2/S3: every attack is declared, then resolved (PB-SEQ-3.3)."""
     n_hex = mt.neighbours.shape[0]
@@ -174,12 +191,8 @@ def fire_phase(st, ut, mt, ct, side, policy, params):
         if i >= 0:
             target_of[u] = opt_hex[i]
     attackers = np.empty(n_units, dtype=np.int64)
-    for h in range(n_hex):
-        k = 0
-        for u in range(n_units):
-            if target_of[u] == h:
-                attackers[k] = u
-                k += 1
+    for h in _targets(target_of):
+        k = _aiming_at(target_of, h, attackers)
         if k > 0:
             # PB-STK-2: against a stack, combination (0) or selective (1) attack.
             if selective_allowed(st, ut, mt, h, 1 - side) and choose(policy[side], params[side], TECHNIQUE, 2) == 1:
@@ -382,12 +395,8 @@ def assault_phase(st, ut, mt, ct, side, policy, params):
         if i >= 0:
             target_of[u] = opts[i]
     group = np.empty(n_units, dtype=np.int64)
-    for h in range(n_hex):
-        k = 0
-        for u in range(n_units):
-            if target_of[u] == h:
-                group[k] = u
-                k += 1
+    for h in _targets(target_of):
+        k = _aiming_at(target_of, h, group)
         if k > 0:
             resolve_assault(st, ut, mt, ct, side, group, k, h)
 

@@ -79,6 +79,11 @@ def play(t: Tables, seed: int, policies: tuple[str, str] = ("random", "random"),
     return GameRecord(seed, st, evaluate(st, t), policies)
 
 
+def _odds(t: Tables, column: int, roll: int, modifier: int, result: int) -> str:
+    return (f"odds {t.combat.column_names[column]}, die {roll}{modifier:+d} = {roll + modifier}: "
+            f"{RESULT_NAMES[result]}")
+
+
 def describe(rec: GameRecord, t: Tables) -> list[str]:
     """The game, turn by turn, in words."""
     m = t.situation.map
@@ -107,24 +112,17 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
             lines.append(f"  {unit(a)} moves {hexname(b)} -> {hexname(c)} ({d / 2:g} MF)")
         elif kind == EV_FIRER:
             pending_firers.append(f"{unit(a)} ({c})")
-        elif kind == EV_ATTACK:
-            col = t.combat.column_names[d]
-            lines.append(f"  attack on {hexname(a)}: {' + '.join(pending_firers)} = {b} vs DF {c}, "
-                         f"odds {col}, die {e}{f:+d} = {e + f}: {RESULT_NAMES[g]}")
+        elif kind in (EV_ATTACK, EV_ASSAULT):
+            what = "attack on" if kind == EV_ATTACK else "close assault on"
+            lines.append(f"  {what} {hexname(a)}: {' + '.join(pending_firers)} = {b} vs DF {c}, "
+                         f"{_odds(t, d, e, f, g)}")
             pending_firers = []
         elif kind == EV_OVERRUNNER:
             lines.append(f"  {unit(a)} overruns {hexname(d)}: {hexname(b)} -> {hexname(c)} (entry) -> {hexname(e)} (exit)")
         elif kind == EV_OVERRUN:
-            col = t.combat.column_names[d]
-            lines.append(f"  overrun of {hexname(a)}: AF {b} vs DF {c}, odds {col} (one column up), "
-                         f"die {e}{f:+d} = {e + f}: {RESULT_NAMES[g]}")
+            lines.append(f"  overrun of {hexname(a)}: AF {b} vs DF {c} (one column up), {_odds(t, d, e, f, g)}")
         elif kind == EV_ASSAULTER:
             pending_firers.append(f"{unit(a)} ({c})")
-        elif kind == EV_ASSAULT:
-            col = t.combat.column_names[d]
-            lines.append(f"  close assault on {hexname(a)}: {' + '.join(pending_firers)} = {b} vs DF {c}, "
-                         f"odds {col}, die {e}{f:+d} = {e + f}: {RESULT_NAMES[g]}")
-            pending_firers = []
         elif kind == EV_HIT:
             what = {1: "dispersed", 2: "eliminated"}.get(b, "unharmed")
             lines.append(f"    {unit(a)} {what}")

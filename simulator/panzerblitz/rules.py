@@ -319,10 +319,17 @@ def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
                 st.revealed[u] = True  # used only by the Panzer Leader spotting variant
             log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
     modifier = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
+    return roll_and_apply(st, ut, ct, EV_ATTACK, h, total, df, col, modifier, enemy)
+
+
+@njit(cache=True)
+def roll_and_apply(st, ut, ct, event, h, af, df, col, modifier, defender_side):
+    """PB-CBT-11 / PB-CRT-5: roll one die, read the CRT, log the battle, apply the result to the
+    whole defending stack; returns the result."""
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
-    log_event(st, EV_ATTACK, h, total, df, col, roll, modifier, result)
-    apply_to_stack(st, ut, h, enemy, result)
+    log_event(st, event, h, af, df, col, roll, modifier, result)
+    apply_to_stack(st, ut, h, defender_side, result)
     return result
 
 
@@ -611,12 +618,8 @@ def resolve_overrun(st, ut, mt, ct, side, movers, n_movers, target):
         return -1  # PB-OVR-9 (reading: odds below the table are not shifted onto it)
     col = min(col + 1, ct.crt.shape[1] - 1)  # PB-CBT-8
     modifier = ct.mod_overrun + dispersed_modifier(ct, n_def, n_disp)
-    roll = roll_die()
-    result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
     st.overrun_hex[target] = True
-    log_event(st, EV_OVERRUN, target, af, df, col, roll, modifier, result)
-    apply_to_stack(st, ut, target, enemy, result)
-    return result
+    return roll_and_apply(st, ut, ct, EV_OVERRUN, target, af, df, col, modifier, enemy)
 
 
 # ---------------------------------------------------------------- close assault (PB-CAT)
@@ -667,12 +670,8 @@ def resolve_assault(st, ut, mt, ct, side, assaulters, n_ass, target):
     for i in range(n_ass):
         st.assaulted[assaulters[i]] = True  # its one attack this turn (PB-CBT-3)
         log_event(st, EV_ASSAULTER, assaulters[i], target, ut.attack[st.utype[assaulters[i]]], 0, 0, 0, 0)
-    roll = roll_die()
-    result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
     st.assaulted_hex[target] = True
-    log_event(st, EV_ASSAULT, target, af, df, col, roll, modifier, result)
-    apply_to_stack(st, ut, target, enemy, result)
-    return result
+    return roll_and_apply(st, ut, ct, EV_ASSAULT, target, af, df, col, modifier, enemy)
 
 
 # ---------------------------------------------------------------- selective attack (PB-STK-3)
