@@ -87,3 +87,10 @@ def test_pb_disp_3_dispersed_units_recover_at_the_end_of_their_turn(tables_of):
     last_side = int(rec.events[-1][1])
     on = (st.status == ON_MAP) & (st.side == last_side)
     assert not st.dispersed[on].any()
+
+
+def test_pb_ovr_9_cancelled_overrun_ends_within_stacking_limits(tables_of):
+    # Regression: pb-03 seed 486 put a halftrack back into a full entry hex after its overrun
+    # was cancelled (odds below 1-4).
+    rec = play(tables_of("pb-03"), 486, debug=True)
+    assert rec.violation is None

@@ -591,6 +591,8 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
                 continue
             if load[x, side] + ut.stack_count[t] > limits[side]:
                 continue  # PB-OVR-8: stacking applies in the exit hex
+            if e != start and load[e, side] + ut.stack_count[t] > limits[side]:
+                continue  # PB-OVR-9: a cancelled overrun ends in the entry hex, so it must fit too
             out_entry[n] = e
             out_target[n] = target
             out_exit[n] = x
