@@ -53,6 +53,7 @@ ROAD_WIDTH = 0.10
 STREAM_WIDTH = 0.09
 AREA_OUTLINE_WIDTH = 0.09
 OBJECTIVE_RING_WIDTH = 0.08
+LARGE_OBJECTIVE = 60      # objective areas above this many hexes get thinner rings
 INNER_HEX_RADIUS = 0.58   # woods / town drawn inside a hilltop, gully, ... hex
 SETUP_HATCH = "//"        # set-up areas: side-coloured diagonal hatch, terrain stays readable
 SETUP_HATCH_WIDTH = 1.6   # points
@@ -414,13 +415,15 @@ def _objective_radius(k: int) -> float:
 
 
 def _draw_objectives(cv: Canvas, situation) -> None:
-    """A bold ring in each objective hex, one ring size per side so both can show."""
+    """A bold ring in each objective hex, one ring size per side so both can show (a little
+    thinner when a whole board is the objective, so the terrain under it stays readable)."""
     for k, (side, hexes) in enumerate(situation.objective_hexes().items()):
         if len(hexes) == 0:
             continue
         rings = [Circle((cv.x[h], cv.y[h]), _objective_radius(k)) for h in hexes]
+        width = OBJECTIVE_RING_WIDTH if len(hexes) <= LARGE_OBJECTIVE else OBJECTIVE_RING_WIDTH * 0.65
         cv.add(PatchCollection(rings, facecolors="none", edgecolors=style.side_colour(side),
-                               linewidths=cv.pt(OBJECTIVE_RING_WIDTH), zorder=6))
+                               linewidths=cv.pt(width), zorder=6))
 
 
 def _inward(cv: Canvas, m, h: int, toward: int | None = None) -> np.ndarray:
@@ -437,14 +440,15 @@ def _inward(cv: Canvas, m, h: int, toward: int | None = None) -> np.ndarray:
     return v / n if n > 0 else np.array([0.0, 1.0])
 
 
-def _entry_triangle(cv: Canvas, h: int, v: np.ndarray) -> np.ndarray:
-    """A triangle in hex h pointing along v, kept in the half of the hex toward the map."""
-    c = np.array([cv.x[h], cv.y[h]])
+def _entry_triangle(cv: Canvas, h: int, v: np.ndarray, shift: float = 0.0) -> np.ndarray:
+    """An arrowhead in hex h pointing along v, kept in the half of the hex toward the map;
+    `shift` moves it sideways (two sides entering in one corner hex)."""
     perp = np.array([-v[1], v[0]])
-    return np.array([c + 0.6 * v, c + 0.08 * v + 0.3 * perp, c + 0.08 * v - 0.3 * perp])
+    c = np.array([cv.x[h], cv.y[h]]) + shift * perp
+    return np.array([c + 0.66 * v, c + 0.06 * v + 0.24 * perp, c + 0.06 * v - 0.24 * perp])
 
 
-def _entry_label(group, m) -> str:
+def _entry_label(group) -> str:
     if group.road_march:
         toward = str(group.road_march.get("toward", "?")).upper()
         return f"road march T{group.turn} \u2192 {toward}"
@@ -455,6 +459,15 @@ def _draw_entries(cv: Canvas, situation) -> None:
     """Side-coloured triangles pointing inward on entry hexes (black-edged for a road march)
     and one note per entry area, e.g. "russian enters T1"."""
     m = situation.map
+    sides_at: dict[int, list[str]] = defaultdict(list)  # hex -> sides entering there
+    for side in situation.sides:
+        for h in {int(h) for g in side.groups if g.entering for h in g.hexes}:
+            sides_at[h].append(side.name)
+
+    def shift(h: int, side: str) -> float:
+        names = sides_at[h]
+        return (names.index(side) - (len(names) - 1) / 2) * 0.45
+
     for side in situation.sides:
         colour = style.side_colour(side.name)
         by_area: dict[tuple[int, ...], list] = defaultdict(list)
@@ -464,11 +477,11 @@ def _draw_entries(cv: Canvas, situation) -> None:
         for hexes, groups in by_area.items():
             road_march = next((g.road_march for g in groups if g.road_march), None)
             toward = m.lookup(str(road_march["toward"])) if road_march and "toward" in road_march else None
-            tris = [_entry_triangle(cv, h, _inward(cv, m, h, toward)) for h in hexes]
+            tris = [_entry_triangle(cv, h, _inward(cv, m, h, toward), shift(h, side.name)) for h in hexes]
             cv.add(PolyCollection(tris, facecolors=colour,
                                   edgecolors="black" if road_march else "white",
                                   linewidths=1.6 if road_march else 0.6, zorder=7), clip=False)
-            labels = sorted({_entry_label(g, m) for g in groups})
+            labels = sorted({_entry_label(g) for g in groups})
             _entry_note(cv, m, np.array(hexes), f"{side.name} enters " + ", ".join(labels), colour, toward)
 
 
@@ -681,6 +694,7 @@ def _save_atomically(fig, out_path: Path, dpi: int) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             fig.savefig(fh, format="png", dpi=dpi, facecolor="white")
+        os.chmod(tmp, 0o644)  # mkstemp makes the file private; a report is for reading
         os.replace(tmp, out_path)
     except BaseException:
         if os.path.exists(tmp):
