@@ -12,6 +12,7 @@ from reports.mapview import draw_situation_map
 from simulator.panzerblitz.rules import (
     EV_ELIMINATED_PASSENGER,
     EV_ENTER,
+    EV_EXIT,
     EV_HIT,
     EV_LOAD,
     EV_MOVE,
@@ -19,8 +20,6 @@ from simulator.panzerblitz.rules import (
     EV_TURN,
     EV_UNLOAD,
 )
-
-EV_EXIT = 9
 
 
 def positions_by_player_turn(rec, tables) -> list[tuple[int, str, dict[int, int], set[int]]]:

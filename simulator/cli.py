@@ -74,6 +74,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_los(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from simulator.los import LineOfSight, compile_rules, default_cache_dir
 
     sit = _load(args.situation, args.set)
@@ -86,7 +88,7 @@ def cmd_los(args: argparse.Namespace) -> int:
     table = los.table(cache)
     dt = time.perf_counter() - t0
     n = sit.map.n_hexes
-    print(f"{sit.id}: {n} hexes, {n * (n - 1) // 2} pairs, {table[~__import__('numpy').eye(n, dtype=bool)].mean():.1%} clear; "
+    print(f"{sit.id}: {n} hexes, {n * (n - 1) // 2} pairs, {table[~np.eye(n, dtype=bool)].mean():.1%} clear; "
           f"{'loaded from cache' if cached else 'built'} in {dt:.2f} s ({path})")
     if args.pair:
         a, b = (sit.map.lookup(x) for x in args.pair)

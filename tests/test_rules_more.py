@@ -28,8 +28,6 @@ from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
 from tests.test_rules import GERMAN, RUSSIAN, hexn, position, unit_of
 
-TYPES = {}
-
 
 def type_flags(t, name):
     i = t.units.index(name)

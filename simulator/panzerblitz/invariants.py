@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from simulator.panzerblitz.rules import is_piece
-from simulator.panzerblitz.state import N_EVENTS, ON_MAP, PHASING, VIOLATION, VIOLATION_EVENT
+from simulator.panzerblitz.state import N_EVENTS, PHASING, VIOLATION, VIOLATION_EVENT
 
 OK, BOTH_SIDES_IN_HEX, OVERSTACKED, CLOSED_HEX, PROHIBITED_TERRAIN, DISPERSED_ACTED, FIRED_AND_MOVED, \
     PASSENGER_MISMATCH = range(8)
@@ -76,6 +76,3 @@ def check(st, ut, mt, mv, limits):
         st.clock[VIOLATION] = code
         st.clock[VIOLATION_EVENT] = st.clock[N_EVENTS]
 
-
-def status_on_map(st) -> np.ndarray:
-    return st.status == ON_MAP

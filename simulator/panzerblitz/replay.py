@@ -20,6 +20,7 @@ from simulator.panzerblitz.rules import (
     EV_ATTACK,
     EV_ELIMINATED_PASSENGER,
     EV_ENTER,
+    EV_EXIT,
     EV_FIRER,
     EV_HIT,
     EV_LOAD,
@@ -45,7 +46,6 @@ from simulator.panzerblitz.state import (
 from simulator.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.panzerblitz.victory import Outcome, evaluate
 
-EV_EXIT = 9
 N_PARAMS = 8
 
 

@@ -473,7 +473,7 @@ def exit_map(st, u, edge_bit):
         st.exit_turn[p] = st.clock[TURN]
         st.exit_edge[p] = edge_bit
         st.hex[p] = -1
-    log_event(st, 9, u, h, edge_bit, 0, 0, 0, 0)
+    log_event(st, EV_EXIT, u, h, edge_bit, 0, 0, 0, 0)
 
 
 @njit(cache=True)
