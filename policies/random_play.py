@@ -10,15 +10,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-RANDOM = 0
-POLICY_IDS = {"random": RANDOM}
+RANDOM = 0  # kernel id (policies/spec.py)
 
 # Decision kinds the engine asks about (the options' meaning is per kind; see game.py).
 SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET, TECHNIQUE, MINE_CLEAR = range(9)
 
-# Random play holds fire or stays put now and then, so that games are not all-out brawls.
-HOLD_FIRE = 0.25
-STAY_PUT = 0.1
+# Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
+# games are not all-out brawls.
+HOLD_FIRE, STAY_PUT = 0, 1
 
 
 @njit(cache=True)
@@ -26,9 +25,9 @@ def choose(policy, params, kind, n_options):
     """Index of the chosen option in 0..n_options-1, or -1 for "none" where allowed."""
     if n_options <= 0:
         return -1
-    if (kind == FIRE_TARGET or kind == ASSAULT_TARGET) and np.random.random() < HOLD_FIRE:
+    if (kind == FIRE_TARGET or kind == ASSAULT_TARGET) and np.random.random() < params[HOLD_FIRE]:
         return -1
-    if kind == MOVE_DEST and np.random.random() < STAY_PUT:
+    if kind == MOVE_DEST and np.random.random() < params[STAY_PUT]:
         return -1
     if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR:
         return 0 if np.random.random() < 0.5 else -1

@@ -12,6 +12,7 @@ import pytest
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
 from simulator.panzerblitz.combat import crt_result, seed_dice
 from simulator.panzerblitz.game import FORT, assault_phase
+from simulator.panzerblitz.replay import policy_tables
 from simulator.panzerblitz.rules import (
     EV_ASSAULT,
     EV_OVERRUN,
@@ -62,6 +63,14 @@ def position(tmp_path, units, layout='[["3"]]'):
         if name == "block":
             st.block[h] = True
     return t, st
+
+
+def random_players():
+    """Kernel policy ids and parameters for two random players (policies/spec.py defaults)."""
+    from policies.spec import N_PARAMS, parse_policy
+
+    spec = parse_policy("random")
+    return np.array([spec.kernel_id] * 2, dtype=np.int64), np.tile(spec.vector(), (2, 1)).reshape(2, N_PARAMS)
 
 
 def unit_of(t, st, name):
@@ -140,12 +149,11 @@ def test_pb_cat_6_engineer_bonus_and_modifiers(tmp_path):
     t, st = position(tmp_path, units)
     ut, mt = args(t)
     seed_dice(1)
-    policy = np.zeros(2, dtype=np.int64)
-    params = np.zeros((2, 8))
+    policy, params = random_players()
     # Random play holds back a quarter of the time: try a few seeds until the assault happens.
     for s in range(20):
         seed_dice(s)
-        assault_phase(st, ut, mt, t.combat_t, GERMAN, policy, params)
+        assault_phase(st, ut, mt, t.combat_t, policy_tables(t), GERMAN, policy, params)
         if st.assaulted_hex[hexn(t, "3M6")]:
             break
     ev = [r for r in st.log[: st.clock[N_EVENTS]] if r[2] == EV_ASSAULT][0]

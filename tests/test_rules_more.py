@@ -7,7 +7,7 @@ import pytest
 
 from simulator.panzerblitz.combat import DISPERSED, DOUBLE_DISPERSED, crt_result
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
-from simulator.panzerblitz.replay import play
+from simulator.panzerblitz.replay import play, policy_tables
 from simulator.panzerblitz.rules import (
     EV_ENTER,
     EV_MOVE,
@@ -26,7 +26,7 @@ from simulator.panzerblitz.rules import (
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
-from tests.test_rules import GERMAN, RUSSIAN, hexn, position, unit_of
+from tests.test_rules import GERMAN, RUSSIAN, hexn, position, random_players, unit_of
 
 
 def type_flags(t, name):
@@ -204,8 +204,8 @@ def test_pb_move_10_units_leave_only_by_edges_the_card_allows(tmp_path):
             t, st = position(tmp_path, [("german", "panther-g", "3M2"), ("russian", "rifle-company-43", "3A10")])
             st.exit_edges[GERMAN] = edges
             seed_dice(seed)
-            movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN, True,
-                           np.zeros(2, dtype=np.int64), np.zeros((2, 8)))
+            movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, GERMAN, True,
+                           *random_players())
             u = unit_of(t, st, "panther-g")
             if st.status[u] == EXITED:
                 exits += 1

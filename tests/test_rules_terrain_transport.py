@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from simulator.panzerblitz.combat import DISPERSED, crt_result
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
 from simulator.panzerblitz.movement import compile_movement
+from simulator.panzerblitz.replay import policy_tables
 from simulator.panzerblitz.rules import (
     apply_to_stack,
     eliminate,
@@ -23,7 +23,7 @@ from simulator.panzerblitz.victory import evaluate, level_reached
 from simulator.situation import load_situation
 from tests.conftest import make_map
 from tests.test_movement import column_road, run, setup
-from tests.test_rules import GERMAN, RUSSIAN, hexn, position, unit_of
+from tests.test_rules import GERMAN, RUSSIAN, hexn, position, random_players, unit_of
 
 
 def test_pb_tec_1_movement_classes_are_data(pb_ruleset):
@@ -76,8 +76,8 @@ def test_pb_move_2_dispersed_or_fired_units_and_mf_0_do_not_move(tmp_path):
     st.fired[pz] = True
     before = st.hex.copy()
     for phase in (True, False):
-        movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN, phase,
-                       np.zeros(2, dtype=np.int64), np.zeros((2, 8)))
+        movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, GERMAN, phase,
+                       *random_players())
     assert st.hex[panther] == before[panther] and st.hex[pz] == before[pz] and st.hex[gun] == before[gun]
 
 

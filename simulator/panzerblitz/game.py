@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from policies import heuristic as hp
 from policies.random_play import (
     ASSAULT_TARGET,
     ENTRY_HEX,
@@ -57,7 +58,24 @@ from simulator.panzerblitz.rules import (
     spotted_hexes,
     stack_loads,
 )
-from simulator.panzerblitz.state import DEBUG, FIRST_SIDE, N_TURNS, ON_MAP, PHASING, TURN, WAITING
+from simulator.panzerblitz.state import (
+    DEBUG,
+    ELIMINATED,
+    EXITED,
+    FIRST_SIDE,
+    N_TURNS,
+    ON_MAP,
+    PHASING,
+    TS_ATTACK,
+    TS_DEFENSE,
+    TS_DISPERSED,
+    TS_EXITED,
+    TS_LOST,
+    TS_OBJECTIVES,
+    TS_ON_MAP,
+    TURN,
+    WAITING,
+)
 from simulator.panzerblitz.units import CATEGORY_INDEX
 
 FORT = CATEGORY_INDEX["fortification"]
@@ -115,10 +133,16 @@ def _constraints_ok(st, ut, mt, u, h):
 
 
 @njit(cache=True)
-def setup_side(st, ut, mt, mv, limits, side, policy, params):
-    """Place every unit of `side` that sets up on the map, group by group, in file order."""
+def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
+    """Place every unit of `side` that sets up on the map, group by group, in file order.
+    The side setting up second sees the first side's units (PB-SEQ-1)."""
     n_hex = mt.neighbours.shape[0]
     options = np.empty(n_hex, dtype=np.int64)
+    heuristic = policy[side] == hp.HEURISTIC
+    fields = np.empty((4, n_hex), dtype=np.int64)
+    occ = occupancy(st, ut, n_hex)
+    if heuristic:
+        hp.enemy_fields(st, ut, mt, ct, side, fields)
     for u in range(st.utype.shape[0]):
         g = st.group[u]
         if st.side[u] != side or st.group_entering[g] or st.carried_by[u] >= 0:
@@ -129,11 +153,15 @@ def setup_side(st, ut, mt, mv, limits, side, policy, params):
             if _setup_ok(st, ut, mt, mv, limits, u, h, side) and _constraints_ok(st, ut, mt, u, h):
                 options[n] = h
                 n += 1
-        i = choose(policy[side], params[side], SETUP_HEX, n)
+        if heuristic:
+            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields)
+        else:
+            i = choose(policy[side], params[side], SETUP_HEX, n)
         if i < 0:
             continue  # nowhere legal: the unit stays off the map (reported by the invariants)
         h = options[i]
         place(st, u, h)
+        occ[h, side] += 1
         cat = ut.category[st.utype[u]]
         if cat == MINE:
             st.mine[h] = True
@@ -160,18 +188,19 @@ def _aiming_at(target_of, h, out):
 
 
 @njit(cache=True)
-def fire_phase(st, ut, mt, ct, side, policy, params):
+def fire_phase(st, ut, mt, ct, pt, side, policy, params):
     """PB-SEQ-2 S2/S3: every attack is declared, then resolved (PB-SEQ-3.3)."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
     spotted = spotted_hexes(st, ut, mt, ct, side)  # spotters in place at the start of the turn
     occ = occupancy(st, ut, n_hex)
     # PB-MINE-9 (OQ-13): engineers beside a minefield may try to clear it instead of firing.
+    heuristic = policy[side] == hp.HEURISTIC
     mines_near = np.empty(6, dtype=np.int64)
     for u in range(n_units):
         k = mine_removal_targets(st, ut, mt, side, u, mines_near)
         if k > 0:
-            i = choose(policy[side], params[side], MINE_CLEAR, k)
+            i = 0 if heuristic else choose(policy[side], params[side], MINE_CLEAR, k)
             if i >= 0:
                 attempt_mine_removal(st, ut, u, mines_near[i], MINE)
     target_of = np.full(n_units, -1, dtype=np.int64)
@@ -183,19 +212,24 @@ def fire_phase(st, ut, mt, ct, side, policy, params):
     for h in range(n_hex):
         if occ[h, 1 - side] > 0:
             stack_kind[h] = defender_stack(st, ut, mt, h, 1 - side)[1]
-    for u in np.random.permutation(n_units):
-        if not may_fire(st, ut, u, side):
-            continue
-        n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af, stack_kind)
-        i = choose(policy[side], params[side], FIRE_TARGET, n)
-        if i >= 0:
-            target_of[u] = opt_hex[i]
+    if heuristic:
+        hp.plan_fire(st, ut, mt, ct, pt, params[side], side, spotted, occ, stack_kind, target_of)
+    else:
+        for u in np.random.permutation(n_units):
+            if not may_fire(st, ut, u, side):
+                continue
+            n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af, stack_kind)
+            i = choose(policy[side], params[side], FIRE_TARGET, n)
+            if i >= 0:
+                target_of[u] = opt_hex[i]
     attackers = np.empty(n_units, dtype=np.int64)
     for h in _targets(target_of):
         k = _aiming_at(target_of, h, attackers)
         if k > 0:
             # PB-STK-2: against a stack, combination (0) or selective (1) attack.
-            if selective_allowed(st, ut, mt, h, 1 - side) and choose(policy[side], params[side], TECHNIQUE, 2) == 1:
+            # (the heuristic player always combines: one strong attack beats several weak ones)
+            if selective_allowed(st, ut, mt, h, 1 - side) and not heuristic \
+                    and choose(policy[side], params[side], TECHNIQUE, 2) == 1:
                 resolve_selective(st, ut, mt, ct, side, h, attackers, k, spotted)
             else:
                 resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
@@ -214,9 +248,10 @@ def _passenger_here(st, ut, c, h, side):
 
 
 @njit(cache=True)
-def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, prev, options, cost_o, prev_o,
-              ov_entry, ov_target, ov_exit):
+def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost, prev, options, cost_o, prev_o,
+              ov_entry, ov_target, ov_exit, fields):
     """One unit's move (or entry, load, unload, exit) in S4/S5."""
+    heuristic = policy[side] == hp.HEURISTIC
     t = st.utype[u]
     mf = ut.movement[t]
     spent = 0
@@ -231,7 +266,10 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
             if mv.enter_cost[h, ut.mclass[t]] >= 0 and occ[h, 1 - side] == 0:
                 options[n] = h
                 n += 1
-        i = choose(policy[side], params[side], ENTRY_HEX, n)
+        if heuristic:
+            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields)
+        else:
+            i = choose(policy[side], params[side], ENTRY_HEX, n)
         if i < 0 or mf <= 0:
             return
         start = options[i]
@@ -246,7 +284,11 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
         # PB-TRANS-3 load: carrier and passenger began the turn together; neither moves (OQ-21).
         if ut.carrier[t] and st.carrying[u] < 0:
             p = _passenger_here(st, ut, u, start, side)
-            if p >= 0 and choose(policy[side], params[side], LOAD, 1) == 0:
+            if heuristic:
+                load_now = p >= 0 and hp.want_load(st, ut, pt, params[side], side, u, p, fields)
+            else:
+                load_now = p >= 0 and choose(policy[side], params[side], LOAD, 1) == 0
+            if load_now:
                 st.carrying[u] = p
                 st.carried_by[p] = u
                 st.moved[p] = True
@@ -279,7 +321,11 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
     if st.status[u] == ON_MAP and ut.can_overrun[t]:
         n_over = overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, prev_o,
                                  FORT, ov_entry, ov_target, ov_exit, load)
-    i = choose(policy[side], params[side], MOVE_DEST, n + n_over)
+    if heuristic:
+        i = hp.pick_move(st, ut, mt, ct, pt, params[side], side, u, options, n, n_over, ov_target, ov_exit, occ,
+                         fields)
+    else:
+        i = choose(policy[side], params[side], MOVE_DEST, n + n_over)
     if i >= n:
         k = i - n
         _overrun(st, ut, mt, ct, side, u, start, ov_entry[k], ov_target[k], ov_exit[k], occ)
@@ -313,7 +359,8 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, pr
     # PB-TRANS-11 / PB-STACK-4: the hex must still be within the limit with the passenger down.
     # (never in the turn it was loaded: PB-TRANS-3, one operation per turn)
     if p >= 0 and not st.moved[p] and fits(st, ut, limits, st.hex[u], side, p) \
-            and choose(policy[side], params[side], UNLOAD, 1) == 0:
+            and (hp.want_unload(st, pt, params[side], side, u, fields) if heuristic
+                 else choose(policy[side], params[side], UNLOAD, 1) == 0):
         st.carrying[u] = -1
         st.carried_by[p] = -1
         st.hex[p] = st.hex[u]
@@ -353,7 +400,7 @@ def _overrun(st, ut, mt, ct, side, u, start, entry, target, exit_hex, occ):
 
 
 @njit(cache=True)
-def movement_phase(st, ut, mt, mv, ct, limits, side, vehicles, policy, params):
+def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, params):
     """PB-SEQ-2 S4 (vehicles, cavalry included) or S5 (everything else)."""
     n_hex = mt.neighbours.shape[0]
     occ = occupancy(st, ut, n_hex)
@@ -365,17 +412,20 @@ def movement_phase(st, ut, mt, mv, ct, limits, side, vehicles, policy, params):
     ov_entry = np.empty(6 * n_hex, dtype=np.int64)
     ov_target = np.empty(6 * n_hex, dtype=np.int64)
     ov_exit = np.empty(6 * n_hex, dtype=np.int64)
+    fields = np.empty((4, n_hex), dtype=np.int64)
+    if policy[side] == hp.HEURISTIC:
+        hp.enemy_fields(st, ut, mt, ct, side, fields)
     for u in np.random.permutation(st.utype.shape[0]):
         if st.side[u] != side or ut.vehicle[st.utype[u]] != vehicles or ut.positional[st.utype[u]]:
             continue
-        move_unit(st, ut, mt, mv, ct, limits, side, u, policy, params, occ, cost, prev, options,
-                  cost_o, prev_o, ov_entry, ov_target, ov_exit)
+        move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost, prev, options,
+                  cost_o, prev_o, ov_entry, ov_target, ov_exit, fields)
         if st.clock[DEBUG]:
             check(st, ut, mt, mv, limits)
 
 
 @njit(cache=True)
-def assault_phase(st, ut, mt, ct, side, policy, params):
+def assault_phase(st, ut, mt, ct, pt, side, policy, params):
     """PB-SEQ-2 S5 end / PB-CAT: each eligible unit may close-assault one adjacent enemy hex."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
@@ -391,7 +441,10 @@ def assault_phase(st, ut, mt, ct, side, policy, params):
             if h >= 0 and occ[h, 1 - side] > 0 and not st.assaulted_hex[h]:
                 opts[n] = h
                 n += 1
-        i = choose(policy[side], params[side], ASSAULT_TARGET, n)
+        if policy[side] == hp.HEURISTIC:
+            i = hp.pick_assault(st, ut, mt, ct, pt, params[side], side, opts, n, occ)
+        else:
+            i = choose(policy[side], params[side], ASSAULT_TARGET, n)
         if i >= 0:
             target_of[u] = opts[i]
     group = np.empty(n_units, dtype=np.int64)
@@ -402,31 +455,64 @@ def assault_phase(st, ut, mt, ct, side, policy, params):
 
 
 @njit(cache=True)
-def player_turn(st, ut, mt, mv, ct, limits, side, policy, params):
+def player_turn(st, ut, mt, mv, ct, pt, limits, side, policy, params):
     st.clock[PHASING] = side
     log_event(st, EV_TURN, side, 0, 0, 0, 0, 0, 0)
     minefield_attacks(st, ut, mt, ct, side)            # S1
-    fire_phase(st, ut, mt, ct, side, policy, params)    # S2, S3
+    fire_phase(st, ut, mt, ct, pt, side, policy, params)    # S2, S3
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
-    movement_phase(st, ut, mt, mv, ct, limits, side, True, policy, params)   # S4 (with overruns)
-    movement_phase(st, ut, mt, mv, ct, limits, side, False, policy, params)  # S5
-    assault_phase(st, ut, mt, ct, side, policy, params)                      # S5, close assaults
+    movement_phase(st, ut, mt, mv, ct, pt, limits, side, True, policy, params)   # S4 (with overruns)
+    movement_phase(st, ut, mt, mv, ct, pt, limits, side, False, policy, params)  # S5
+    assault_phase(st, ut, mt, ct, pt, side, policy, params)                      # S5, close assaults
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
     recover(st, side)                                   # S6
 
 
 @njit(cache=True)
-def run_game(st, ut, mt, mv, ct, limits, setup_order, policy, params, seed):
+def record_turn(st, ut, turn):
+    """The statistics row of each side at the end of a game-turn (units counted for victory
+    only: not forts, blocks or minefields, PB-VIC-4).  Strength is the printed factors of the
+    units still in the game (on the map or still to enter)."""
+    row = st.turn_stats[turn]
+    row[:, :] = 0
+    held = np.zeros((st.objective.shape[0], 2), dtype=np.bool_)
+    for u in range(st.utype.shape[0]):
+        t = st.utype[u]
+        if not ut.victory_count[t]:
+            continue
+        s = st.side[u]
+        if st.status[u] == ELIMINATED:
+            row[s, TS_LOST] += 1
+            continue
+        if st.status[u] == EXITED:
+            row[s, TS_EXITED] += 1
+            continue
+        row[s, TS_ATTACK] += ut.attack[t]
+        row[s, TS_DEFENSE] += ut.defense[t]
+        if st.status[u] == ON_MAP:
+            row[s, TS_ON_MAP] += 1
+            if st.dispersed[u]:
+                row[s, TS_DISPERSED] += 1
+            if st.objective[st.hex[u]]:
+                held[st.hex[u], s] = True
+    for s in range(2):
+        row[s, TS_OBJECTIVES] = held[:, s].sum()
+
+
+@njit(cache=True)
+def run_game(st, ut, mt, mv, ct, pt, limits, setup_order, policy, params, seed):
     """Set up, then play every game-turn (PB-SEQ-1). Mutates `st`."""
     seed_dice(seed)
     for k in range(setup_order.shape[0]):
-        setup_side(st, ut, mt, mv, limits, setup_order[k], policy, params)
+        setup_side(st, ut, mt, mv, ct, pt, limits, setup_order[k], policy, params)
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
+    record_turn(st, ut, 0)
     first = st.clock[FIRST_SIDE]
     for turn in range(1, st.clock[N_TURNS] + 1):
         st.clock[TURN] = turn
         for k in range(2):
-            player_turn(st, ut, mt, mv, ct, limits, (first + k) % 2, policy, params)
+            player_turn(st, ut, mt, mv, ct, pt, limits, (first + k) % 2, policy, params)
+        record_turn(st, ut, turn)

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from policies.random_play import POLICY_IDS
+from policies.goals import PolicyT, build_policy_tables
+from policies.spec import N_PARAMS, PolicySpec, parse_policy
 from simulator.panzerblitz.combat import RESULT_NAMES
 from simulator.panzerblitz.game import run_game
 from simulator.panzerblitz.invariants import NAMES as VIOLATION_NAMES
@@ -46,8 +47,6 @@ from simulator.panzerblitz.state import (
 from simulator.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.panzerblitz.victory import Outcome, evaluate
 
-N_PARAMS = 8
-
 
 @dataclass
 class GameRecord:
@@ -66,17 +65,35 @@ class GameRecord:
         return None if code == 0 else f"{VIOLATION_NAMES[code]} at event {int(self.state.clock[VIOLATION_EVENT])}"
 
 
-def play(t: Tables, seed: int, policies: tuple[str, str] = ("random", "random"), debug: bool = False) -> GameRecord:
+_POLICY_TABLES: dict[int, tuple[Tables, PolicyT]] = {}
+
+
+def policy_tables(t: Tables) -> PolicyT:
+    """The heuristic player's reading of the situation (built once per Tables)."""
+    hit = _POLICY_TABLES.get(id(t))
+    if hit is None or hit[0] is not t:
+        hit = (t, build_policy_tables(t))
+        _POLICY_TABLES[id(t)] = hit
+    return hit[1]
+
+
+def play(t: Tables, seed: int, policies: tuple[str | PolicySpec, str | PolicySpec] = ("random", "random"),
+         debug: bool = False) -> GameRecord:
+    """One complete game; `policies` per side index (names or specs with parameters)."""
     sit = t.situation
     sides = sit.ruleset.sides
+    specs = [p if isinstance(p, PolicySpec) else parse_policy(p) for p in policies]
     st = new_state(t, np.random.default_rng(seed))
     st.clock[DEBUG] = int(debug)
     first = sides.index(sit.sets_up_first)
     order = np.array([first, 1 - first], dtype=np.int64)
-    policy_ids = np.array([POLICY_IDS[p] for p in policies], dtype=np.int64)
+    policy_ids = np.array([p.kernel_id for p in specs], dtype=np.int64)
     params = np.zeros((2, N_PARAMS), dtype=np.float64)
-    run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, order, policy_ids, params, seed)
-    return GameRecord(seed, st, evaluate(st, t), policies)
+    for i, p in enumerate(specs):
+        params[i] = p.vector()
+    run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, order, policy_ids,
+             params, seed)
+    return GameRecord(seed, st, evaluate(st, t), tuple(p.label() for p in specs))
 
 
 def _odds(t: Tables, column: int, roll: int, modifier: int, result: int) -> str:

@@ -21,6 +21,11 @@ STATUS_NAMES = {WAITING: "waiting", ON_MAP: "on map", EXITED: "exited", ELIMINAT
 # Clock slots.
 TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT = 0, 1, 2, 3, 4, 5, 6, 7
 
+# Per-turn statistics, one row per game-turn (0 = after set-up) and side: `turn_stats[turn, side, k]`.
+TS_ON_MAP, TS_DISPERSED, TS_LOST, TS_ATTACK, TS_DEFENSE, TS_OBJECTIVES, TS_EXITED = range(7)
+TURN_STAT_NAMES = ("units_on_map", "units_dispersed", "units_lost", "attack_strength", "defense_strength",
+                   "objectives_held", "units_exited")
+
 LOG_WIDTH = 10
 MAX_EVENTS = 60_000
 
@@ -31,6 +36,7 @@ State = namedtuple("State", [
     "group_hex_start", "group_hexes", "group_entering", "exit_edges",
     "group_with_type", "group_far_type", "group_far_min",
     "steps", "overrun_hex", "assaulted_hex", "assaulted", "revealed", "limits",
+    "objective", "turn_stats",
 ])
 
 
@@ -91,11 +97,22 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         steps=np.zeros(n, dtype=np.int64), overrun_hex=np.zeros(n_hex, dtype=np.bool_),
         assaulted_hex=np.zeros(n_hex, dtype=np.bool_), assaulted=np.zeros(n, dtype=np.bool_),
         revealed=np.zeros(n, dtype=np.bool_), limits=t.stack_limit.copy(),
+        objective=objective_mask(t),
+        turn_stats=np.zeros((sit.turns + 1, len(sides), len(TURN_STAT_NAMES)), dtype=np.int64),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
     _board_entering_guns(st, t)
     return st
+
+
+def objective_mask(t: Tables) -> np.ndarray:
+    """The hexes any side's victory conditions name: the "objectives held" of the statistics
+    count the ones a side occupies."""
+    mask = np.zeros(t.situation.map.n_hexes, dtype=np.bool_)
+    for hexes in t.situation.objective_hexes().values():
+        mask[hexes] = True
+    return mask
 
 
 def _exit_edges(measure: dict) -> int:

@@ -1,0 +1,167 @@
+"""What the heuristic player reads off a situation before play: its goals, as arrays.
+
+The victory conditions (docs/situation-format.md measures) become, for each side, a *goal*
+(where its units should go, and whether to go there, hold there, or leave the map by it)
+and a *kill weight* (how much destroying enemy units is worth against reaching the goal).
+A side whose own measure names no place takes its goal from denying the enemy's measure:
+the Russians of Situation 6 count kills, but the German measure is units on board 3, so the
+Russians hold board 3.  Everything here is computed once per situation and shared by every
+game of a run (the kernels never see the measure dictionaries).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from simulator.panzerblitz.combat import crt_result
+from simulator.panzerblitz.tables import Tables
+from simulator.situation import resolve_static_area
+
+# Goal kinds.
+NO_GOAL, ADVANCE, DEFEND, EXIT = 0, 1, 2, 3
+GOAL_NAMES = {NO_GOAL: "none", ADVANCE: "advance", DEFEND: "defend", EXIT: "exit"}
+FAR = 99  # goal distance where a side has no goal
+
+# Die modifiers covered by the expected-damage table, index = modifier + MOD_OFFSET.
+MOD_OFFSET = 6
+
+# Expected damage of one CRT result on a face-up unit (PB-CRT-2): X removes it; D and DD
+# disperse it (it neither fires nor moves in its next turn).
+RESULT_VALUE = np.array([0.0, 0.35, 0.35, 1.0])
+
+PolicyT = namedtuple("PolicyT", [
+    "goal_kind",    # int64[2]
+    "goal_dist",    # int64[2, n_hex]: hexes to the nearest goal hex (0 inside; FAR if none)
+    "kill_weight",  # float64[2]
+    "risk_weight",  # float64[2]: >1 where the side's own losses are what it is scored on
+    "unit_value",   # float64[n_types]: worth of a unit in combat (both sides' losses)
+    "victory_weight",  # float64[2, n_types]: extra worth of killing a type (measure weights)
+    "ev",           # float64[n_columns, 2*MOD_OFFSET+1]: expected damage per odds column, die modifier
+    "outlook",      # float64[n_hex]: share of the map a hex sees (hilltops high)
+    "min_column",   # int64: the lowest odds column any attack is considered at (1-1 by default)
+])
+
+
+def _edge_hexes(t: Tables, edge: str) -> np.ndarray:
+    return np.asarray(t.situation.map.edge_hexes(edge), dtype=np.int64)
+
+
+def _area(t: Tables, m: dict) -> np.ndarray:
+    sit = t.situation
+    if "area" in m:
+        return np.asarray(resolve_static_area(m["area"], sit.map, sit.ruleset, "", ""), dtype=np.int64)
+    return np.asarray([sit.map.lookup(h) for h in m.get("hexes", [])], dtype=np.int64)
+
+
+def own_goal(t: Tables, m: dict) -> tuple[int, np.ndarray, float, float]:
+    """(goal kind, goal hexes, kill weight, risk weight) from a side's own measure."""
+    kind = m.get("measure")
+    whose = m.get("whose", "own")
+    none = np.zeros(0, dtype=np.int64)
+    if kind == "ratio":
+        k, hexes, kw, rw = own_goal(t, m["numerator"])
+        if m["denominator"].get("measure") == "destroyed":
+            rw = max(rw, 1.5)  # a kill ratio: own losses count as much as kills
+        return k, hexes, kw, rw
+    if kind == "destroyed":
+        return (NO_GOAL, none, 1.0, 1.0) if whose == "enemy" else (NO_GOAL, none, 0.5, 2.0)
+    if kind == "in_area":
+        return (ADVANCE, _area(t, m), 0.5, 1.0) if whose == "own" else (DEFEND, _area(t, m), 0.7, 1.0)
+    if kind == "hexes_controlled":
+        return (ADVANCE, _area(t, m), 0.5, 1.0) if whose == "own" else (DEFEND, _area(t, m), 0.7, 1.0)
+    if kind == "exited":
+        return (EXIT, _edge_hexes(t, m["edge"]), 0.3, 1.0) if whose == "own" else \
+            (DEFEND, _edge_hexes(t, m["edge"]), 0.7, 1.0)
+    if kind == "not_exited":
+        return (DEFEND, _edge_hexes(t, m["edge"]), 0.7, 1.0) if whose == "enemy" else \
+            (EXIT, _edge_hexes(t, m["edge"]), 0.3, 1.0)
+    if kind == "furthest_advance":
+        return ADVANCE, _edge_hexes(t, m["toward"]), 0.5, 1.0
+    if kind == "line_of_fire":
+        return NO_GOAL, none, 0.7, 1.5  # keep the line watched: spread out, stay alive
+    if kind == "open_corridor":
+        return NO_GOAL, none, 1.0, 1.0  # clear the enemy's units and sight out of the way
+    return NO_GOAL, none, 0.7, 1.0      # prevent_enemy: everything comes from denial
+
+
+def denial_goal(t: Tables, enemy: dict) -> tuple[int, np.ndarray]:
+    """The goal that denies the enemy's measure (used where a side's own names no place)."""
+    kind = enemy.get("measure")
+    whose = enemy.get("whose", "own")
+    if kind == "ratio":
+        return denial_goal(t, enemy["numerator"])
+    if kind in ("in_area", "hexes_controlled"):
+        return (DEFEND, _area(t, enemy)) if whose == "own" else (ADVANCE, _area(t, enemy))
+    if kind == "exited":
+        return (DEFEND, _edge_hexes(t, enemy["edge"])) if whose == "own" else (EXIT, _edge_hexes(t, enemy["edge"]))
+    if kind == "not_exited":
+        # the enemy scores my units that stay on the map: leave it
+        return (EXIT, _edge_hexes(t, enemy["edge"])) if whose == "enemy" else (DEFEND, _edge_hexes(t, enemy["edge"]))
+    return NO_GOAL, np.zeros(0, dtype=np.int64)
+
+
+def expected_damage(crt: np.ndarray, lowest_roll: int) -> np.ndarray:
+    """Mean RESULT_VALUE of one attack per odds column and net die modifier (one die, PB-CBT-11)."""
+    n_cols = crt.shape[1]
+    out = np.zeros((n_cols, 2 * MOD_OFFSET + 1))
+    for col in range(n_cols):
+        for mod in range(-MOD_OFFSET, MOD_OFFSET + 1):
+            out[col, mod + MOD_OFFSET] = np.mean(
+                [RESULT_VALUE[crt_result(crt, lowest_roll, col, roll + mod)] for roll in range(1, 7)])
+    return out
+
+
+def build_policy_tables(t: Tables) -> PolicyT:
+    sit = t.situation
+    sides = sit.ruleset.sides
+    n_hex = sit.map.n_hexes
+    dist = t.map_t.dist
+    goal_kind = np.zeros(2, dtype=np.int64)
+    goal_dist = np.full((2, n_hex), FAR, dtype=np.int64)
+    kill_weight = np.ones(2)
+    risk_weight = np.ones(2)
+    victory_weight = np.zeros((2, len(t.units.names)))
+    measures = {sides.index(s.name): s.victory for s in sit.sides}
+    for si, m in measures.items():
+        kind, hexes, kw, rw = own_goal(t, m)
+        if kind == NO_GOAL:
+            kind, hexes = denial_goal(t, measures[1 - si])
+        goal_kind[si] = kind
+        kill_weight[si] = kw
+        risk_weight[si] = rw
+        if len(hexes):
+            goal_dist[si] = dist[:, hexes].min(axis=1)
+        for name, w in _weights(m).items():
+            victory_weight[si, t.units.index(name)] = w - 1.0
+    u = t.unit_t
+    strength = (u.attack + u.defense).astype(np.float64)
+    counted = u.victory_count
+    mean = strength[counted].mean() if counted.any() else 1.0
+    # A unit's worth: one victory point plus its share of combat power.
+    unit_value = np.where(counted, 0.5 + 0.5 * strength / max(mean, 1.0), 0.0)
+    los = t.map_t.los
+    view = los.sum(axis=1) / max(n_hex, 1)
+    return PolicyT(goal_kind, goal_dist, kill_weight, risk_weight, unit_value, victory_weight,
+                   expected_damage(t.combat_t.crt, t.combat_t.lowest_roll), view.astype(np.float64),
+                   int(t.combat.column("1-1")) if "1-1" in t.combat.column_names else 0)
+
+
+def _weights(m: dict) -> dict:
+    out = dict(m.get("weights", {}))
+    for key in ("numerator", "denominator"):
+        if isinstance(m.get(key), dict) and m[key].get("whose") == "enemy":
+            out.update(m[key].get("weights", {}))
+    return out
+
+
+def describe_goals(t: Tables, pt: PolicyT) -> dict[str, str]:
+    """One line per side, for reports: what the heuristic player plays for."""
+    sides = t.situation.ruleset.sides
+    out = {}
+    for si, s in enumerate(sides):
+        kind = GOAL_NAMES[int(pt.goal_kind[si])]
+        n_goal = int((pt.goal_dist[si] == 0).sum())
+        out[s] = f"{kind} ({n_goal} goal hexes), kill weight {pt.kill_weight[si]:g}, risk weight {pt.risk_weight[si]:g}"
+    return out

@@ -1,0 +1,430 @@
+"""The heuristic PanzerBlitz player: every decision scored, compiled with the game kernel.
+
+It plays towards its side's goal (policies/goals.py): advance on, hold, or leave by the
+hexes the victory conditions name, and kill where the odds are good.  It sees what a player
+sees: the whole board (PanzerBlitz has no hidden units), the line-of-sight table and the
+rules of fire; it never looks at die rolls to come.
+
+Scores are in one currency, "units": destroying an average enemy unit is worth about 1, losing
+one of its own costs about 1, and one hex of progress towards the goal is worth 0.25 times
+the objective weight.  The parameters (policies/spec.py, in this order) scale the terms.
+
+Where each decision lives:
+- set-up, entry and movement: `hex_score` (goal, danger, cover, view, fire position),
+  `pick_hex`, `pick_move` (with overruns, `overrun_gain`);
+- fire: `plan_fire` (concentrate on the best odds and most valuable stacks);
+- close assault: `pick_assault`; transport: `want_load`, `want_unload`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL
+from simulator.panzerblitz.combat import hill_halves, modified_attack
+from simulator.panzerblitz.rules import (
+    defender_stack,
+    dispersed_modifier,
+    fire_options,
+    is_piece,
+    may_assault,
+    may_fire,
+    odds_of,
+)
+
+HEURISTIC = 1  # kernel id (policies/spec.py)
+
+AGGRESSION, MIN_ODDS, OBJECTIVE_W, RISK, COVER_W, FIRE_W, NOISE, UNLOAD_DISTANCE = range(8)
+
+# Rows of the per-phase `fields` array (int64[4, n_hex]) that `enemy_fields` fills.
+THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR = range(4)
+
+HEX_PROGRESS = 0.25     # worth of one hex nearer the goal, in units
+MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
+
+
+# ---------------------------------------------------------------- what the enemy can do
+
+@njit(cache=True)
+def enemy_fields(st, ut, mt, ct, side, fields):
+    """Per hex, from the enemy's current positions (they fire before they move, PB-SEQ-2):
+    the AF their undispersed units could bring on a non-armored / armored unit there next
+    turn (LOS, range, WEC, hill halving, and spotting: woods and towns hide a unit unless an
+    enemy stands adjacent, PB-SPOT-1/2); the distance to the nearest enemy; and the distance
+    to the nearest enemy stack a unit there could see to fire at."""
+    n_hex = mt.neighbours.shape[0]
+    enemy = 1 - side
+    threat_soft = fields[THREAT_SOFT]
+    threat_armored = fields[THREAT_ARMORED]
+    enemy_dist = fields[ENEMY_DIST]
+    target_near = fields[TARGET_NEAR]
+    threat_soft[:] = 0
+    threat_armored[:] = 0
+    enemy_dist[:] = FAR
+    target_near[:] = FAR
+    spotter = np.zeros(n_hex, dtype=np.bool_)
+    for e in range(st.utype.shape[0]):
+        if not is_piece(st, ut, e) or st.side[e] != enemy:
+            continue
+        he = st.hex[e]
+        for h in range(n_hex):
+            d = mt.dist[he, h]
+            if d < enemy_dist[h]:
+                enemy_dist[h] = d
+            if d <= MAX_SCAN and d < target_near[h] and (d <= 1 or (mt.los[h, he] and not mt.concealing[he])):
+                target_near[h] = d
+        if not st.dispersed[e]:
+            spotter[he] = True
+            for k in range(6):
+                nb = mt.neighbours[he, k]
+                if nb >= 0:
+                    spotter[nb] = True
+    for e in range(st.utype.shape[0]):
+        if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
+            continue
+        t = st.utype[e]
+        if ut.attack[t] <= 0 or ut.weapon[t] < 0:
+            continue
+        he = st.hex[e]
+        r = ut.range[t]
+        for h in range(n_hex):
+            d = mt.dist[he, h]
+            if d > r or d == 0:
+                continue
+            if d > 1 and (not mt.los[he, h] or (mt.concealing[h] and not spotter[h])):
+                continue
+            halved = hill_halves(mt.level[he], mt.level[h], d == 1, False)
+            threat_soft[h] += modified_attack(ut.attack[t], ut.weapon[t], False, d, r, halved, ct.wec, ct.halving)
+            threat_armored[h] += modified_attack(ut.attack[t], ut.weapon[t], True, d, r, halved, ct.wec, ct.halving)
+
+
+@njit(cache=True)
+def column_for_ratio(ct, ratio):
+    """The lowest odds column whose odds are at least `ratio` (attack / defence)."""
+    for j in range(ct.col_attack.shape[0]):
+        if ct.col_attack[j] >= ratio * ct.col_defense[j] - 1e-9:
+            return j
+    return ct.col_attack.shape[0] - 1
+
+
+@njit(cache=True)
+def min_column(ct, pt, prm, side):
+    """The worst odds the player attacks at: `min_odds` eased by aggression, never below
+    the tables' 1-1 floor; a side whose goal is to leave the map fires only at good odds."""
+    ratio = prm[MIN_ODDS] / (0.4 + prm[AGGRESSION])
+    if pt.goal_kind[side] == EXIT:
+        ratio *= 2.0
+    return max(column_for_ratio(ct, ratio), pt.min_column)
+
+
+@njit(cache=True)
+def expected(pt, col, modifier):
+    m = min(max(modifier + MOD_OFFSET, 0), pt.ev.shape[1] - 1)
+    return pt.ev[col, m]
+
+
+@njit(cache=True)
+def own_value(st, ut, pt, side, u):
+    """What losing unit u (and its passenger, who shares its fate, PB-TRANS-10) costs."""
+    t = st.utype[u]
+    v = pt.unit_value[t] + pt.victory_weight[1 - side, t]
+    p = st.carrying[u]
+    if p >= 0:
+        v += pt.unit_value[st.utype[p]] + pt.victory_weight[1 - side, st.utype[p]]
+    return v
+
+
+@njit(cache=True)
+def stack_value(st, ut, mt, pt, side, h):
+    """Worth to `side` of the enemy stack in h: its units (passengers included), more when it
+    stands on or beside the side's goal."""
+    v = 0.0
+    for e in range(st.utype.shape[0]):
+        if st.status[e] == 1 and st.hex[e] == h and st.side[e] != side and not ut.positional[st.utype[e]]:
+            v += pt.unit_value[st.utype[e]] + pt.victory_weight[side, st.utype[e]]
+    if pt.goal_kind[side] != NO_GOAL and pt.goal_dist[side, h] <= 2:
+        v *= 1.5
+    return v
+
+
+@njit(cache=True)
+def danger(st, ut, mt, ct, pt, u, h, fields):
+    """Expected damage to unit u in hex h if the enemy turned all its fire on it (0..1)."""
+    t = st.utype[u]
+    armored = ut.armored[t] or mt.town[h]  # PB-WEC-2: in a town every unit is an armored target
+    a = fields[THREAT_ARMORED, h] if armored else fields[THREAT_SOFT, h]
+    if a <= 0:
+        return 0.0
+    df = ut.defense[t]
+    if st.carrying[u] >= 0 and not ut.armored[t]:
+        df = 1  # PB-TRANS-6
+    col = odds_of(ct, a, max(df, 1))
+    if col < 0:
+        return 0.0
+    return expected(pt, col, mt.terrain_mod[h])
+
+
+# ---------------------------------------------------------------- where to stand
+
+@njit(cache=True)
+def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
+    """Worth of unit u ending its move (or set-up, or entry) in hex h."""
+    t = st.utype[u]
+    aggr = prm[AGGRESSION]
+    kind = pt.goal_kind[side]
+    enemy_dist = fields[ENEMY_DIST]
+    target_near = fields[TARGET_NEAR]
+    armed = ut.attack[t] > 0 and ut.weapon[t] >= 0
+    carrying = st.carrying[u] >= 0
+    empty_carrier = ut.carrier[t] and not armed and not carrying
+    s = 0.0
+    gd = pt.goal_dist[side, h]
+    pull = HEX_PROGRESS * prm[OBJECTIVE_W] * (0.5 + aggr)
+    if empty_carrier:
+        pull *= 0.3  # an empty truck has no business at the front
+    if kind == ADVANCE or kind == EXIT:
+        s -= pull * gd
+        if kind == ADVANCE and gd == 0:
+            s += 0.5 * prm[OBJECTIVE_W]  # counted in the area
+    elif kind == DEFEND:
+        s -= pull * gd
+    if armed and (kind == NO_GOAL or (kind == DEFEND and gd <= 1)):
+        # close to shooting range of the nearest enemy, more so the more aggressive
+        pref = max(ut.range[t] * 2 // 3, 1)
+        ed = min(enemy_dist[h], 30)
+        s -= HEX_PROGRESS * aggr * pt.kill_weight[side] * max(ed - pref, 0) * (1.0 if kind == NO_GOAL else 0.3)
+    # Exposure to next turn's enemy fire.
+    s -= prm[RISK] * pt.risk_weight[side] * (1.3 - aggr) * own_value(st, ut, pt, side, u) * \
+        danger(st, ut, mt, ct, pt, u, h, fields)
+    # Cover and observation.
+    if mt.concealing[h]:
+        s += 0.15 * prm[COVER_W]
+    if mt.level[h] == 2:
+        s += 0.10 * prm[COVER_W]
+    if armed and ut.range[t] > 1:
+        s += 0.5 * prm[COVER_W] * pt.outlook[h] * (1.0 if kind != ADVANCE else 0.5)
+        if target_near[h] <= ut.range[t]:
+            s += 0.2 * prm[FIRE_W] * pt.kill_weight[side]
+    if carrying:
+        # Set the passenger down before contact, not in it.
+        ud = prm[UNLOAD_DISTANCE]
+        if enemy_dist[h] < ud:
+            s -= 0.3 * (ud - enemy_dist[h])
+    if empty_carrier and enemy_dist[h] < 6:
+        s -= 0.2 * (6 - enemy_dist[h])
+    # Do not pile up: one result hits the whole stack.
+    s -= 0.05 * occ[h, side]
+    if prm[NOISE] > 0:
+        s += prm[NOISE] * np.random.random()
+    return s
+
+
+@njit(cache=True)
+def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields):
+    """The best of n candidate hexes (set-up or entry); -1 if none."""
+    best = -1
+    best_s = -1e18
+    for i in range(n):
+        s = hex_score(st, ut, mt, ct, pt, prm, side, u, options[i], occ, fields)
+        if s > best_s:
+            best_s = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def overrun_gain(st, ut, mt, ct, pt, side, u, target):
+    """PB-OVR-5: expected worth of unit u overrunning the stack in target (printed factors,
+    one column up, -2 on the die); -1 if the odds are below the table."""
+    df, _, n_def, n_disp = defender_stack(st, ut, mt, target, 1 - side)
+    af = ut.attack[st.utype[u]]
+    if df <= 0 or af <= 0:
+        return -1.0, -1
+    col = odds_of(ct, af, df)
+    if col < 0:
+        return -1.0, -1
+    col = min(col + 1, ct.crt.shape[1] - 1)
+    mod = ct.mod_overrun + dispersed_modifier(ct, n_def, n_disp)
+    return pt.kill_weight[side] * stack_value(st, ut, mt, pt, side, target) * expected(pt, col, mod), col
+
+
+@njit(cache=True)
+def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, ov_exit, occ,
+              fields):
+    """Index into the movement options: 0..n-1 hexes (or -2-h: leave the map from h), then
+    n..n+n_over-1 overruns; -1 stays put."""
+    best = -1
+    best_s = -1e18
+    exit_worth = 4.0 * prm[OBJECTIVE_W] if pt.goal_kind[side] == EXIT else -1e9
+    for i in range(n):
+        h = options[i]
+        if h <= -2:
+            s = exit_worth
+        else:
+            s = hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields)
+        if s > best_s:
+            best_s = s
+            best = i
+    min_col = min_column(ct, pt, prm, side)
+    for k in range(n_over):
+        gain, col = overrun_gain(st, ut, mt, ct, pt, side, u, ov_target[k])
+        if col < min_col:
+            continue
+        # the overrunner ends in the exit hex: score it there, plus what the attack is worth
+        s = gain + hex_score(st, ut, mt, ct, pt, prm, side, u, ov_exit[k], occ, fields)
+        if s > best_s:
+            best_s = s
+            best = n + k
+    return best
+
+
+# ---------------------------------------------------------------- fire
+
+@njit(cache=True)
+def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of):
+    """PB-SEQ-2 S2: declare every attack of the turn at once (PB-SEQ-3.3).
+
+    Greedy concentration: take the enemy stack where all the fire that can reach it buys the
+    most expected damage (its worth times the CRT's expectation at those odds and die
+    modifiers), give it just enough firers to reach those odds, and repeat with the firers
+    left.  Stacks that cannot be brought to the minimum odds are left alone."""
+    n_hex = mt.neighbours.shape[0]
+    n_units = st.utype.shape[0]
+    enemy = 1 - side
+    firers = np.empty(n_units, dtype=np.int64)
+    n_f = 0
+    for u in range(n_units):
+        if may_fire(st, ut, u, side):
+            firers[n_f] = u
+            n_f += 1
+    if n_f == 0:
+        return
+    af = np.zeros((n_f, n_hex), dtype=np.int64)  # modified AF of firer i against hex h
+    opt_hex = np.empty(n_hex, dtype=np.int64)
+    opt_af = np.empty(n_hex, dtype=np.int64)
+    is_target = np.zeros(n_hex, dtype=np.bool_)
+    for i in range(n_f):
+        k = fire_options(st, ut, mt, ct, side, spotted, occ, firers[i], opt_hex, opt_af, stack_kind)
+        for j in range(k):
+            af[i, opt_hex[j]] = opt_af[j]
+            is_target[opt_hex[j]] = True
+    targets = np.flatnonzero(is_target)
+    n_t = targets.shape[0]
+    df = np.zeros(n_t, dtype=np.int64)
+    mod = np.zeros(n_t, dtype=np.int64)
+    worth = np.zeros(n_t)
+    for j in range(n_t):
+        h = targets[j]
+        d, _, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
+        df[j] = d
+        mod[j] = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
+        worth[j] = pt.kill_weight[side] * stack_value(st, ut, mt, pt, side, h)
+    free = np.ones(n_f, dtype=np.bool_)
+    done = np.zeros(n_t, dtype=np.bool_)
+    min_col = min_column(ct, pt, prm, side)
+    order = np.empty(n_f, dtype=np.int64)
+    while True:
+        best = -1
+        best_gain = 0.02
+        best_col = -1
+        for j in range(n_t):
+            if done[j] or df[j] <= 0:
+                continue
+            h = targets[j]
+            total = 0
+            for i in range(n_f):
+                if free[i]:
+                    total += af[i, h]
+            col = odds_of(ct, total, df[j])
+            if col < min_col:
+                continue
+            g = worth[j] * expected(pt, col, mod[j])
+            if g > best_gain:
+                best_gain = g
+                best = j
+                best_col = col
+        if best < 0:
+            return
+        done[best] = True
+        h = targets[best]
+        # Strongest firers first until the odds are reached; then drop any not needed.
+        n_c = 0
+        for i in range(n_f):
+            if free[i] and af[i, h] > 0:
+                order[n_c] = i
+                n_c += 1
+        keys = np.empty(n_c, dtype=np.int64)
+        for c in range(n_c):
+            keys[c] = -af[order[c], h]
+        sorted_idx = order[:n_c][np.argsort(keys, kind="mergesort")]
+        total = 0
+        used = 0
+        for c in range(n_c):
+            total += af[sorted_idx[c], h]
+            used += 1
+            if odds_of(ct, total, df[best]) >= best_col:
+                break
+        for c in range(used - 1, -1, -1):
+            i = sorted_idx[c]
+            if odds_of(ct, total - af[i, h], df[best]) >= best_col:
+                total -= af[i, h]
+                af[i, h] = 0  # not needed here
+            else:
+                free[i] = False
+                target_of[firers[i]] = h
+
+
+# ---------------------------------------------------------------- close assault and transport
+
+@njit(cache=True)
+def pick_assault(st, ut, mt, ct, pt, prm, side, options, n, occ):
+    """PB-CAT: the adjacent enemy hex worth assaulting with every unit that may (they all
+    reckon the same, so they join in one assault); -1 if none reaches the minimum odds."""
+    min_col = min_column(ct, pt, prm, side)
+    best = -1
+    best_gain = 0.02
+    for i in range(n):
+        h = options[i]
+        df, _, n_def, n_disp = defender_stack(st, ut, mt, h, 1 - side)
+        if df <= 0:
+            continue
+        af = 0
+        for u in range(st.utype.shape[0]):
+            if may_assault(st, ut, u, side) and mt.dist[st.hex[u], h] == 1:
+                x = ut.attack[st.utype[u]]
+                if hill_halves(mt.level[st.hex[u]], mt.level[h], True, False):
+                    x = int(np.floor(x * ct.halving))
+                af += x
+        col = odds_of(ct, af, df)
+        if col < min_col:
+            continue
+        g = pt.kill_weight[side] * stack_value(st, ut, mt, pt, side, h) * \
+            expected(pt, col, mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_disp))
+        if g > best_gain:
+            best_gain = g
+            best = i
+    return best
+
+
+@njit(cache=True)
+def want_load(st, ut, pt, prm, side, carrier, passenger, fields):
+    """PB-TRANS-3: load when the passenger has far to go and the enemy is not near
+    (loading costs both their turn under the default OQ-21 reading)."""
+    h = st.hex[carrier]
+    enemy_dist = fields[ENEMY_DIST]
+    if pt.goal_kind[side] == EXIT or pt.goal_kind[side] == ADVANCE:
+        far = pt.goal_dist[side, h] > 2 * max(ut.movement[st.utype[passenger]], 1) + prm[UNLOAD_DISTANCE]
+    else:
+        far = enemy_dist[h] > 2 * prm[UNLOAD_DISTANCE]
+    return far and enemy_dist[h] > prm[UNLOAD_DISTANCE] + 2
+
+
+@njit(cache=True)
+def want_unload(st, pt, prm, side, carrier, fields):
+    """PB-TRANS-3: set the passenger down near the enemy or on the goal; a side leaving the map
+    keeps its passengers aboard (they leave with the carrier)."""
+    h = st.hex[carrier]
+    if pt.goal_kind[side] == EXIT:
+        return False
+    return fields[ENEMY_DIST, h] <= prm[UNLOAD_DISTANCE] + 1 or pt.goal_dist[side, h] == 0
