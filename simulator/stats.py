@@ -1,0 +1,90 @@
+"""Confidence intervals for the outcomes of a batch of games.
+
+- `wilson`: the Wilson score interval for one proportion (a side's chance of winning, of a
+  draw).  Unlike the textbook p ± z·sqrt(p(1-p)/n) it stays inside [0, 1] and does not
+  collapse to a zero-width interval at 0 or n successes, which one-sided situations produce.
+- `goodman`: simultaneous intervals for all the probabilities of a multinomial (the
+  distribution of results over "german decisive", "russian marginal", ..., "draw").
+- `wilson_half_width`: the precision `balance run --until-ci` waits for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.stats import chi2, norm
+
+
+def _check_level(confidence: float) -> None:
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence level must be strictly between 0 and 1, got {confidence!r}")
+
+
+def _check_count(k: int, n: int) -> None:
+    if n <= 0:
+        raise ValueError(f"need at least one trial for an interval, got n={n}")
+    if not 0 <= k <= n:
+        raise ValueError(f"successes must be between 0 and n={n}, got {k}")
+
+
+def wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion: `k` successes in `n` trials.
+
+    With z the two-sided normal quantile and p = k/n:
+        centre = (p + z²/2n) / (1 + z²/n)
+        half   = z / (1 + z²/n) · sqrt(p(1-p)/n + z²/4n²)
+    (Wilson 1927; Newcombe 1998, method 3).  Raises ValueError for n <= 0 or k outside [0, n].
+    """
+    _check_level(confidence)
+    _check_count(k, n)
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    return _score_interval(k, n, z * z)
+
+
+def wilson_half_width(k: int, n: int, confidence: float = 0.95) -> float:
+    """Half the width of the Wilson interval: the "± h" that `--until-ci h` compares with h."""
+    lo, hi = wilson(k, n, confidence)
+    return (hi - lo) / 2.0
+
+
+def goodman(counts: Sequence[int], confidence: float = 0.95) -> np.ndarray:
+    """Simultaneous confidence intervals for every cell of a multinomial (Goodman 1965).
+
+    `counts[i]` is how often outcome i happened in N = sum(counts) trials.  Goodman's intervals
+    hold together: with probability at least `confidence` (asymptotically) every true
+    probability lies in its interval at once.  Each interval is a score interval with the
+    chi-square quantile A = χ²₁(1 - α/K) in place of z², K the number of cells and
+    α = 1 - confidence (a Bonferroni adjustment over the K cells):
+
+        [A + 2nᵢ ∓ sqrt(A · (A + 4 nᵢ (N - nᵢ) / N))] / (2 (N + A))
+
+    This is the "goodman" method of statsmodels' multinomial_proportions_confint.  Cells that
+    cannot happen still count in K, which only makes the intervals a little wider.  Returns an
+    array of shape (K, 2): lower and upper bounds.  Raises ValueError if N = 0, a count is
+    negative, or there are fewer than two cells.
+    """
+    _check_level(confidence)
+    c = np.asarray(counts, dtype=np.float64)
+    if c.ndim != 1 or c.size < 2:
+        raise ValueError(f"need a list of at least two cell counts, got {counts!r}")
+    if (c < 0).any():
+        raise ValueError(f"cell counts must be >= 0, got {counts!r}")
+    n = float(c.sum())
+    if n <= 0:
+        raise ValueError("need at least one trial for an interval, got N=0")
+    a = float(chi2.ppf(1.0 - (1.0 - confidence) / c.size, 1))
+    root = np.sqrt(a * (a + 4.0 * c * (n - c) / n))
+    lo = (a + 2.0 * c - root) / (2.0 * (n + a))
+    hi = (a + 2.0 * c + root) / (2.0 * (n + a))
+    return np.clip(np.column_stack([lo, hi]), 0.0, 1.0)
+
+
+def _score_interval(k: int, n: int, z2: float) -> tuple[float, float]:
+    p = k / n
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = math.sqrt(z2) / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    # Rounding can put the bound a hair outside [0, 1] at k = 0 or k = n.
+    return max(0.0, centre - half), min(1.0, centre + half)

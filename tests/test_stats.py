@@ -1,0 +1,91 @@
+"""Confidence intervals (simulator/stats.py) against published values and their formulas."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import chi2, norm
+
+from simulator.stats import goodman, wilson, wilson_half_width
+
+
+def wilson_by_hand(k: int, n: int, z: float) -> tuple[float, float]:
+    # The score interval written out the other way round: roots of (p̂ - p)² = z² p(1-p)/n.
+    a = 1 + z * z / n
+    b = -(2 * k / n + z * z / n)
+    c = (k / n) ** 2
+    disc = math.sqrt(b * b - 4 * a * c)
+    return (-b - disc) / (2 * a), (-b + disc) / (2 * a)
+
+
+@pytest.mark.parametrize(("k", "n", "lo", "hi"), [
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I, method 3.
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+])
+def test_wilson_matches_published_values(k, n, lo, hi):
+    got = wilson(k, n)
+    assert got == pytest.approx((lo, hi), abs=5e-5)
+
+
+@pytest.mark.parametrize("confidence", [0.5, 0.9, 0.95, 0.99, 0.999])
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (1, 1), (3, 7), (50, 100), (999, 1000), (12345, 20000)])
+def test_wilson_equals_the_quadratic_roots(k, n, confidence):
+    z = norm.ppf(0.5 + confidence / 2)
+    assert wilson(k, n, confidence) == pytest.approx(wilson_by_hand(k, n, z), abs=1e-12)
+
+
+def test_wilson_edges():
+    n = 40
+    z2 = norm.ppf(0.975) ** 2
+    lo, hi = wilson(0, n)
+    assert lo == 0.0 and hi == pytest.approx(z2 / (n + z2))   # k = 0: upper bound z²/(n+z²)
+    lo, hi = wilson(n, n)
+    assert hi == 1.0 and lo == pytest.approx(n / (n + z2))
+    assert wilson_half_width(0, n) == pytest.approx(z2 / (n + z2) / 2)
+    # Symmetric in successes and failures.
+    lo, hi = wilson(7, 30)
+    assert wilson(23, 30) == pytest.approx((1 - hi, 1 - lo))
+    # Wider at higher confidence, narrower with more games.
+    assert wilson_half_width(10, 40, 0.99) > wilson_half_width(10, 40, 0.95)
+    assert wilson_half_width(100, 400) < wilson_half_width(10, 40)
+
+
+@pytest.mark.parametrize(("k", "n", "confidence"), [(0, 0, 0.95), (1, 0, 0.95), (-1, 5, 0.95), (6, 5, 0.95),
+                                                    (1, 5, 0.0), (1, 5, 1.0)])
+def test_wilson_rejects_bad_input(k, n, confidence):
+    with pytest.raises(ValueError):
+        wilson(k, n, confidence)
+
+
+def test_goodman_matches_published_values():
+    # Sison & Glaz (1995), JASA 90:366-369, example 1: Goodman's intervals to three decimals.
+    counts = [56, 72, 73, 59, 62, 87, 58]
+    expected = [(.085, .166), (.115, .204), (.116, .207), (.091, .173), (.096, .181), (.143, .239), (.089, .171)]
+    assert goodman(counts) == pytest.approx(np.array(expected), abs=6e-4)
+    # ... and example 2: fifty cells of five.
+    assert goodman([5] * 50) == pytest.approx(np.tile([0.005, 0.075], (50, 1)), abs=6e-4)
+
+
+def test_goodman_is_the_bonferroni_score_interval():
+    counts = [120, 0, 33, 7, 40]
+    n, k = sum(counts), len(counts)
+    a = chi2.ppf(1 - 0.05 / k, 1)
+    got = goodman(counts)
+    for i, c in enumerate(counts):
+        root = math.sqrt(a * (a + 4 * c * (n - c) / n))
+        assert got[i] == pytest.approx([(a + 2 * c - root) / (2 * (n + a)), (a + 2 * c + root) / (2 * (n + a))])
+        # The same as a Wilson interval at confidence 1 - alpha/K (chi-square(1) quantile = z²).
+        assert got[i] == pytest.approx(wilson(c, n, 1 - 0.05 / k), abs=1e-12)
+    # Simultaneous intervals are wider than one-at-a-time ones.
+    assert got[2, 1] - got[2, 0] > np.diff(wilson(33, n))[0]
+
+
+@pytest.mark.parametrize("counts", [[0, 0, 0], [5], [3, -1, 2]])
+def test_goodman_rejects_bad_input(counts):
+    with pytest.raises(ValueError):
+        goodman(counts)
