@@ -18,6 +18,10 @@ class DataError(Exception):
         fld = self.field or "(file)"
         return f"{self.file}: {fld}: {self.problem}{exp}"
 
+    def __reduce__(self):
+        # Rebuild from the four fields: the runner's worker processes send errors back pickled.
+        return (type(self), (self.file, self.field, self.problem, self.expected))
+
 
 class DataErrors(Exception):
     """Several problems found while checking one or more files."""
@@ -25,3 +29,6 @@ class DataErrors(Exception):
     def __init__(self, errors: list[DataError]) -> None:
         self.errors = list(errors)
         super().__init__("\n".join(e.line() for e in self.errors))
+
+    def __reduce__(self):
+        return (type(self), (self.errors,))
