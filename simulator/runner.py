@@ -1,0 +1,282 @@
+"""Play many games of a situation, in parallel, reproducibly: the engine of `balance run`.
+
+Reproducibility: game i of a run with seed S is played with `game_seed(S, i)` whatever the
+number of workers, the batch size or the `--until-ci` rounds, so a run's tables depend only on
+(situation, policies, S, number of games).
+
+Parallelism: worker processes are started with "spawn", not "fork" (a forked copy of a process
+that has numba's compiler and threads loaded is not safe).  Each worker prepares the situation
+once (tables, line of sight; the compiled kernels come from numba's disk cache) and then plays
+batches of consecutive games; batches come back in any order and are put back in game order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from types import ModuleType
+
+import numpy as np
+import pandas as pd
+
+from policies.spec import PolicySpec
+from simulator.engines import Engine, engine_for
+from simulator.errors import DataError
+from simulator.progress import Progress
+from simulator.situation import Situation
+from simulator.stats import wilson_half_width
+from simulator.summary import summarize
+
+FIRST_ROUND = 200       # --until-ci: games in the first round when --games is not given
+MAX_GAMES = 20_000      # --until-ci: default cap
+BATCHES_PER_WORKER = 8  # enough batches that a slow batch does not leave a worker idle at the end
+BATCH_MIN, BATCH_MAX = 5, 200
+
+
+@dataclass
+class RunResult:
+    games: pd.DataFrame   # one row a game, column `game` = 0..N-1
+    turns: pd.DataFrame   # one row a game x turn x side, sorted by game
+    summary: dict
+    elapsed_s: float
+    games_per_s: float
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game i: child i of `SeedSequence(seed)` (as `.spawn()` makes it), as 32 bits.
+
+    32 bits because numba's `np.random.seed` takes nothing larger.  Two of 20,000 games share a
+    seed with a chance of about 5%; such a pair is the same game played twice, which does not
+    bias the estimates.
+    """
+    return int(np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(1, np.uint32)[0])
+
+
+def default_workers() -> int:
+    # The CPUs this process may run on (containers and `taskset` limit them), else all of them.
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def default_batch_size(n_games: int, workers: int) -> int:
+    return min(BATCH_MAX, max(BATCH_MIN, math.ceil(n_games / (workers * BATCHES_PER_WORKER))))
+
+
+def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str, PolicySpec],
+        workers: int | None = None, progress: bool = True, until_ci: float | None = None,
+        max_games: int | None = None, batch_size: int | None = None) -> RunResult:
+    """Play `n_games` games (with `until_ci`: the first round, default 200) and summarize them.
+
+    `until_ci=h` plays rounds of games until the 95% Wilson interval of every side's chance of
+    winning has a half-width <= h, or `max_games` (default 20,000) games are played.
+    """
+    engine = engine_for(situation.ruleset.name, str(situation.path))
+    sides = list(situation.ruleset.sides)
+    n_games, max_games = _check_args(n_games, seed, policies, sides, workers, until_ci, max_games, batch_size)
+    workers = workers or default_workers()
+    bar = Progress(progress)
+    t0 = time.perf_counter()
+    games: list[pd.DataFrame] = []
+    turns: list[pd.DataFrame] = []
+    with _Players(engine, situation, policies, workers) as players, _closing(bar):
+        target, played = n_games, 0
+        while True:
+            size = batch_size or default_batch_size(target - played, workers)
+            for g, t in players.play(seed, played, target, size, lambda done, tgt=target: bar.update(done, tgt)):
+                games.append(g)
+                turns.append(t)
+            played = target
+            if until_ci is None:
+                break
+            wins = _wins(games, sides)
+            if max(wilson_half_width(k, played) for k in wins) <= until_ci or played >= max_games:
+                break
+            target = min(max_games, _next_round(played, wins, until_ci))
+    elapsed = time.perf_counter() - t0
+    g_all, t_all = _join(games, turns)
+    ci = None
+    if until_ci is not None:
+        reached = max(wilson_half_width(k, played) for k in _wins(games, sides)) <= until_ci
+        ci = {"half_width": until_ci, "max_games": max_games, "reached": reached}
+    summary = summarize(g_all, situation=situation, seed=seed, policies=policies, levels=engine.levels,
+                        elapsed_s=elapsed, until_ci=ci)
+    return RunResult(g_all, t_all, summary, elapsed, played / elapsed if elapsed > 0 else float("inf"))
+
+
+@contextlib.contextmanager
+def _closing(bar: Progress):
+    try:
+        yield bar
+    finally:
+        bar.close()  # end the bar's line, also when interrupted
+
+
+def _check_args(n_games, seed, policies, sides, workers, until_ci, max_games, batch_size) -> tuple[int, int]:
+    def whole(value, option, minimum):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+            raise DataError(option, str(value), "not a whole number >= " + str(minimum), f"a whole number >= {minimum}")
+
+    if n_games is None:
+        if until_ci is None:
+            raise DataError("--games", "", "missing", "the number of games to play")
+        n_games = FIRST_ROUND
+    whole(n_games, "--games", 1)
+    whole(seed, "--seed", 0)
+    if workers is not None:
+        whole(workers, "--workers", 1)
+    if batch_size is not None:
+        whole(batch_size, "batch_size", 1)
+    if until_ci is None:
+        if max_games is not None:
+            raise DataError("--max-games", str(max_games), "only means something with --until-ci", "--until-ci H as well")
+        max_games = n_games
+    else:
+        if not 0 < until_ci <= 0.5:
+            raise DataError("--until-ci", str(until_ci), "out of range",
+                            "a half-width of the win probability's 95% interval in (0, 0.5], e.g. 0.02")
+        max_games = MAX_GAMES if max_games is None else max_games
+        whole(max_games, "--max-games", 1)
+        n_games = min(n_games, max_games)
+    if sorted(policies) != sorted(sides):
+        raise DataError("--policy", ", ".join(sorted(policies)), "not one policy per side", "a policy for each of " + ", ".join(sides))
+    return n_games, max_games
+
+
+def _wins(games: list[pd.DataFrame], sides: list[str]) -> list[int]:
+    counts = pd.concat([g["winner"] for g in games], ignore_index=True).value_counts()
+    return [int(counts.get(s, 0)) for s in sides]
+
+
+def _next_round(played: int, wins: list[int], h: float) -> int:
+    """Games to have played after the next round: what the current estimates say is enough
+    (Wilson half-width ≈ z·sqrt(p(1-p)/(n+z²))), plus 10%, growing by 1.5x to 4x a round so a
+    poor early estimate costs neither many tiny rounds nor a huge overshoot."""
+    z2 = 1.959964 ** 2
+    need = 0.0
+    for k in wins:
+        p = (k + z2 / 2) / (played + z2)  # the Wilson centre: never 0 or 1, unlike k/n
+        need = max(need, z2 * p * (1 - p) / h**2 - z2)
+    return int(min(4 * played, max(math.ceil(1.5 * played), math.ceil(1.1 * need))))
+
+
+def _join(games: list[pd.DataFrame], turns: list[pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One table of each kind, in game order.  Columns named with a colon (`lost:<side>:<type>`)
+    are counts an engine reports only when non-zero: 0 where a batch lacked them, and sorted by
+    name so the column order does not depend on how the games were batched."""
+    g = pd.concat(games, ignore_index=True)
+    counts = sorted(c for c in g.columns if ":" in c)
+    g[counts] = g[counts].fillna(0).astype(np.int64)
+    g = g[[c for c in g.columns if ":" not in c] + counts]
+    t = pd.concat(turns, ignore_index=True)
+    return g, t
+
+
+def _number(g: pd.DataFrame, t: pd.DataFrame, first: int, seeds: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Put the game index in front of both tables of one batch (games first .. first+len-1).
+
+    The turns table lists games in seed order; a game starts where the seed changes or the turn
+    count starts again (two consecutive games could share a 32-bit seed)."""
+    if len(g) != len(seeds) or list(g["seed"]) != list(seeds):
+        raise RuntimeError(f"engine returned games for seeds {list(g['seed'])[:5]}..., asked for {seeds[:5]}...")
+    g.insert(0, "game", np.arange(first, first + len(g), dtype=np.int64))
+    seed_col = t["seed"].to_numpy()
+    turn_col = t["turn"].to_numpy()
+    starts = np.ones(len(t), dtype=bool)
+    starts[1:] = (seed_col[1:] != seed_col[:-1]) | (turn_col[1:] < turn_col[:-1])
+    index = np.cumsum(starts) - 1
+    if len(t) and index[-1] != len(seeds) - 1:
+        raise RuntimeError(f"engine's turns table holds {index[-1] + 1} games, expected {len(seeds)}")
+    t.insert(0, "game", (first + index).astype(np.int64))
+    return g, t
+
+
+# --------------------------------------------------------------------------- playing
+
+class _Players:
+    """Plays ranges of games, in this process (workers=1) or in a pool of worker processes."""
+
+    def __init__(self, engine: Engine, situation: Situation, policies: dict[str, PolicySpec], workers: int) -> None:
+        self.policies = policies
+        self.pool: ProcessPoolExecutor | None = None
+        if workers == 1:
+            self.module: ModuleType = engine.load()
+            self.tables = self.module.prepare(situation)
+        else:
+            # The situation object itself goes to the workers (pickled), not its file name: they
+            # play exactly what this process loaded, even if the file changes during the run.
+            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_init_worker, initargs=(engine.module, situation))
+
+    def __enter__(self) -> _Players:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self.pool is None:
+            return
+        if exc_type is None:
+            self.pool.shutdown(wait=True)
+            return
+        # Interrupted or failed: do not wait for batches still being played (up to minutes);
+        # stop this pool's own worker processes.  The executor has no public call for that.
+        workers = list(getattr(self.pool, "_processes", {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.terminate()
+        for proc in workers:
+            proc.join(timeout=5)
+
+    def play(self, seed: int, start: int, stop: int, size: int,
+             report: Callable[[int, int], None]) -> list[tuple[pd.DataFrame, pd.DataFrame]]:
+        """Games start..stop-1 as (games, turns) pairs, one per batch, in game order."""
+        batches = [(a, [game_seed(seed, i) for i in range(a, min(a + size, stop))]) for a in range(start, stop, size)]
+        done: dict[int, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        played = start
+        if self.pool is None:
+            for first, seeds in batches:
+                g, t = self.module.play_games(self.tables, seeds, self.policies)
+                done[first] = _number(g, t, first, seeds)
+                played += len(seeds)
+                report(played, stop)
+        else:
+            pending = {self.pool.submit(_play_batch, first, seeds, self.policies) for first, seeds in batches}
+            try:
+                while pending:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        first, seeds, g, t = f.result()
+                        done[first] = _number(g, t, first, seeds)
+                        played += len(seeds)
+                        report(played, stop)
+            finally:
+                for f in pending:
+                    f.cancel()
+        return [done[first] for first, _ in batches]
+
+
+# State of a worker process: the engine module and its prepared tables, or the error preparing them.
+_WORKER: dict = {}
+
+
+def _init_worker(module_name: str, situation: Situation) -> None:
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+        _WORKER.update(module=module, tables=module.prepare(situation))
+    except Exception as exc:  # an initializer that raises only yields "BrokenProcessPool": keep it for the first batch
+        _WORKER["error"] = exc
+
+
+def _play_batch(first: int, seeds: list[int], policies: dict[str, PolicySpec]):
+    if "error" in _WORKER:
+        raise _WORKER["error"]
+    g, t = _WORKER["module"].play_games(_WORKER["tables"], seeds, policies)
+    return first, seeds, g, t

@@ -1,0 +1,95 @@
+"""The summary of a batch of games: outcome probabilities with their intervals, as a dict.
+
+The dict is what `balance run --json` prints and `--out` saves as summary.json; its keys are
+fixed (README, "The summary JSON") because other tools read it.  `format_summary` is the same
+content as a short table for people.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from policies.spec import PolicySpec
+from simulator import __version__
+from simulator.situation import Situation
+from simulator.stats import goodman, wilson
+
+DIGITS = 6  # probabilities and bounds: enough for any run size, short enough to read
+
+
+def _r(x: float) -> float:
+    return round(float(x), DIGITS)
+
+
+def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies: dict[str, PolicySpec],
+              levels: tuple[str, ...], elapsed_s: float, until_ci: dict | None = None) -> dict:
+    """Outcomes of `games` (one row a game: winner = side or "draw", level = winner's level)."""
+    sides = list(situation.ruleset.sides)
+    n = len(games)
+    winner = games["winner"].astype(str)
+    level = games["level"].astype(str)
+    # The multinomial behind the level intervals: every (side, level) a game can end in, and the draw.
+    cells = [(s, lv) for s in sides for lv in levels]
+    counts = [int(((winner == s) & (level == lv)).sum()) for s, lv in cells]
+    draws = int((winner == "draw").sum())
+    if sum(counts) + draws != n:
+        odd = sorted(set(zip(winner, level, strict=True)) - set(cells) - {("draw", "none")})
+        raise ValueError(f"games ended in results the summary does not know: {odd[:5]} "
+                         f"(expected a side in {sides} at a level in {list(levels)}, or a draw)")
+    joint = goodman([*counts, draws])
+    outcomes, levels_ci = {}, {}
+    for s in sides:
+        wins = sum(c for (side, _), c in zip(cells, counts, strict=True) if side == s)
+        outcomes[s] = {
+            "win": _r(wins / n),
+            "ci95": [_r(x) for x in wilson(wins, n)],
+            "levels": {lv: _r(c / n) for (side, lv), c in zip(cells, counts, strict=True) if side == s},
+        }
+        levels_ci[s] = {lv: [_r(x) for x in joint[i]] for i, (side, lv) in enumerate(cells) if side == s}
+    return {
+        "situation": situation.id,
+        "ruleset": situation.ruleset.name,
+        "games": n,
+        "seed": seed,
+        "policies": {s: {"name": policies[s].name, "params": policies[s].full_params()} for s in sides},
+        "outcomes": outcomes,
+        "draw": _r(draws / n),
+        "mean_turns": round(float(games["turns_played"].mean()), 3),
+        "elapsed_s": round(elapsed_s, 3),
+        "games_per_s": round(n / elapsed_s, 1) if elapsed_s > 0 else None,
+        "levels_ci95": levels_ci,
+        "draw_ci95": [_r(x) for x in wilson(draws, n)],
+        "until_ci": until_ci,
+        "tool_version": __version__,
+        "situation_sha256": situation.file_sha256,
+        "overrides": dict(situation.overrides),
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def format_summary(s: dict) -> str:
+    """The summary as a few lines of text: win chances with intervals, levels, draws, speed."""
+    levels = next(iter(s["outcomes"].values()))["levels"].keys()
+    head = f"{s['situation']} ({s['ruleset']}): {s['games']} games, seed {s['seed']}"
+    if s.get("until_ci"):
+        u = s["until_ci"]
+        head += (f" (until every win interval is within ±{u['half_width']:g}: "
+                 f"{'reached' if u['reached'] else 'stopped at --max-games ' + str(u['max_games'])})")
+    # Written as --policy arguments, so a run can be repeated by copying them.
+    pol = " ".join(f"{side}={p['name']}" + "".join(
+        (":" if i == 0 else ",") + f"{k}={v:g}" for i, (k, v) in enumerate(p["params"].items()))
+        for side, p in s["policies"].items())
+    width = max(len(side) for side in s["outcomes"])
+    lines = [head, f"policies: {pol}", "",
+             f"{'':<{width}}  {'win':>6}  {'95% interval':<17}" + "".join(f"{lv:>10}" for lv in levels)]
+    for side, o in s["outcomes"].items():
+        lo, hi = o["ci95"]
+        lines.append(f"{side:<{width}}  {_pct(o['win']):>6}  {f'[{_pct(lo)}, {_pct(hi)}]':<17}"
+                     + "".join(f"{_pct(o['levels'][lv]):>10}" for lv in levels))
+    lo, hi = s["draw_ci95"]
+    lines.append(f"{'draw':<{width}}  {_pct(s['draw']):>6}  [{_pct(lo)}, {_pct(hi)}]")
+    lines += ["", f"mean turns {s['mean_turns']:g}; {s['elapsed_s']:.1f} s, {s['games_per_s']} games/s"]
+    return "\n".join(lines)

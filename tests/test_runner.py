@@ -1,0 +1,235 @@
+"""The Monte Carlo runner and `balance run`: reproducible, worker-count independent, honest output."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+from policies.spec import parse_side_policies
+from simulator.cli import main
+from simulator.engines import engine_for
+from simulator.errors import DataError
+from simulator.progress import Progress
+from simulator.runner import _number, game_seed, run
+from simulator.situation import load_situation
+from simulator.stats import wilson_half_width
+
+REQUIRED = {"situation", "ruleset", "games", "seed", "policies", "outcomes", "draw", "mean_turns", "elapsed_s",
+            "games_per_s"}
+EXTRA = {"levels_ci95", "draw_ci95", "until_ci", "tool_version", "situation_sha256", "overrides"}
+TIMING = ("elapsed_s", "games_per_s")
+
+
+@pytest.fixture(scope="module")
+def sit():
+    return load_situation("pb-01")
+
+
+@pytest.fixture(scope="module")
+def rnd(sit):
+    return parse_side_policies(["random"], sit.ruleset.sides)
+
+
+def untimed(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in TIMING}
+
+
+def assert_same_games(a, b):
+    assert_frame_equal(a.games, b.games)
+    assert_frame_equal(a.turns, b.turns)
+    assert untimed(a.summary) == untimed(b.summary)
+
+
+def test_game_seed_is_the_spawned_child_and_fits_numba():
+    children = np.random.SeedSequence(7).spawn(5)
+    for i, child in enumerate(children):
+        assert game_seed(7, i) == int(child.generate_state(1)[0])
+    seeds = [game_seed(1, i) for i in range(1000)]
+    assert all(0 <= s < 2**32 for s in seeds)
+    assert len(set(seeds)) == len(seeds)
+
+
+def test_same_arguments_same_games(sit, rnd):
+    a = run(sit, 8, 3, rnd, workers=1, progress=False)
+    b = run(sit, 8, 3, rnd, workers=1, progress=False)
+    assert_same_games(a, b)
+    assert list(a.games["game"]) == list(range(8))
+    assert a.turns["game"].is_monotonic_increasing and set(a.turns["game"]) == set(range(8))
+    assert list(a.games["seed"]) == [game_seed(3, i) for i in range(8)]
+    # Each game's turn rows carry that game's seed.
+    by_game = a.turns.groupby("game")["seed"].first()
+    assert list(by_game) == list(a.games["seed"])
+    assert a.summary["games"] == 8 and a.games_per_s > 0
+    c = run(sit, 8, 4, rnd, workers=1, progress=False)
+    assert list(c.games["seed"]) != list(a.games["seed"])
+
+
+def test_workers_and_batches_do_not_change_the_games(sit):
+    policies = parse_side_policies(["german=heuristic:aggression=0.8", "russian=random"], sit.ruleset.sides)
+    one = run(sit, 12, 5, policies, workers=1, progress=False, batch_size=3)
+    two = run(sit, 12, 5, policies, workers=2, progress=False)
+    assert_same_games(one, two)
+    assert one.summary["policies"]["german"]["params"]["aggression"] == 0.8
+
+
+def test_until_ci_plays_on_until_precise(sit, rnd):
+    h = 0.15
+    # Five games can never be that precise (half-width >= 0.21 whatever the results).
+    res = run(sit, 5, 2, rnd, workers=1, progress=False, until_ci=h)
+    n = res.summary["games"]
+    assert n > 5 and res.summary["until_ci"] == {"half_width": h, "max_games": 20000, "reached": True}
+    for side in sit.ruleset.sides:
+        assert wilson_half_width(int((res.games["winner"] == side).sum()), n) <= h
+    # The rounds continue the game sequence: the same as one plain run of that many games.
+    plain = run(sit, n, 2, rnd, workers=1, progress=False)
+    assert_frame_equal(res.games, plain.games)
+    assert_frame_equal(res.turns, plain.turns)
+
+
+def test_until_ci_stops_at_max_games(sit, rnd):
+    res = run(sit, 4, 2, rnd, workers=1, progress=False, until_ci=0.01, max_games=9)
+    assert res.summary["games"] == 9 and len(res.games) == 9
+    assert res.summary["until_ci"] == {"half_width": 0.01, "max_games": 9, "reached": False}
+    small = run(sit, 50, 2, rnd, workers=1, progress=False, until_ci=0.01, max_games=3)
+    assert small.summary["games"] == 3
+
+
+@pytest.mark.parametrize(("kwargs", "option"), [
+    ({"n_games": 0}, "--games"),
+    ({"n_games": None}, "--games"),
+    ({"seed": -1}, "--seed"),
+    ({"workers": 0}, "--workers"),
+    ({"until_ci": 0.0}, "--until-ci"),
+    ({"until_ci": 0.7}, "--until-ci"),
+    ({"max_games": 10}, "--max-games"),
+    ({"until_ci": 0.1, "max_games": 0}, "--max-games"),
+])
+def test_bad_arguments_name_the_option(sit, rnd, kwargs, option):
+    args = {"n_games": 5, "seed": 1, "workers": 1, "progress": False} | kwargs
+    with pytest.raises(DataError) as err:
+        run(sit, policies=rnd, **args)
+    assert err.value.file == option
+
+
+def test_missing_side_policy_and_unknown_engine(sit, rnd):
+    with pytest.raises(DataError, match="a policy for each of german, russian"):
+        run(sit, 5, 1, {"german": rnd["german"]}, workers=1, progress=False)
+    with pytest.raises(DataError, match="'chess' has no rules engine yet"):
+        engine_for("chess", "x.toml")
+
+
+def test_turn_rows_are_numbered_even_when_seeds_repeat():
+    games = pd.DataFrame({"seed": [9, 9, 4]})
+    turns = pd.DataFrame({"seed": [9, 9, 9, 9, 9, 9, 4, 4], "turn": [0, 0, 1, 0, 0, 1, 0, 1]})
+    g, t = _number(games, turns, 10, [9, 9, 4])
+    assert list(g["game"]) == [10, 11, 12]
+    assert list(t["game"]) == [10, 10, 10, 11, 11, 11, 12, 12]
+
+
+def test_progress_bar_only_on_a_terminal():
+    plain = io.StringIO()
+    bar = Progress(True, plain)
+    bar.update(3, 10)
+    bar.close()
+    assert plain.getvalue() == ""
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Tty()
+    bar = Progress(True, tty)
+    bar.update(5, 10)
+    bar.close()
+    assert "5/10 games" in tty.getvalue() and tty.getvalue().endswith("\n")
+    quiet = Tty()
+    Progress(False, quiet).update(1, 2)
+    assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize(("policy", "message"), [
+    ("german=bogus", "unknown policy 'bogus'"),
+    ("prussian=random", "unknown side 'prussian'"),
+    ("german=random:speed=3", "random has no parameter 'speed'"),
+    ("german=heuristic:aggression=high", "'high' is not a number"),
+])
+def test_bad_policy_is_one_clear_line_and_exit_1(policy, message, capsys):
+    assert main(["run", "pb-01", "--games", "3", "--workers", "1", "--policy", policy]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert message in err and err.startswith("--policy") and err.count("\n") == 1
+
+
+def test_json_and_out_directory(tmp_path, capsys):
+    out = tmp_path / "runs" / "r1"
+    argv = ["run", "pb-01", "--games", "6", "--seed", "2", "--policy", "random", "--workers", "1",
+            "--out", str(out), "--json"]
+    assert main(argv) == 0
+    stdout = capsys.readouterr().out
+    summary = json.loads(stdout)  # nothing but the JSON on stdout
+    assert set(summary) == REQUIRED | EXTRA
+    assert summary["situation"] == "pb-01" and summary["ruleset"] == "panzerblitz"
+    assert summary["games"] == 6 and summary["seed"] == 2
+    sides = ["german", "russian"]
+    assert list(summary["outcomes"]) == sides and list(summary["policies"]) == sides
+    for side in sides:
+        o = summary["outcomes"][side]
+        assert set(o) == {"win", "ci95", "levels"}
+        assert list(o["levels"]) == ["marginal", "tactical", "decisive"]
+        assert o["ci95"][0] <= o["win"] <= o["ci95"][1]
+        assert o["win"] == pytest.approx(sum(o["levels"].values()))
+        assert list(summary["levels_ci95"][side]) == ["marginal", "tactical", "decisive"]
+        assert set(summary["policies"][side]) == {"name", "params"}
+        assert summary["policies"][side]["name"] == "random"
+    assert sum(summary["outcomes"][s]["win"] for s in sides) + summary["draw"] == pytest.approx(1.0)
+
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["games.parquet", "games.csv", "turns.parquet", "turns.csv", "summary.json"])
+    assert [p.name for p in out.parent.iterdir()] == ["r1"]  # no temporary directory left behind
+    assert json.loads((out / "summary.json").read_text()) == summary
+    games = pd.read_parquet(out / "games.parquet")
+    assert list(games["game"]) == list(range(6))
+    assert len(pd.read_csv(out / "games.csv")) == 6
+    turns = pd.read_parquet(out / "turns.parquet")
+    assert len(turns) == len(pd.read_csv(out / "turns.csv")) and set(turns["game"]) == set(range(6))
+
+    # A second run replaces the first one's files; a directory with other files is left alone.
+    assert main(argv[:5] + ["3"] + argv[6:]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == 3
+    assert json.loads((out / "summary.json").read_text())["seed"] == 3
+    assert [p.name for p in out.parent.iterdir()] == ["r1"]
+    (out / "notes.txt").write_text("mine")
+    assert main(argv) == 1
+    assert "not replacing it" in capsys.readouterr().err
+    assert (out / "notes.txt").exists() and [p.name for p in out.parent.iterdir()] == ["r1"]
+
+
+def test_readable_table(capsys):
+    assert main(["run", "pb-01", "--games", "5", "--policy", "random", "--policy", "russian=random:stay_put=0.5",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "pb-01 (panzerblitz): 5 games, seed 1" in out
+    assert "russian=random:hold_fire=0.25,stay_put=0.5" in out
+    assert "95% interval" in out and "decisive" in out and "draw" in out and "mean turns" in out
+
+
+@pytest.mark.slow
+def test_many_heuristic_games_are_the_same_on_one_or_two_workers(sit):
+    policies = parse_side_policies([], sit.ruleset.sides)
+    one = run(sit, 200, 11, policies, workers=1, progress=False)
+    two = run(sit, 200, 11, policies, workers=2, progress=False)
+    assert_same_games(one, two)
+
+
+def test_a_worker_that_cannot_prepare_reports_why_on_its_first_batch(sit, rnd, monkeypatch):
+    from simulator import runner
+
+    monkeypatch.setattr(runner, "_WORKER", {})
+    runner._init_worker("simulator.no_such_engine", sit)  # must not raise: that would only break the pool
+    with pytest.raises(ModuleNotFoundError, match="no_such_engine"):
+        runner._play_batch(0, [1], rnd)
