@@ -1,4 +1,4 @@
-"""The `balance` command line: list, validate and show situations; build line-of-sight tables."""
+"""The `balance` command line: list, validate and show situations; line of sight; play games."""
 
 from __future__ import annotations
 
@@ -115,6 +115,30 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if rec.violation else 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    import json
+
+    from policies.spec import parse_side_policies
+    from simulator.runner import run
+    from simulator.summary import format_summary
+
+    sit = _load(args.situation, args.set)
+    policies = parse_side_policies(args.policy, sit.ruleset.sides)
+    result = run(sit, args.games, args.seed, policies, workers=args.workers, until_ci=args.until_ci,
+                 max_games=args.max_games)
+    if args.out:
+        from simulator.run_output import write_run
+
+        out = write_run(result, Path(args.out))
+        if not args.json:
+            print(f"wrote {out}/: games, turns (.parquet, .csv), summary.json")
+    if args.json:
+        print(json.dumps(result.summary, indent=2))
+    else:
+        print(format_summary(result.summary))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="balance", description="Monte Carlo balance analyzer for hex-and-counter wargames.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -143,6 +167,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
     s.set_defaults(func=cmd_replay)
 
+    s = sub.add_parser("run", help="play many games of a situation and report the outcomes with their uncertainty")
+    s.add_argument("situation", help="built-in id (pb-01) or a situation file")
+    s.add_argument("--games", type=int, metavar="N",
+                   help="games to play (with --until-ci: the first round, default 200)")
+    s.add_argument("--seed", type=int, default=1, help="seed of the run; game i is the same game for the same seed (default 1)")
+    s.add_argument("--policy", action="append", metavar="SIDE=NAME[:K=V,...]",
+                   help="a side's player and its parameters, e.g. german=heuristic:aggression=0.8; "
+                        "a bare NAME sets both sides (default heuristic)")
+    s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")
+    s.add_argument("--out", metavar="DIR", help="write games and turns tables (.parquet, .csv) and summary.json into DIR")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON (and nothing else) on stdout")
+    s.add_argument("--until-ci", type=float, metavar="H",
+                   help="play until every side's 95%% win interval is within +-H (e.g. 0.02)")
+    s.add_argument("--max-games", type=int, metavar="M", help="with --until-ci: stop after M games (default 20000)")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
+    s.set_defaults(func=cmd_run)
+
     s = sub.add_parser("los", help="build (or load from cache) a situation's line-of-sight table")
     s.add_argument("situation")
     s.add_argument("--pair", nargs=2, metavar="HEX", help="print whether two hexes see each other")
@@ -159,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: a line, not a traceback
+        print("interrupted", file=sys.stderr)
+        return 130
     except DataErrors as exc:
         for e in exc.errors:
             print(e.line(), file=sys.stderr)
