@@ -80,7 +80,8 @@ def own_goal(t: Tables, m: dict) -> tuple[int, np.ndarray, float, float]:
     if kind == "furthest_advance":
         return ADVANCE, _edge_hexes(t, m["toward"]), 0.5, 1.0
     if kind == "line_of_fire":
-        return NO_GOAL, none, 0.7, 1.5  # keep the line watched: spread out, stay alive
+        # a chain of watched hexes from one edge to the other: spread along the line between them
+        return DEFEND, _midline(t, m["between"], along=True), 0.7, 1.5
     if kind == "open_corridor":
         return NO_GOAL, none, 1.0, 1.0  # clear the enemy's units and sight out of the way
     return NO_GOAL, none, 0.7, 1.0      # prevent_enemy: everything comes from denial
@@ -99,7 +100,20 @@ def denial_goal(t: Tables, enemy: dict) -> tuple[int, np.ndarray]:
     if kind == "not_exited":
         # the enemy scores my units that stay on the map: leave it
         return (EXIT, _edge_hexes(t, enemy["edge"])) if whose == "enemy" else (DEFEND, _edge_hexes(t, enemy["edge"]))
+    if kind == "open_corridor" and whose == "enemy":
+        # the enemy needs a corridor free of my units and sight: watch a line across it
+        return DEFEND, _midline(t, enemy["between"], along=False)
     return NO_GOAL, np.zeros(0, dtype=np.int64)
+
+
+def _midline(t: Tables, between: list[str], along: bool) -> np.ndarray:
+    """The middle line of the map joining the two edges (`along`) or crossing between them."""
+    m = t.situation.map
+    north_south = set(between) == {"north", "south"}
+    by_row = north_south != along  # a line across a north-south axis is a row
+    if by_row:
+        return np.flatnonzero(m.row == m.height // 2).astype(np.int64)
+    return np.flatnonzero(m.col == m.width // 2).astype(np.int64)
 
 
 def expected_damage(crt: np.ndarray, lowest_roll: int) -> np.ndarray:

@@ -213,24 +213,44 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
             s -= 0.3 * (ud - enemy_dist[h])
     if empty_carrier and enemy_dist[h] < 6:
         s -= 0.2 * (6 - enemy_dist[h])
-    # Do not pile up: one result hits the whole stack.
+    # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays.
+    if st.mine[h]:
+        s -= 0.8 * own_value(st, ut, pt, side, u)
+    # Do not pile up (one result hits the whole stack); do not shuffle about for nothing.
     s -= 0.05 * occ[h, side]
+    if h == st.hex[u]:
+        s += 0.08
     if prm[NOISE] > 0:
         s += prm[NOISE] * np.random.random()
     return s
 
 
 @njit(cache=True)
-def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields):
-    """The best of n candidate hexes (set-up or entry); -1 if none."""
+def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing):
+    """The best of n candidate hexes (set-up or entry); -1 if none.  `pairing[h]`: riders
+    minus carriers already set up in h (set-up puts trucks with the infantry they will carry)."""
     best = -1
     best_s = -1e18
+    t = st.utype[u]
+    rider = is_rider(ut, t)
+    carrier = ut.carrier[t]
     for i in range(n):
-        s = hex_score(st, ut, mt, ct, pt, prm, side, u, options[i], occ, fields)
+        h = options[i]
+        s = hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields)
+        if (carrier and pairing[h] > 0) or (rider and pairing[h] < 0):
+            s += 0.6
+        elif rider and occ[h, side] == 0 and pt.goal_kind[side] != DEFEND:
+            s += 0.3  # alone, so a carrier can still join it
         if s > best_s:
             best_s = s
             best = i
     return best
+
+
+@njit(cache=True)
+def is_rider(ut, t):
+    """A unit a carrier can take aboard (PB-TRANS-2): not a vehicle, not a counter like a fort."""
+    return not ut.vehicle[t] and not ut.positional[t] and ut.mclass[t] >= 0
 
 
 @njit(cache=True)
@@ -282,6 +302,18 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
 # ---------------------------------------------------------------- fire
 
 @njit(cache=True)
+def adjacent_enemy(st, ut, mt, side, h):
+    for k in range(6):
+        nb = mt.neighbours[h, k]
+        if nb < 0:
+            continue
+        for e in range(st.utype.shape[0]):
+            if st.hex[e] == nb and st.side[e] != side and is_piece(st, ut, e):
+                return True
+    return False
+
+
+@njit(cache=True)
 def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of):
     """PB-SEQ-2 S2: declare every attack of the turn at once (PB-SEQ-3.3).
 
@@ -294,8 +326,14 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     enemy = 1 - side
     firers = np.empty(n_units, dtype=np.int64)
     n_f = 0
+    leaving = pt.goal_kind[side] == EXIT
     for u in range(n_units):
         if may_fire(st, ut, u, side):
+            # A unit that fires may not move (PB-SEQ-3.1): a side racing for the map edge
+            # fires only with what cannot move anyway, or at what stands in the way.
+            if leaving and ut.movement[st.utype[u]] > 0 and st.carrying[u] < 0 and \
+                    not adjacent_enemy(st, ut, mt, side, st.hex[u]):
+                continue
             firers[n_f] = u
             n_f += 1
     if n_f == 0:

@@ -25,7 +25,7 @@ POLICIES: dict[str, tuple[int, dict[str, float]]] = {
     }),
     "heuristic": (HEURISTIC, {
         "aggression": 0.6,        # 0 cautious .. 1 reckless: lowers the odds it accepts, raises advance
-        "min_odds": 2.0,          # lowest odds (attack / defence) it attacks at, before aggression
+        "min_odds": 1.0,          # lowest odds (attack / defence) it attacks at, before aggression
         "objective_weight": 1.0,  # pull of the victory conditions' hexes and edges
         "risk": 1.0,              # weight of the enemy fire a hex is exposed to
         "cover_weight": 1.0,      # value of woods, towns, forts and hilltops

@@ -141,6 +141,7 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
     heuristic = policy[side] == hp.HEURISTIC
     fields = np.empty((4, n_hex), dtype=np.int64)
     occ = occupancy(st, ut, n_hex)
+    pairing = np.zeros(n_hex, dtype=np.int64)
     if heuristic:
         hp.enemy_fields(st, ut, mt, ct, side, fields)
     for u in range(st.utype.shape[0]):
@@ -154,7 +155,7 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
                 options[n] = h
                 n += 1
         if heuristic:
-            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields)
+            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, pairing)
         else:
             i = choose(policy[side], params[side], SETUP_HEX, n)
         if i < 0:
@@ -162,6 +163,10 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
         h = options[i]
         place(st, u, h)
         occ[h, side] += 1
+        if ut.carrier[st.utype[u]]:
+            pairing[h] -= 1
+        elif hp.is_rider(ut, st.utype[u]):
+            pairing[h] += 1
         cat = ut.category[st.utype[u]]
         if cat == MINE:
             st.mine[h] = True
@@ -267,7 +272,7 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
                 options[n] = h
                 n += 1
         if heuristic:
-            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields)
+            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, occ[:, 0] * 0)
         else:
             i = choose(policy[side], params[side], ENTRY_HEX, n)
         if i < 0 or mf <= 0:
