@@ -199,7 +199,7 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
         danger(st, ut, mt, ct, pt, u, h, fields)
     # Cover and observation.
     if mt.concealing[h]:
-        s += 0.15 * prm[COVER_W]
+        s += 0.25 * prm[COVER_W]  # unseen at range (PB-SPOT-1) and +1 on the die (PB-CBT-10)
     if mt.level[h] == 2:
         s += 0.10 * prm[COVER_W]
     if armed and ut.range[t] > 1:

@@ -1,0 +1,187 @@
+"""Policies: parameters from the command line, the heuristic player's reading of a situation,
+its decisions in small positions, and its strength against random play."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from policies.goals import ADVANCE, DEFEND, EXIT, build_policy_tables, expected_damage
+from policies.heuristic import column_for_ratio, hex_score, is_rider
+from policies.spec import N_PARAMS, parse_policy, parse_side_policies
+from simulator.errors import DataError
+from simulator.panzerblitz.game import fire_phase
+from simulator.panzerblitz.replay import play, policy_tables
+from simulator.panzerblitz.rules import EV_ATTACK, EV_FIRER, occupancy
+from simulator.panzerblitz.tables import build_tables
+from simulator.situation import builtin_situations, load_situation
+from tests.test_rules import GERMAN, hexn, position, unit_of
+
+SITUATIONS = [p.stem for p in builtin_situations()]
+
+
+@pytest.fixture(scope="module")
+def tables_of():
+    cache = {}
+
+    def get(sid):
+        if sid not in cache:
+            cache[sid] = build_tables(load_situation(sid))
+        return cache[sid]
+    return get
+
+
+# ---------------------------------------------------------------- specs
+
+def test_policy_spec_defaults_and_overrides():
+    spec = parse_policy("heuristic:aggression=0.8, min_odds=3")
+    assert spec.full_params()["aggression"] == 0.8
+    assert spec.full_params()["min_odds"] == 3.0
+    assert spec.full_params()["risk"] == 1.0  # default kept
+    v = spec.vector()
+    assert v.shape == (N_PARAMS,) and v[0] == 0.8 and v[1] == 3.0
+    assert spec.label() == "heuristic:aggression=0.8,min_odds=3"
+    assert parse_policy("random").label() == "random"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("clever", "unknown policy"),
+    ("heuristic:boldness=1", "no parameter 'boldness'"),
+    ("heuristic:aggression=high", "not a number"),
+    ("heuristic:aggression", "not KEY=VALUE"),
+])
+def test_policy_spec_errors_name_what_was_expected(text, message):
+    with pytest.raises(DataError) as e:
+        parse_policy(text)
+    assert message in e.value.line()
+
+
+def test_side_policies():
+    out = parse_side_policies(["german=random", "russian=heuristic:risk=2"], ["german", "russian"])
+    assert out["german"].name == "random" and out["russian"].full_params()["risk"] == 2.0
+    assert parse_side_policies(None, ["german", "russian"])["german"].name == "heuristic"
+    with pytest.raises(DataError, match="unknown side"):
+        parse_side_policies(["finn=random"], ["german", "russian"])
+
+
+# ---------------------------------------------------------------- goals
+
+def test_goals_read_from_the_victory_conditions(tables_of):
+    # Situation 5: the Germans must leave by the south edge; the Russians deny it there.
+    pt = build_policy_tables(tables_of("pb-05"))
+    t = tables_of("pb-05")
+    ger, rus = (t.situation.ruleset.sides.index(s) for s in ("german", "russian"))
+    assert pt.goal_kind[ger] == EXIT and pt.goal_kind[rus] == DEFEND
+    south = t.situation.map.edge_hexes("south")
+    assert (pt.goal_dist[ger, south] == 0).all()
+    # Situation 6: the Russians score units on board 3; the Germans count kills, and so
+    # deny board 3 (their goal is the enemy's).
+    t = tables_of("pb-06")
+    pt = build_policy_tables(t)
+    ger, rus = (t.situation.ruleset.sides.index(s) for s in ("german", "russian"))
+    assert pt.goal_kind[rus] == ADVANCE and pt.goal_kind[ger] == DEFEND
+    assert (pt.goal_dist[rus] == pt.goal_dist[ger]).all()
+    # Situation 1: the command post is worth five kills to the Russians (card weights).
+    t = tables_of("pb-01")
+    pt = build_policy_tables(t)
+    rus = t.situation.ruleset.sides.index("russian")
+    assert pt.victory_weight[rus, t.units.index("command-post")] == 4.0
+
+
+def test_expected_damage_follows_the_crt(tables_of):
+    ct = tables_of("pb-01").combat_t
+    ev = expected_damage(ct.crt, ct.lowest_roll)
+    zero = ev.shape[1] // 2
+    # PB-CRT-1: better odds never do less damage; at 4-1 rows 1..6 are all X.
+    assert (np.diff(ev[:, zero]) >= 0).all()
+    assert ev[-1, zero] == 1.0
+    # PB-CBT-10: a +1 (woods, town) never helps the attacker.
+    assert (ev[:, zero + 1] <= ev[:, zero]).all()
+    assert column_for_ratio(ct, 2.0) == list(tables_of("pb-01").combat.column_names).index("2-1")
+    assert column_for_ratio(ct, 1.5) == list(tables_of("pb-01").combat.column_names).index("2-1")
+
+
+# ---------------------------------------------------------------- decisions in positions
+
+def heuristic_players():
+    spec = parse_policy("heuristic:noise=0")
+    return np.array([spec.kernel_id] * 2, dtype=np.int64), np.tile(spec.vector(), (2, 1))
+
+
+def test_heuristic_concentrates_fire_on_one_stack(tmp_path):
+    # Two Panzer IVs can each reach 1-1 on either of two T-34s in the open; together they
+    # reach 2-1 on one: the player puts both on the same stack (PB-STK-5 combination).
+    units = [("german", "pzkw-iv-h", "3K4"), ("german", "pzkw-iv-h", "3K5"),
+             ("russian", "t-34-c", "3K8"), ("russian", "t-34-c", "3M6")]
+    t, st = position(tmp_path, units)
+    policy, params = heuristic_players()
+    fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, policy, params)
+    log = st.log[: st.clock[2]]
+    attacks = log[log[:, 2] == EV_ATTACK]
+    firers = log[log[:, 2] == EV_FIRER]
+    assert len(attacks) == 1 and len(firers) == 2
+    assert len(set(firers[:, 4].tolist())) == 1  # both at the same hex
+
+
+def test_heuristic_prefers_cover_out_of_enemy_fire(tmp_path):
+    # A rifle platoon facing a T-34: at any distance, the best woods hex (unspotted at range,
+    # PB-SPOT-1) scores better than the best open hex in the tank's sight.
+    t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3Y2"), ("russian", "t-34-c", "3Y6")])
+    from policies.heuristic import enemy_fields
+
+    pt = policy_tables(t)
+    _, params = heuristic_players()
+    fields = np.empty((4, t.situation.map.n_hexes), dtype=np.int64)
+    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, GERMAN, fields)
+    occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
+    u = unit_of(t, st, "rifle-platoon-german-42")
+    m = t.situation.map
+    tank = hexn(t, "3Y6")
+    mt = t.map_t
+
+    def score(h):
+        return hex_score(st, t.unit_t, mt, t.combat_t, pt, params[GERMAN], GERMAN, u, h, occ, fields)
+
+    compared = 0
+    for d in range(2, 7):  # same distance from the tank, same (ground) level
+        ring = [h for h in range(m.n_hexes) if mt.dist[h, tank] == d and mt.level[h] == 0 and not st.mine[h]]
+        woods = [h for h in ring if mt.concealing[h] and not mt.town[h]]
+        open_seen = [h for h in ring if not mt.concealing[h] and fields[0, h] > 0]
+        if woods and open_seen:
+            assert max(score(h) for h in woods) > max(score(h) for h in open_seen), d
+            compared += 1
+    assert compared >= 2
+
+
+def test_riders_are_foot_units_and_guns(tables_of):
+    t = tables_of("pb-08")
+    ut = t.unit_t
+    assert is_rider(ut, t.units.index("rifle-platoon-german-42"))
+    assert not is_rider(ut, t.units.index("truck-german"))
+    assert not is_rider(ut, t.units.index("fort-50"))
+
+
+# ---------------------------------------------------------------- whole games
+
+@pytest.mark.parametrize("sid", SITUATIONS)
+def test_heuristic_games_keep_every_invariant(tables_of, sid):
+    rec = play(tables_of(sid), 1, ("heuristic", "heuristic"), debug=True)
+    assert rec.violation is None, (sid, rec.violation)
+
+
+def test_heuristic_games_are_reproducible(tables_of):
+    from simulator.panzerblitz.replay import describe
+
+    t = tables_of("pb-04")
+    assert describe(play(t, 5, ("heuristic", "random")), t) == describe(play(t, 5, ("heuristic", "random")), t)
+
+
+@pytest.mark.parametrize("sid", ["pb-04", "pb-07"])
+def test_heuristic_beats_random_from_both_seats(tables_of, sid):
+    """Issue 4 strength check (small): the full table is `make strength` (bench/strength.py)."""
+    t = tables_of(sid)
+    sides = t.situation.ruleset.sides
+    for seat in range(2):
+        pol = ("heuristic", "random") if seat == 0 else ("random", "heuristic")
+        wins = sum(play(t, seed, pol).outcome.winner == sides[seat] for seed in range(8))
+        assert wins >= 6, (sid, sides[seat], wins)
