@@ -116,11 +116,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    import json
-
     from policies.spec import parse_side_policies
     from simulator.runner import run
-    from simulator.summary import format_summary
+    from simulator.summary import format_summary, summary_json
 
     sit = _load(args.situation, args.set)
     policies = parse_side_policies(args.policy, sit.ruleset.sides)
@@ -133,7 +131,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"wrote {out}/: games, turns (.parquet, .csv), summary.json")
     if args.json:
-        print(json.dumps(result.summary, indent=2))
+        print(summary_json(result.summary))
     else:
         print(format_summary(result.summary))
     return 0

@@ -8,7 +8,6 @@ files is left alone: `--out .` must not replace someone's working directory.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from simulator.errors import DataError
 from simulator.runner import RunResult
+from simulator.summary import summary_json
 
 FILES = ("games.parquet", "games.csv", "turns.parquet", "turns.csv", "summary.json")
 
@@ -38,7 +38,7 @@ def write_run(result: RunResult, out: Path) -> Path:
         result.games.to_csv(tmp / "games.csv", index=False)
         result.turns.to_parquet(tmp / "turns.parquet", index=False)
         result.turns.to_csv(tmp / "turns.csv", index=False)
-        (tmp / "summary.json").write_text(json.dumps(result.summary, indent=2) + "\n")
+        (tmp / "summary.json").write_text(summary_json(result.summary) + "\n")
         if out.exists():  # an earlier run's files: moved aside, replaced, then deleted
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=parent))
             os.replace(out, old / out.name)

@@ -7,6 +7,9 @@ content as a short table for people.
 
 from __future__ import annotations
 
+import json
+import re
+
 import pandas as pd
 
 from policies.spec import PolicySpec
@@ -15,6 +18,10 @@ from simulator.situation import Situation
 from simulator.stats import goodman, wilson
 
 DIGITS = 6  # probabilities and bounds: enough for any run size, short enough to read
+
+# A list of numbers that json.dumps(indent=...) spread over several lines.  JSON strings never
+# hold a raw newline, so this cannot match inside one.
+_NUMBER_LIST = re.compile(r"\[\n\s*(-?[0-9][0-9.eE+-]*(?:,\n\s*-?[0-9][0-9.eE+-]*)*)\n\s*\]")
 
 
 def _r(x: float) -> float:
@@ -64,6 +71,12 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "situation_sha256": situation.file_sha256,
         "overrides": dict(situation.overrides),
     }
+
+
+def summary_json(summary: dict) -> str:
+    """Indented JSON with each interval ([lo, hi]) on one line: a third as long, same content."""
+    text = json.dumps(summary, indent=2)
+    return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text)
 
 
 def _pct(x: float) -> str:

@@ -233,3 +233,14 @@ def test_a_worker_that_cannot_prepare_reports_why_on_its_first_batch(sit, rnd, m
     runner._init_worker("simulator.no_such_engine", sit)  # must not raise: that would only break the pool
     with pytest.raises(ModuleNotFoundError, match="no_such_engine"):
         runner._play_batch(0, [1], rnd)
+
+
+def test_summary_json_puts_intervals_on_one_line_and_keeps_the_content():
+    from simulator.summary import summary_json
+
+    summary = {"outcomes": {"german": {"win": 0.5, "ci95": [0.25, 0.75]}}, "draw_ci95": [0.0, 1e-07],
+               "overrides": {"units.t-34-c.name": "T-34 [1,2]", "list": ["a", "b"]}, "until_ci": None}
+    text = summary_json(summary)
+    assert json.loads(text) == summary
+    assert '"ci95": [0.25, 0.75]' in text and '"draw_ci95": [0.0, 1e-07]' in text
+    assert '"T-34 [1,2]"' in text
