@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # source> (simulator/_numba_cache.py), so reruns and CI on the same machine reuse them.
 export MPLBACKEND ?= Agg
 
-.PHONY: test test-slow demo bench lint clean
+.PHONY: test test-slow demo bench strength lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,12 +21,18 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
+# The main job: 1,000 games of Situation 4, heuristic against heuristic, tables and summary.
 demo: $(STAMP)
-	$(BIN)/balance show pb-01 --out out/demo/pb-01-map.png
-	@echo "demo: wrote out/demo/pb-01-map.png"
+	$(BIN)/balance run pb-04 --games 1000 --seed 1 --out out/demo/pb-04
+	$(BIN)/balance show pb-04 --out out/demo/pb-04/map.png
+	@echo "demo: wrote out/demo/pb-04 (games, turns, summary.json, map.png)"
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_los.py
+
+# Issue 4 strength check: heuristic vs heuristic and vs random on every situation (long).
+strength: $(STAMP)
+	$(BIN)/python bench/strength.py --games 100
 
 lint: $(STAMP)
 	$(BIN)/ruff check simulator policies reports situations tests tools bench
