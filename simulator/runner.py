@@ -37,6 +37,7 @@ FIRST_ROUND = 200       # --until-ci: games in the first round when --games is n
 MAX_GAMES = 20_000      # --until-ci: default cap
 BATCHES_PER_WORKER = 8  # enough batches that a slow batch does not leave a worker idle at the end
 BATCH_MIN, BATCH_MAX = 5, 200
+WHERE = "balance run"   # what argument errors name as their source
 
 
 @dataclass
@@ -122,11 +123,11 @@ def _closing(bar: Progress):
 def _check_args(n_games, seed, policies, sides, workers, until_ci, max_games, batch_size) -> tuple[int, int]:
     def whole(value, option, minimum):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-            raise DataError(option, str(value), "not a whole number >= " + str(minimum), f"a whole number >= {minimum}")
+            raise DataError(WHERE, option, f"got {value!r}", f"a whole number >= {minimum}")
 
     if n_games is None:
         if until_ci is None:
-            raise DataError("--games", "", "missing", "the number of games to play")
+            raise DataError(WHERE, "--games", "missing", "the number of games to play, or --until-ci H")
         n_games = FIRST_ROUND
     whole(n_games, "--games", 1)
     whole(seed, "--seed", 0)
@@ -136,17 +137,17 @@ def _check_args(n_games, seed, policies, sides, workers, until_ci, max_games, ba
         whole(batch_size, "batch_size", 1)
     if until_ci is None:
         if max_games is not None:
-            raise DataError("--max-games", str(max_games), "only means something with --until-ci", "--until-ci H as well")
+            raise DataError(WHERE, "--max-games", "given without --until-ci", "--until-ci H as well")
         max_games = n_games
     else:
         if not 0 < until_ci <= 0.5:
-            raise DataError("--until-ci", str(until_ci), "out of range",
+            raise DataError(WHERE, "--until-ci", f"got {until_ci!r}",
                             "a half-width of the win probability's 95% interval in (0, 0.5], e.g. 0.02")
         max_games = MAX_GAMES if max_games is None else max_games
         whole(max_games, "--max-games", 1)
         n_games = min(n_games, max_games)
     if sorted(policies) != sorted(sides):
-        raise DataError("--policy", ", ".join(sorted(policies)), "not one policy per side", "a policy for each of " + ", ".join(sides))
+        raise DataError(WHERE, "--policy", f"policies for {sorted(policies)}", "one for each side: " + ", ".join(sides))
     return n_games, max_games
 
 

@@ -113,11 +113,11 @@ def test_bad_arguments_name_the_option(sit, rnd, kwargs, option):
     args = {"n_games": 5, "seed": 1, "workers": 1, "progress": False} | kwargs
     with pytest.raises(DataError) as err:
         run(sit, policies=rnd, **args)
-    assert err.value.file == option
+    assert err.value.file == "balance run" and err.value.field == option
 
 
 def test_missing_side_policy_and_unknown_engine(sit, rnd):
-    with pytest.raises(DataError, match="a policy for each of german, russian"):
+    with pytest.raises(DataError, match="one for each side: german, russian"):
         run(sit, 5, 1, {"german": rnd["german"]}, workers=1, progress=False)
     with pytest.raises(DataError, match="'chess' has no rules engine yet"):
         engine_for("chess", "x.toml")
