@@ -104,7 +104,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if sit.ruleset.name != "panzerblitz":
         raise DataError(str(sit.path), "ruleset", f"{sit.ruleset.name!r} has no rules engine yet", "panzerblitz")
     tables = build_tables(sit)
-    rec = play(tables, args.seed, (args.policy, args.policy), debug=args.debug)
+    from policies.spec import parse_side_policies
+
+    sides = sit.ruleset.sides
+    specs = parse_side_policies(args.policy, sides, default="random")
+    rec = play(tables, args.seed, tuple(specs[s] for s in sides), debug=args.debug)
     for line in describe(rec, tables):
         print(line)
     if args.maps:
@@ -159,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("replay", help="play one game and print its log turn by turn")
     s.add_argument("situation")
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--policy", default="random", choices=["random"], help="the policy of both sides")
+    s.add_argument("--policy", action="append", metavar="[SIDE=]NAME[:K=V,...]",
+                   help="random (default) or heuristic, for both sides or one (repeat per side)")
     s.add_argument("--maps", metavar="DIR", help="also draw one map per player-turn into DIR")
     s.add_argument("--debug", action="store_true", help="check the rules' invariants after every action")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
