@@ -24,8 +24,8 @@ test-slow: $(STAMP)
 # The main job: 1,000 games of Situation 4, heuristic against heuristic, tables and summary.
 demo: $(STAMP)
 	$(BIN)/balance run pb-04 --games 1000 --seed 1 --out out/demo/pb-04
-	$(BIN)/balance show pb-04 --out out/demo/pb-04/map.png
-	@echo "demo: wrote out/demo/pb-04 (games, turns, summary.json, map.png)"
+	$(BIN)/balance show pb-04 --out out/demo/pb-04-map.png
+	@echo "demo: wrote out/demo/pb-04 (games, turns, summary.json) and out/demo/pb-04-map.png"
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_los.py

@@ -110,7 +110,7 @@ def heuristic_players():
 
 def test_heuristic_concentrates_fire_on_one_stack(tmp_path):
     # Two Panzer IVs can each reach 1-1 on either of two T-34s in the open; together they
-    # reach 2-1 on one: the player puts both on the same stack (PB-STK-5 combination).
+    # reach 2-1 on one: the player puts both on the same stack (a combination attack).
     units = [("german", "pzkw-iv-h", "3K4"), ("german", "pzkw-iv-h", "3K5"),
              ("russian", "t-34-c", "3K8"), ("russian", "t-34-c", "3M6")]
     t, st = position(tmp_path, units)

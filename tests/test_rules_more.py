@@ -88,7 +88,7 @@ def test_pb_cbt_3_4_who_may_fire_and_only_once(tmp_path):
     assert not may_fire(st, t.unit_t, u, RUSSIAN)  # PB-CBT-1: only the phasing player attacks
 
 
-def test_pb_cbt_6_units_firing_at_one_defender_combine(tmp_path):
+def test_pb_cbt_6_and_pb_stk_1_units_firing_at_a_lone_defender_combine(tmp_path):
     t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("german", "pzkw-iv-h", "3K4"),
                                 ("russian", "t-34-c", "3M6")])
     ut, mt = t.unit_t, t.map_t

@@ -10,6 +10,7 @@ from simulator.panzerblitz.movement import compile_movement
 from simulator.panzerblitz.replay import policy_tables
 from simulator.panzerblitz.rules import (
     apply_to_stack,
+    defender_stack,
     eliminate,
     firer_af,
     fits,
@@ -140,8 +141,13 @@ def test_pb_stack_6_a_full_wreck_hex_may_be_passed_but_not_stopped_in(tmp_path):
     assert not fits(st, t.unit_t, t.stack_limit, hexn(t, "3M6"), RUSSIAN, unit_of(t, st, "rifle-company-43"))
 
 
-def test_pb_stk_1_5_combination_attack_result_applies_to_all(tmp_path):
+def test_pb_stk_5_combination_attack_sums_the_stack_and_hits_all(tmp_path):
     t, st = position(tmp_path, [("russian", "rifle-company-43", "3M6"), ("russian", "smg-company-43", "3M6")])
+    # The whole stack defends with one combined DF (the sum of the printed DFs) ...
+    df, kind, n_def, n_disp = defender_stack(st, t.unit_t, t.map_t, hexn(t, "3M6"), RUSSIAN)
+    printed = sum(int(t.unit_t.defense[st.utype[unit_of(t, st, n)]]) for n in ("rifle-company-43", "smg-company-43"))
+    assert (df, kind, n_def, n_disp) == (printed, 0, 2, 0)
+    # ... and the one result applies to every unit in it.
     apply_to_stack(st, t.unit_t, hexn(t, "3M6"), RUSSIAN, DISPERSED)
     assert st.dispersed[unit_of(t, st, "rifle-company-43")] and st.dispersed[unit_of(t, st, "smg-company-43")]
 
