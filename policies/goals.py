@@ -100,10 +100,26 @@ def denial_goal(t: Tables, enemy: dict) -> tuple[int, np.ndarray]:
     if kind == "not_exited":
         # the enemy scores my units that stay on the map: leave it
         return (EXIT, _edge_hexes(t, enemy["edge"])) if whose == "enemy" else (DEFEND, _edge_hexes(t, enemy["edge"]))
+    if kind == "furthest_advance":
+        # the enemy scores its most advanced unit: hold the line it must reach for its lowest level
+        return DEFEND, _advance_line(t, enemy)
     if kind == "open_corridor" and whose == "enemy":
         # the enemy needs a corridor free of my units and sight: watch a line across it
         return DEFEND, _midline(t, enemy["between"], along=False)
     return NO_GOAL, np.zeros(0, dtype=np.int64)
+
+
+def _advance_line(t: Tables, m: dict) -> np.ndarray:
+    """The hexes where a furthest_advance measure first reaches its lowest victory level
+    (victory.measure_value: toward east a unit in column c scores c + 1, and so on)."""
+    gm = t.situation.map
+    levels = [v["threshold"] if isinstance(v, dict) else v
+              for k, v in m.items() if k in ("marginal", "tactical", "decisive", "victory")]
+    thr = int(min(levels)) if levels else 1
+    line = {"east": (gm.col, thr - 1), "west": (gm.col, gm.width - thr),
+            "south": (gm.row, thr - 1), "north": (gm.row, gm.height - thr)}
+    axis, at = line[m["toward"]]
+    return np.flatnonzero(axis == at).astype(np.int64)
 
 
 def _midline(t: Tables, between: list[str], along: bool) -> np.ndarray:

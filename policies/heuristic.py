@@ -32,13 +32,16 @@ from simulator.panzerblitz.rules import (
     may_fire,
     odds_of,
 )
+from simulator.panzerblitz.state import N_TURNS, TURN
 
 HEURISTIC = 1  # kernel id (policies/spec.py)
 
 AGGRESSION, MIN_ODDS, OBJECTIVE_W, RISK, COVER_W, FIRE_W, NOISE, UNLOAD_DISTANCE = range(8)
 
-# Rows of the per-phase `fields` array (int64[4, n_hex]) that `enemy_fields` fills.
-THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR = range(4)
+# Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills;
+# PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.
+THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING = range(5)
+N_FIELDS = 5
 
 HEX_PROGRESS = 0.25     # worth of one hex nearer the goal, in units
 MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
@@ -97,6 +100,31 @@ def enemy_fields(st, ut, mt, ct, side, fields):
             halved = hill_halves(mt.level[he], mt.level[h], d == 1, False)
             threat_soft[h] += modified_attack(ut.attack[t], ut.weapon[t], False, d, r, halved, ct.wec, ct.halving)
             threat_armored[h] += modified_attack(ut.attack[t], ut.weapon[t], True, d, r, halved, ct.wec, ct.halving)
+    pairing_field(st, ut, side, fields[PAIRING])
+
+
+@njit(cache=True)
+def pairing_field(st, ut, side, pairing):
+    """Per hex: own riders not aboard anything minus own empty carriers (where a carrier and
+    a rider can meet to load next turn, PB-TRANS-3)."""
+    pairing[:] = 0
+    for u in range(st.utype.shape[0]):
+        if not is_piece(st, ut, u) or st.side[u] != side or st.hex[u] < 0:
+            continue
+        t = st.utype[u]
+        if ut.carrier[t] and st.carrying[u] < 0 and not (ut.attack[t] > 0 and ut.weapon[t] >= 0):
+            pairing[st.hex[u]] -= 1
+        elif is_rider(ut, t) and st.carried_by[u] < 0:
+            pairing[st.hex[u]] += 1
+
+
+@njit(cache=True)
+def needs_ride(st, ut, pt, prm, side, u, h):
+    """A rider that has far to go on foot to its side's goal (advance or exit) from h."""
+    kind = pt.goal_kind[side]
+    if kind != EXIT and kind != ADVANCE:
+        return False
+    return pt.goal_dist[side, h] > 2 * max(ut.movement[st.utype[u]], 1) + prm[UNLOAD_DISTANCE]
 
 
 @njit(cache=True)
@@ -182,7 +210,11 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
     gd = pt.goal_dist[side, h]
     pull = HEX_PROGRESS * prm[OBJECTIVE_W] * (0.5 + aggr)
     if empty_carrier:
-        pull *= 0.3  # an empty truck has no business at the front
+        # An empty truck has no business at the front, except that one which leaves the map
+        # counts as a unit exited: in the last turns it runs for the edge.
+        if not (kind == EXIT and st.hex[u] >= 0 and
+                st.clock[N_TURNS] - st.clock[TURN] <= pt.goal_dist[side, st.hex[u]] // max(ut.movement[t] // 2, 1) + 1):
+            pull *= 0.3
     if kind == ADVANCE or kind == EXIT:
         s -= pull * gd
         if kind == ADVANCE and gd == 0:
@@ -212,7 +244,21 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
         if enemy_dist[h] < ud:
             s -= 0.3 * (ud - enemy_dist[h])
     if empty_carrier and enemy_dist[h] < 6:
-        s -= 0.2 * (6 - enemy_dist[h])
+        s -= (0.1 if kind == EXIT else 0.2) * (6 - enemy_dist[h])
+    # Meet to load next turn (PB-TRANS-3): empty carriers go to riders with far to walk, riders
+    # wait where an empty carrier is.  The unit's own count in its present hex is left out.
+    if st.hex[u] >= 0 and (kind == EXIT or kind == ADVANCE):
+        here = fields[PAIRING, h]
+        if empty_carrier:
+            if h == st.hex[u]:
+                here += 1
+            if here > 0:
+                s += 0.6
+        elif is_rider(ut, t) and not carrying and st.carried_by[u] < 0 and needs_ride(st, ut, pt, prm, side, u, h):
+            if h == st.hex[u]:
+                here -= 1
+            if here < 0:
+                s += 0.6
     # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays.
     if st.mine[h]:
         s -= 0.8 * own_value(st, ut, pt, side, u)
@@ -238,7 +284,7 @@ def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing)
         h = options[i]
         s = hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields)
         if (carrier and pairing[h] > 0) or (rider and pairing[h] < 0):
-            s += 0.6
+            s += 1.0 if pt.goal_kind[side] == EXIT else 0.6
         elif rider and occ[h, side] == 0 and pt.goal_kind[side] != DEFEND:
             s += 0.3  # alone, so a carrier can still join it
         if s > best_s:
@@ -451,7 +497,10 @@ def want_load(st, ut, pt, prm, side, carrier, passenger, fields):
     (loading costs both their turn under the default OQ-21 reading)."""
     h = st.hex[carrier]
     enemy_dist = fields[ENEMY_DIST]
-    if pt.goal_kind[side] == EXIT or pt.goal_kind[side] == ADVANCE:
+    if pt.goal_kind[side] == EXIT:
+        # leaving the map: every rider aboard leaves with its carrier, unless the enemy is at hand
+        return needs_ride(st, ut, pt, prm, side, passenger, h) and enemy_dist[h] > 2
+    if pt.goal_kind[side] == ADVANCE:
         far = pt.goal_dist[side, h] > 2 * max(ut.movement[st.utype[passenger]], 1) + prm[UNLOAD_DISTANCE]
     else:
         far = enemy_dist[h] > 2 * prm[UNLOAD_DISTANCE]

@@ -127,11 +127,11 @@ def test_heuristic_prefers_cover_out_of_enemy_fire(tmp_path):
     # A rifle platoon facing a T-34: at any distance, the best woods hex (unspotted at range,
     # PB-SPOT-1) scores better than the best open hex in the tank's sight.
     t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3Y2"), ("russian", "t-34-c", "3Y6")])
-    from policies.heuristic import enemy_fields
+    from policies.heuristic import N_FIELDS, enemy_fields
 
     pt = policy_tables(t)
     _, params = heuristic_players()
-    fields = np.empty((4, t.situation.map.n_hexes), dtype=np.int64)
+    fields = np.empty((N_FIELDS, t.situation.map.n_hexes), dtype=np.int64)
     enemy_fields(st, t.unit_t, t.map_t, t.combat_t, GERMAN, fields)
     occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
     u = unit_of(t, st, "rifle-platoon-german-42")

@@ -212,6 +212,16 @@ def test_pb_move_10_units_leave_only_by_edges_the_card_allows(tmp_path):
                 assert st.exit_edge[u] == 1
         assert (exits > 0) == can_exit
 
+def test_pb_move_10_exit_edges_come_from_either_sides_card():
+    # Situation 8: the German card counts German exits north.  Situation 9: the German card
+    # counts the Russian units that have NOT left by the north edge, so the Russians may leave
+    # by it (and the Germans may not leave at all).
+    from simulator.panzerblitz.state import new_state
+    for sid, german, russian in (("pb-08", 1, 0), ("pb-09", 0, 1), ("pb-01", 0, 0)):
+        st = new_state(build_tables(load_situation(sid)), np.random.default_rng(0))
+        assert (st.exit_edges[GERMAN], st.exit_edges[RUSSIAN]) == (german, russian), sid
+
+
 
 def test_pb_move_11_reinforcements_enter_on_their_turn():
     t = build_tables(load_situation("pb-02"))

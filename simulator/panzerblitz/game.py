@@ -139,7 +139,7 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
     n_hex = mt.neighbours.shape[0]
     options = np.empty(n_hex, dtype=np.int64)
     heuristic = policy[side] == hp.HEURISTIC
-    fields = np.empty((4, n_hex), dtype=np.int64)
+    fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
     occ = occupancy(st, ut, n_hex)
     pairing = np.zeros(n_hex, dtype=np.int64)
     if heuristic:
@@ -272,7 +272,7 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
                 options[n] = h
                 n += 1
         if heuristic:
-            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, occ[:, 0] * 0)
+            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, fields[hp.PAIRING])
         else:
             i = choose(policy[side], params[side], ENTRY_HEX, n)
         if i < 0 or mf <= 0:
@@ -417,7 +417,7 @@ def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, param
     ov_entry = np.empty(6 * n_hex, dtype=np.int64)
     ov_target = np.empty(6 * n_hex, dtype=np.int64)
     ov_exit = np.empty(6 * n_hex, dtype=np.int64)
-    fields = np.empty((4, n_hex), dtype=np.int64)
+    fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
     if policy[side] == hp.HEURISTIC:
         hp.enemy_fields(st, ut, mt, ct, side, fields)
     for u in np.random.permutation(st.utype.shape[0]):

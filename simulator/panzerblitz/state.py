@@ -76,7 +76,9 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
     starts[1:] = np.cumsum([len(h) for h in group_hexes])
     exit_edges = np.zeros(len(sides), dtype=np.int64)
     for s in sit.sides:
-        exit_edges[sides.index(s.name)] = _exit_edges(s.victory)
+        me = sides.index(s.name)
+        for counted, bits in _exit_edges(s.victory):
+            exit_edges[me if counted == "own" else 1 - me] |= bits
     st = State(
         utype=np.array(utype, dtype=np.int64), side=np.array(side, dtype=np.int64),
         hex=np.full(n, -1, dtype=np.int64), status=np.full(n, WAITING, dtype=np.int64),
@@ -115,15 +117,18 @@ def objective_mask(t: Tables) -> np.ndarray:
     return mask
 
 
-def _exit_edges(measure: dict) -> int:
-    """Edges a side may leave the map by: those its victory conditions count exits on (PB-MOVE-10)."""
-    bits = 0
-    if measure.get("measure") in ("exited",) and measure.get("edge") in EDGE_BITS:
-        bits |= EDGE_BITS[measure["edge"]]
+def _exit_edges(measure: dict) -> list[tuple[str, int]]:
+    """PB-MOVE-10: a side may leave the map by an edge that some victory condition counts its
+    exits on, whichever side's card names it: ("own" or "enemy", edge bits) per measure.
+    Situation 9's German condition counts the Russian units that have *not* left by the north
+    edge, so the Russians may leave by it."""
+    out = []
+    if measure.get("measure") in ("exited", "not_exited") and measure.get("edge") in EDGE_BITS:
+        out.append((measure.get("whose", "own"), EDGE_BITS[measure["edge"]]))
     for key in ("numerator", "denominator"):
         if isinstance(measure.get(key), dict):
-            bits |= _exit_edges(measure[key])
-    return bits
+            out += _exit_edges(measure[key])
+    return out
 
 
 def _board_entering_guns(st: State, t: Tables) -> None:
