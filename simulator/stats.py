@@ -88,3 +88,37 @@ def _score_interval(k: int, n: int, z2: float) -> tuple[float, float]:
     half = math.sqrt(z2) / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     # Rounding can put the bound a hair outside [0, 1] at k = 0 or k = n.
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def win_difference(wins_first: int, wins_second: int, n: int,
+                   confidence: float = 0.95) -> tuple[float, float, float]:
+    """First side's minus second side's chance of winning, with its interval, from the same games.
+
+    The two win counts come from the same `n` games and exclude each other (a game has at most
+    one winner), so they are not independent: this is Newcombe's hybrid score interval for paired
+    proportions (Newcombe 1998, "Improved confidence intervals for the difference between
+    binomial proportions based on paired data", method 10) on the 2x2 table "first side won" x
+    "second side won", whose both-won cell is 0.  With D = p1 - p2, [l1, u1] and [l2, u2] the
+    Wilson intervals of p1 and p2, and φ the table's correlation coefficient:
+
+        lower = D - sqrt((p1-l1)² - 2φ (p1-l1)(u2-p2) + (u2-p2)²)
+        upper = D + sqrt((u1-p1)² - 2φ (u1-p1)(p2-l2) + (p2-l2)²)
+
+    Returns (D, lower, upper).  Raises ValueError for n <= 0 or wins_first + wins_second > n.
+    """
+    _check_level(confidence)
+    _check_count(wins_first, n)
+    _check_count(wins_second, n)
+    if wins_first + wins_second > n:
+        raise ValueError(f"at most one winner a game: {wins_first} + {wins_second} wins in {n} games")
+    p1, p2 = wins_first / n, wins_second / n
+    l1, u1 = wilson(wins_first, n, confidence)
+    l2, u2 = wilson(wins_second, n, confidence)
+    neither = n - wins_first - wins_second
+    # Cells a (both won) = 0, b = wins_first, c = wins_second, d = neither.
+    margins = wins_first * (wins_second + neither) * wins_second * (wins_first + neither)
+    phi = -wins_first * wins_second / math.sqrt(margins) if margins > 0 else 0.0
+    d = p1 - p2
+    lower = d - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    upper = d + math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return d, max(-1.0, lower), min(1.0, upper)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from scipy.stats import chi2, norm
 
-from simulator.stats import goodman, wilson, wilson_half_width
+from reports.verdict import verdict
+from simulator.stats import goodman, wilson, wilson_half_width, win_difference
 
 
 def wilson_by_hand(k: int, n: int, z: float) -> tuple[float, float]:
@@ -89,3 +90,31 @@ def test_goodman_is_the_bonferroni_score_interval():
 def test_goodman_rejects_bad_input(counts):
     with pytest.raises(ValueError):
         goodman(counts)
+
+
+def test_win_difference_matches_hand_computed_newcombe_interval():
+    # 40 first-side wins, 30 second-side wins, 30 draws in 100 games.  By hand: Wilson intervals
+    # [0.3094, 0.4980] and [0.2189, 0.3958]; phi = (0*30 - 40*30) / sqrt(40*60*30*70) = -0.5345;
+    # lower = 0.1 - sqrt(0.0906² + 2*0.5345*0.0906*0.0958 + 0.0958²) = -0.0633,
+    # upper = 0.1 + sqrt(0.0980² + 2*0.5345*0.0980*0.0811 + 0.0811²) = 0.2570.
+    d, lo, hi = win_difference(40, 30, 100)
+    assert d == pytest.approx(0.1)
+    assert lo == pytest.approx(-0.0633, abs=2e-4)
+    assert hi == pytest.approx(0.2570, abs=2e-4)
+
+
+def test_win_difference_is_symmetric_and_rejects_two_winners():
+    d, lo, hi = win_difference(30, 40, 100)
+    assert (d, lo, hi) == pytest.approx((-0.1, -0.2570, 0.0633), abs=2e-4)
+    with pytest.raises(ValueError):
+        win_difference(60, 50, 100)
+
+
+@pytest.mark.parametrize(("wins", "expected"), [
+    ((1000, 1000, 2000), "balanced within ±5 points"),
+    ((600, 200, 1000), "favours the Germans by 40 ± 5 points"),
+    ((200, 600, 1000), "favours the Russians by 40 ± 5 points"),
+    ((50, 50, 100), "no clear favourite, but not shown to be within ±5 points (need more games)"),
+])
+def test_verdict_cases(wins, expected):
+    assert verdict("german", "russian", *wins) == expected

@@ -1,0 +1,123 @@
+"""The report's charts, drawn from a run's tables (matplotlib, Agg), one function a chart.
+
+Every function returns a Figure; a chart with nothing to show draws a sentence saying so
+instead of an empty frame.  Side colours and font sizes come from reports.style.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from reports.style import FONT_SIZES, side_colour  # noqa: E402
+
+LEVELS = ("marginal", "tactical", "decisive")
+LEVEL_ALPHAS = {"marginal": 0.35, "tactical": 0.65, "decisive": 1.0}
+
+
+def _figure(title: str, size=(7.5, 4.2)):
+    fig, ax = plt.subplots(figsize=size, dpi=100)
+    ax.set_title(title, fontsize=FONT_SIZES["title"] * 0.8, loc="left")
+    ax.spines[["top", "right"]].set_visible(False)
+    return fig, ax
+
+
+def nothing_to_show(title: str, why: str):
+    fig, ax = _figure(title, size=(7.5, 1.6))
+    ax.axis("off")
+    ax.text(0.5, 0.45, why, ha="center", va="center", fontsize=FONT_SIZES["legend"] + 2, color="#555555",
+            transform=ax.transAxes)
+    return fig
+
+
+def victory_chart(summary: dict):
+    """Win probability per side (bar, 95 % Wilson interval), split by victory level, and draws."""
+    sides = list(summary["outcomes"])
+    fig, ax = _figure("Victory probability per side (95 % intervals)")
+    rows = sides + ["draw"]
+    y = np.arange(len(rows))[::-1]
+    for yi, side in zip(y[:len(sides)], sides, strict=True):
+        left = 0.0
+        for level in LEVELS:
+            share = 100 * summary["outcomes"][side]["levels"].get(level, 0.0)
+            ax.barh(yi, share, left=left, color=side_colour(side), alpha=LEVEL_ALPHAS[level],
+                    edgecolor="white", label=level if side == sides[0] else None)
+            if share >= 6:
+                ax.text(left + share / 2, yi, level, ha="center", va="center", fontsize=FONT_SIZES["note"],
+                        color="white" if level != "marginal" else "black")
+            left += share
+        lo, hi = (100 * v for v in summary["outcomes"][side]["ci95"])
+        ax.errorbar(left, yi, xerr=[[left - lo], [hi - left]], fmt="none", ecolor="black", capsize=4)
+        ax.text(min(hi + 1.5, 101), yi + 0.28, f"{left:.1f} % [{lo:.1f}, {hi:.1f}]", fontsize=FONT_SIZES["note"])
+    draw = 100 * summary["draw"]
+    lo, hi = (100 * v for v in summary["draw_ci95"])
+    ax.barh(y[-1], draw, color="#999999")
+    ax.errorbar(draw, y[-1], xerr=[[draw - lo], [hi - draw]], fmt="none", ecolor="black", capsize=4)
+    ax.text(min(hi + 1.5, 101), y[-1] + 0.28, f"{draw:.1f} % [{lo:.1f}, {hi:.1f}]", fontsize=FONT_SIZES["note"])
+    ax.set_yticks(y, [r.capitalize() for r in rows])
+    ax.set_xlim(0, 115)
+    ax.set_xticks(range(0, 101, 20))
+    ax.set_xlabel("share of games (%)")
+    fig.tight_layout()
+    return fig
+
+
+def attrition_chart(turns: pd.DataFrame, sides: list[str]):
+    """Units on the map and attack strength per side by game-turn: median and 10–90 % band."""
+    if turns.empty:
+        return nothing_to_show("Attrition", "No turns were recorded in this run.")
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 4.0), dpi=100)
+    fig.suptitle("Attrition: what each side has left, turn by turn (median, 10–90 % of games)",
+                 fontsize=FONT_SIZES["title"] * 0.8, x=0.01, ha="left")
+    for ax, column, label in ((axes[0], "units_on_map", "units on the map"),
+                              (axes[1], "attack_strength", "attack strength (printed factors)")):
+        for side in sides:
+            t = turns[turns["side"] == side].groupby("turn")[column]
+            q = t.quantile([0.1, 0.5, 0.9]).unstack()
+            ax.fill_between(q.index, q[0.1], q[0.9], color=side_colour(side), alpha=0.2, linewidth=0)
+            ax.plot(q.index, q[0.5], color=side_colour(side), label=side.capitalize(), linewidth=2)
+        ax.set_xlabel("game-turn (0 = after set-up)")
+        ax.set_ylabel(label)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.set_ylim(bottom=0)
+    axes[0].legend(fontsize=FONT_SIZES["legend"], frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def losses_by_type_chart(games: pd.DataFrame, sides: list[str]):
+    """Units lost per game, by unit type and side (mean over the games)."""
+    cols = [c for c in games.columns if c.startswith("lost:")]
+    rates = {c: games[c].mean() for c in cols if games[c].sum() > 0}
+    if not rates:
+        return nothing_to_show("Losses by unit type", "No unit was lost in any game of this run.")
+    order = sorted(rates, key=lambda c: (sides.index(c.split(":")[1]) if c.split(":")[1] in sides else 99, rates[c]))
+    fig, ax = _figure("Losses by unit type: units lost per game", size=(7.5, 1.2 + 0.28 * len(order)))
+    y = np.arange(len(order))
+    ax.barh(y, [rates[c] for c in order], color=[side_colour(c.split(":")[1]) for c in order])
+    ax.set_yticks(y, [f"{c.split(':')[2]} ({c.split(':')[1][:3].capitalize()})" for c in order],
+                  fontsize=FONT_SIZES["note"])
+    ax.set_xlabel("units lost per game (mean)")
+    fig.tight_layout()
+    return fig
+
+
+def objectives_chart(turns: pd.DataFrame, sides: list[str]):
+    """Objective hexes held per side by game-turn (mean over games), if the situation has any."""
+    if turns.empty or "objectives_held" not in turns or turns["objectives_held"].max() <= 0:
+        return nothing_to_show("Objective control over time",
+                               "No objective hexes were held in any game (the victory conditions name none).")
+    fig, ax = _figure("Objective control over time: objective hexes held (mean over games)")
+    for side in sides:
+        m = turns[turns["side"] == side].groupby("turn")["objectives_held"].mean()
+        ax.plot(m.index, m.values, color=side_colour(side), label=side.capitalize(), linewidth=2)
+    ax.set_xlabel("game-turn (0 = after set-up)")
+    ax.set_ylabel("objective hexes held (mean)")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=FONT_SIZES["legend"], frameon=False)
+    fig.tight_layout()
+    return fig
