@@ -7,10 +7,10 @@ the paired test stays valid, it is only less tightened.
 
 from __future__ import annotations
 
-from simulator.paired import holm, mcnemar_exact, paired_difference, paired_table
+from simulator.paired import holm, mcnemar_exact, paired_table
 from simulator.runner import run
 from simulator.situation import load_situation
-from simulator.stats import wilson
+from simulator.stats import paired_difference, wilson
 
 
 def _wins(result, side: str):

@@ -3,7 +3,7 @@
 A baseline and a variant are played on the same game seeds, so game i gives a pair
 (baseline win?, variant win?) for a side.  The four counts of that 2x2 table are
     a: both won, b: baseline only, c: variant only, d: neither.
-- `paired_difference`: the change in win probability (variant minus baseline) with Newcombe's
+- `paired_difference` (in simulator/stats.py, beside the Wilson interval it builds on): the change in win probability (variant minus baseline) with Newcombe's
   method 10 interval (Newcombe 1998, "Improved confidence intervals for the difference between
   binomial proportions based on paired data", Stat Med 17:2635).  Chosen over the Wald interval
   on the mean paired difference because it stays inside [-1, 1] and keeps its coverage when the
@@ -23,8 +23,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import binom, norm
 
-from simulator.stats import wilson
-
 
 def paired_table(baseline: Sequence[bool], variant: Sequence[bool]) -> tuple[int, int, int, int]:
     """The counts (a, b, c, d) of the paired 2x2 table; a ValueError if the lengths differ."""
@@ -34,29 +32,6 @@ def paired_table(baseline: Sequence[bool], variant: Sequence[bool]) -> tuple[int
         raise ValueError(f"paired outcomes need two equal-length vectors, got {base.shape} and {var.shape}")
     return (int(np.sum(base & var)), int(np.sum(base & ~var)),
             int(np.sum(~base & var)), int(np.sum(~base & ~var)))
-
-
-def paired_difference(a: int, b: int, c: int, d: int,
-                      confidence: float = 0.95) -> tuple[float, float, float]:
-    """Variant minus baseline win probability, with Newcombe's method 10 interval.
-
-    With p1 = (a+c)/n (variant), p2 = (a+b)/n (baseline), their Wilson limits (l1, u1), (l2, u2)
-    and phi the correlation of the pair (0 when a margin is empty):
-        lower = (p1-p2) - sqrt((p1-l1)² - 2·phi·(p1-l1)(u2-p2) + (u2-p2)²)
-        upper = (p1-p2) + sqrt((u1-p1)² - 2·phi·(u1-p1)(p2-l2) + (p2-l2)²)
-    """
-    n = a + b + c + d
-    if n <= 0 or min(a, b, c, d) < 0:
-        raise ValueError(f"a paired table needs non-negative counts and at least one pair, got {(a, b, c, d)}")
-    p1, p2 = (a + c) / n, (a + b) / n
-    l1, u1 = wilson(a + c, n, confidence)
-    l2, u2 = wilson(a + b, n, confidence)
-    denom = (a + b) * (c + d) * (a + c) * (b + d)
-    phi = (a * d - b * c) / math.sqrt(denom) if denom > 0 else 0.0
-    delta = math.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
-    eps = math.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
-    diff = p1 - p2
-    return diff, max(diff - delta, -1.0), min(diff + eps, 1.0)
 
 
 def mcnemar_exact(b: int, c: int) -> float:

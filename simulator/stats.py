@@ -98,11 +98,7 @@ def win_difference(wins_first: int, wins_second: int, n: int,
     one winner), so they are not independent: this is Newcombe's hybrid score interval for paired
     proportions (Newcombe 1998, "Improved confidence intervals for the difference between
     binomial proportions based on paired data", method 10) on the 2x2 table "first side won" x
-    "second side won", whose both-won cell is 0.  With D = p1 - p2, [l1, u1] and [l2, u2] the
-    Wilson intervals of p1 and p2, and φ the table's correlation coefficient:
-
-        lower = D - sqrt((p1-l1)² - 2φ (p1-l1)(u2-p2) + (u2-p2)²)
-        upper = D + sqrt((u1-p1)² - 2φ (u1-p1)(p2-l2) + (p2-l2)²)
+    "second side won", whose both-won cell is 0 (`paired_difference`).
 
     Returns (D, lower, upper).  Raises ValueError for n <= 0 or wins_first + wins_second > n.
     """
@@ -111,14 +107,28 @@ def win_difference(wins_first: int, wins_second: int, n: int,
     _check_count(wins_second, n)
     if wins_first + wins_second > n:
         raise ValueError(f"at most one winner a game: {wins_first} + {wins_second} wins in {n} games")
-    p1, p2 = wins_first / n, wins_second / n
-    l1, u1 = wilson(wins_first, n, confidence)
-    l2, u2 = wilson(wins_second, n, confidence)
-    neither = n - wins_first - wins_second
-    # Cells a (both won) = 0, b = wins_first, c = wins_second, d = neither.
-    margins = wins_first * (wins_second + neither) * wins_second * (wins_first + neither)
-    phi = -wins_first * wins_second / math.sqrt(margins) if margins > 0 else 0.0
-    d = p1 - p2
-    lower = d - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
-    upper = d + math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
-    return d, max(-1.0, lower), min(1.0, upper)
+    # Cells: a (both won) = 0, b = second side only, c = first side only, d = neither.
+    return paired_difference(0, wins_second, wins_first, n - wins_first - wins_second, confidence)
+
+
+def paired_difference(a: int, b: int, c: int, d: int,
+                      confidence: float = 0.95) -> tuple[float, float, float]:
+    """Variant minus baseline win probability, with Newcombe's method 10 interval.
+
+    With p1 = (a+c)/n (variant), p2 = (a+b)/n (baseline), their Wilson limits (l1, u1), (l2, u2)
+    and phi the correlation of the pair (0 when a margin is empty):
+        lower = (p1-p2) - sqrt((p1-l1)² - 2·phi·(p1-l1)(u2-p2) + (u2-p2)²)
+        upper = (p1-p2) + sqrt((u1-p1)² - 2·phi·(u1-p1)(p2-l2) + (p2-l2)²)
+    """
+    n = a + b + c + d
+    if n <= 0 or min(a, b, c, d) < 0:
+        raise ValueError(f"a paired table needs non-negative counts and at least one pair, got {(a, b, c, d)}")
+    p1, p2 = (a + c) / n, (a + b) / n
+    l1, u1 = wilson(a + c, n, confidence)
+    l2, u2 = wilson(a + b, n, confidence)
+    denom = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(denom) if denom > 0 else 0.0
+    delta = math.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
+    eps = math.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
+    diff = p1 - p2
+    return diff, max(diff - delta, -1.0), min(diff + eps, 1.0)

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from simulator.paired import balance_point, holm, mcnemar_exact, paired_difference, paired_table
+from simulator.paired import balance_point, holm, mcnemar_exact, paired_table
+from simulator.stats import paired_difference
 
 
 def test_paired_table_counts_each_cell():
