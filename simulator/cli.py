@@ -131,14 +131,42 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.out:
         from simulator.run_output import write_run
 
-        out = write_run(result, Path(args.out))
+        out = write_run(result, Path(args.out), sit)
         if not args.json:
-            print(f"wrote {out}/: games, turns (.parquet, .csv), summary.json")
+            print(f"wrote {out}/: games, turns, losses (.parquet, .csv), summary.json, report.html, charts/")
     if args.json:
         print(summary_json(result.summary))
     else:
         print(format_summary(result.summary))
     return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    import sys
+
+    from simulator.run_output import read_run, rebuild_report
+
+    _, summary = read_run(Path(args.dir))
+    situation, why = _run_situation(summary)
+    if situation is None:
+        print(f"note: the loss map is left out: {why}", file=sys.stderr)
+    print(f"wrote {rebuild_report(Path(args.dir), situation)}")
+    return 0
+
+
+def _run_situation(summary: dict):
+    """The situation a saved run played (for its map), if its file is still there unchanged."""
+    from simulator.errors import DataError, DataErrors
+    from simulator.situation import load_situation
+
+    name = summary.get("situation_file") or summary.get("situation")
+    try:
+        sit = load_situation(name, summary.get("overrides") or None)
+    except (DataError, DataErrors) as exc:
+        return None, f"cannot load situation {name!r}: {exc}"
+    if summary.get("situation_sha256") and sit.file_sha256 != summary["situation_sha256"]:
+        return None, f"{sit.path} has changed since the run (its SHA-256 differs)"
+    return sit, ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -186,6 +214,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-games", type=int, metavar="M", help="with --until-ci: stop after M games (default 20000)")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
     s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("report", help="rebuild report.html and charts/ of a saved run, without simulating")
+    s.add_argument("dir", help="a directory written by `balance run --out`")
+    s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("los", help="build (or load from cache) a situation's line-of-sight table")
     s.add_argument("situation")
