@@ -8,10 +8,10 @@ included) are a draw (docs/rulings.md).
 from __future__ import annotations
 
 import operator
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from simulator.panzerblitz.state import ELIMINATED, EXITED, ON_MAP, State
 from simulator.panzerblitz.tables import EDGE_BITS, Tables
@@ -100,7 +100,7 @@ def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None
     if kind == "destroyed":
         return _weighted(st, t, mask & (st.status == ELIMINATED), m)
     if kind == "in_area":
-        area = resolve_static_area(m["area"], game_map, t.situation.ruleset, "", "")
+        area = _static_area(m["area"], t)
         inside = np.isin(st.hex, area) & (st.status == ON_MAP)
         return _weighted(st, t, mask & inside, m)
     if kind in ("exited", "not_exited"):
@@ -139,6 +139,18 @@ def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None
     raise ValueError(f"unknown measure {kind!r}")
 
 
+_AREAS: dict[tuple[int, str], tuple[Tables, np.ndarray]] = {}
+
+
+def _static_area(area: dict, t: Tables) -> np.ndarray:
+    """The hexes of a victory area, resolved once per Tables (it is asked every game-turn)."""
+    key = (id(t), repr(sorted(area.items())))
+    hit = _AREAS.get(key)
+    if hit is None or hit[0] is not t:  # the same id may belong to a newer Tables
+        hit = _AREAS[key] = (t, resolve_static_area(area, t.situation.map, t.situation.ruleset, "", ""))
+    return hit[1]
+
+
 def _occupied(st: State, t: Tables, side: int) -> np.ndarray:
     out = np.zeros(t.situation.map.n_hexes, dtype=bool)
     on = (st.side == side) & (st.status == ON_MAP) & ~t.unit_t.positional[st.utype]
@@ -160,19 +172,37 @@ def _controls(st: State, t: Tables, side: int, h: int) -> bool:
 
 
 def _links(game_map, ok: np.ndarray, between: list[str], t: Tables) -> bool:
-    start = [h for h in game_map.edge_hexes(between[0]) if ok[h]]
-    goal = set(int(h) for h in game_map.edge_hexes(between[1]))
-    seen = set(start)
-    queue = deque(start)
-    nb = t.map_t.neighbours
-    while queue:
-        h = queue.popleft()
-        if h in goal:
+    start = np.zeros(game_map.n_hexes, dtype=np.bool_)
+    goal = np.zeros(game_map.n_hexes, dtype=np.bool_)
+    start[game_map.edge_hexes(between[0])] = True
+    goal[game_map.edge_hexes(between[1])] = True
+    return _connected(t.map_t.neighbours, ok.astype(np.bool_), start, goal)
+
+
+@njit(cache=True)
+def _connected(neighbours, ok, start, goal):
+    """Whether a path of `ok` hexes joins a `start` hex to a `goal` hex (breadth-first search).
+    Compiled: the decided-turn evaluation asks this at the end of every game-turn."""
+    n = ok.shape[0]
+    seen = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int64)
+    tail = 0
+    for h in range(n):
+        if start[h] and ok[h]:
+            seen[h] = True
+            queue[tail] = h
+            tail += 1
+    head = 0
+    while head < tail:
+        h = queue[head]
+        head += 1
+        if goal[h]:
             return True
-        for x in nb[h]:
-            if x >= 0 and ok[x] and x not in seen:
-                seen.add(int(x))
-                queue.append(int(x))
+        for x in neighbours[h]:
+            if x >= 0 and ok[x] and not seen[x]:
+                seen[x] = True
+                queue[tail] = x
+                tail += 1
     return False
 
 
