@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from reports import html_page  # noqa: E402
+from reports.html_page import whiskers as _whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
 from simulator.outdir import write_directory  # noqa: E402
 from simulator.summary import summary_json  # noqa: E402
@@ -36,7 +37,7 @@ def compare_chart(result: dict):
         hi = np.array([100 * f["ci95"][1] for f in figs])
         yy = y + (len(sides) / 2 - k - 0.5) * height
         left.barh(yy, win, height=height * 0.9, color=side_colour(side), label=side.capitalize())
-        left.errorbar(win, yy, xerr=[win - lo, hi - win], fmt="none", ecolor="black", capsize=3)
+        left.errorbar(win, yy, xerr=_whiskers(win, lo, hi), fmt="none", ecolor="black", capsize=3)
         for yi, w in zip(yy, win, strict=True):
             left.text(102, yi, f"{w:.1f} %", va="center", fontsize=FONT_SIZES["note"])
         if result["variants"]:
@@ -44,7 +45,7 @@ def compare_chart(result: dict):
             d = np.array([100 * c["change"] for c in ch])
             clo = np.array([100 * c["ci95"][0] for c in ch])
             chi = np.array([100 * c["ci95"][1] for c in ch])
-            right.errorbar(d, yy[1:], xerr=[d - clo, chi - d], fmt="o", color=side_colour(side), capsize=3)
+            right.errorbar(d, yy[1:], xerr=_whiskers(d, clo, chi), fmt="o", color=side_colour(side), capsize=3)
     left.set_yticks(y, runs, fontsize=FONT_SIZES["legend"])
     left.set_xlim(0, 112)
     left.set_xticks(range(0, 101, 20))

@@ -29,6 +29,14 @@ def png_bytes(fig) -> bytes:
     return buf.getvalue()
 
 
+def whiskers(centre, lo, hi):
+    """Error-bar lengths below and above; never negative (a Wilson bound at 0 or n games can sit
+    a rounding error inside the estimate)."""
+    import numpy as np
+
+    return [np.maximum(centre - lo, 0.0), np.maximum(hi - centre, 0.0)]
+
+
 def image(png: bytes, alt: str) -> str:
     return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}'>"
 

@@ -188,6 +188,26 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from simulator.sweep import format_sweep, parse_values, sweep
+
+    values = parse_values(args.values, args.range)
+    _, base_sets, policies = _experiment_setup(args)
+    result = sweep(args.situation, args.param, values, args.games, args.seed, policies, base_sets,
+                   workers=args.workers, progress=not args.json)
+    if args.out:
+        from reports.sweep_report import write_sweep
+
+        out = write_sweep(result, Path(args.out))
+        if not args.json:
+            print(f"wrote {out}/: sweep.json, sweep.png, report.html")
+    if args.json:
+        _print_json(result)
+    else:
+        print(format_sweep(result))
+    return 0
+
+
 def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -> None:
     s.add_argument("situation", help="built-in id (pb-01) or a situation file")
     s.add_argument("--games", type=int, default=games, metavar="N", help=f"{what} (default {games})")
@@ -256,6 +276,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--variants", action="append", metavar="FILE", help="a TOML file of [variant.NAME] tables")
     s.add_argument("--out", metavar="DIR", help="write compare.json, compare.png and report.html into DIR")
     s.set_defaults(func=cmd_compare)
+
+    s = sub.add_parser("sweep", help="play the situation at several values of one override; find the balance point")
+    _add_experiment_options(s, 200, "games a value")
+    s.add_argument("--param", required=True, metavar="KEY", help="the override key to sweep, e.g. situation.turns")
+    s.add_argument("--values", metavar="V1,V2,...", help="the values to play")
+    s.add_argument("--range", metavar="START:STOP:STEP", help="evenly spaced values, STOP included")
+    s.add_argument("--out", metavar="DIR", help="write sweep.json, sweep.png and report.html into DIR")
+    s.set_defaults(func=cmd_sweep)
 
     s = sub.add_parser("los", help="build (or load from cache) a situation's line-of-sight table")
     s.add_argument("situation")
