@@ -208,6 +208,36 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_suggest(args: argparse.Namespace) -> int:
+    from simulator.suggest import format_suggest, suggest
+
+    levers = tuple(x.strip() for x in args.levers.split(",") if x.strip())
+    bad = [x for x in levers if x not in ("turns", "threshold", "units")]
+    if bad or not levers:
+        raise DataError("balance suggest", "--levers", f"got {args.levers!r}", "a comma list of turns, threshold, units")
+    _, base_sets, policies = _experiment_setup(args)
+    quiet = args.json
+
+    def log(line: str) -> None:
+        if not quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    result = suggest(args.situation, args.games, args.seed, policies, base_sets, confirm=args.confirm,
+                     confirm_games=args.confirm_games, confirm_seed=args.confirm_seed, levers=levers,
+                     workers=args.workers, progress=not quiet, log=log)
+    if args.out:
+        from reports.suggest_report import write_suggest
+
+        out = write_suggest(result, Path(args.out))
+        if not args.json:
+            print(f"wrote {out}/: suggest.json, suggest.png, report.html")
+    if args.json:
+        _print_json(result)
+    else:
+        print(format_suggest(result))
+    return 0
+
+
 def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -> None:
     s.add_argument("situation", help="built-in id (pb-01) or a situation file")
     s.add_argument("--games", type=int, default=games, metavar="N", help=f"{what} (default {games})")
@@ -284,6 +314,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--range", metavar="START:STOP:STEP", help="evenly spaced values, STOP included")
     s.add_argument("--out", metavar="DIR", help="write sweep.json, sweep.png and report.html into DIR")
     s.set_defaults(func=cmd_sweep)
+
+    s = sub.add_parser("suggest", help="try the usual levers one at a time; list the changes that balance the situation")
+    _add_experiment_options(s, 200, "screening games a change")
+    s.add_argument("--confirm", type=int, default=5, metavar="K", help="changes to confirm on new games (default 5)")
+    s.add_argument("--confirm-games", type=int, metavar="M", help="confirmation games a change (default 2 x --games)")
+    s.add_argument("--confirm-seed", type=int, metavar="S",
+                   help="seed of the confirmation games, not --seed (default --seed + 1000)")
+    s.add_argument("--levers", default="turns,threshold,units", metavar="LIST",
+                   help="which levers to try: turns, threshold, units (default all)")
+    s.add_argument("--out", metavar="DIR", help="write suggest.json, suggest.png and report.html into DIR")
+    s.set_defaults(func=cmd_suggest)
 
     s = sub.add_parser("los", help="build (or load from cache) a situation's line-of-sight table")
     s.add_argument("situation")
