@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 from reports import html_page  # noqa: E402
 from reports.html_page import whiskers as _whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
+from simulator.experiments import format_p  # noqa: E402
 from simulator.outdir import write_directory  # noqa: E402
 from simulator.summary import summary_json  # noqa: E402
 
@@ -70,8 +71,8 @@ def report_html(result: dict, png: bytes) -> str:
             e = v["sides"][s]
             lo, hi = e["ci95"]
             rows.append([name, s, f"{100 * result['baseline'][s]['win']:.1f} %", f"{100 * e['win']['win']:.1f} %",
-                         f"{100 * e['change']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]", f"{e['p_value']:.4f}",
-                         f"{e['p_holm']:.4f}", "yes" if e["significant"] else "no"])
+                         f"{100 * e['change']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]", format_p(e["p_value"]),
+                         format_p(e["p_holm"]), "yes" if e["significant"] else "no"])
     variants = [[name, ", ".join(f"{k} = {val!r}" for k, val in v["overrides"].items())]
                 for name, v in result["variants"].items()]
     body = (

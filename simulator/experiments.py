@@ -65,6 +65,11 @@ def describe_policies(policies: dict, sides: list[str]) -> dict:
     return {s: {"name": policies[s].name, "params": policies[s].full_params()} for s in sides}
 
 
+def format_p(p: float) -> str:
+    """A p-value to read: four decimals, or powers of ten below 0.0001 (not a flat 0.0000)."""
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
 def _pts(x: float) -> str:
     return f"{100 * x:+.1f}"
 
@@ -87,7 +92,7 @@ def format_compare(result: dict) -> str:
             lo, hi = e["ci95"]
             change = f"{_pts(e['change'])} [{_pts(lo)}, {_pts(hi)}]"
             lines.append(f"{name:<{width}}  {s:<{sw}}  {100 * result['baseline'][s]['win']:>7.1f}%  "
-                         f"{100 * e['win']['win']:>7.1f}%  {change:<26}{e['p_value']:>9.4f}{e['p_holm']:>9.4f}  "
+                         f"{100 * e['win']['win']:>7.1f}%  {change:<26}{format_p(e['p_value']):>9}{format_p(e['p_holm']):>9}  "
                          f"{'yes' if e['significant'] else 'no'}")
     lines += ["", "change = variant minus baseline win probability; p = exact McNemar test on the paired games; "
               "Holm p = adjusted over every line above; significant = Holm p < 0.05"]
