@@ -25,11 +25,11 @@ def suggest_chart(r: dict):
     first, second = r["sides"]
     base = r["baseline"]["confirmation"] or r["baseline"]["screening"]
     rows = [("baseline", base)] + [(s["description"], s) for s in r["suggestions"]]
-    fig, ax = plt.subplots(figsize=(9, 1.4 + 0.45 * len(rows)), dpi=100)
-    ax.set_title(f"{r['situation']}: {first} minus {second} win chance, confirmation games "
-                 f"({r['confirm_games']} a change)", fontsize=FONT_SIZES["title"] * 0.75, loc="left")
+    fig, ax = plt.subplots(figsize=(9, 1.8 + 0.45 * len(rows)), dpi=100)
+    fig.suptitle(f"{r['situation']}: {first} minus {second} win chance, confirmation games "
+                 f"({r['confirm_games']} a change)", fontsize=FONT_SIZES["title"] * 0.75, x=0.01, ha="left")
     b = r["band_points"]
-    ax.axvspan(-b, b, color="#e3efe3", zorder=0, label=f"balanced: within ±{b:g} points")
+    ax.axvspan(-b, b, color="#e3efe3", zorder=0)
     ax.axvline(0, color="#888888", linewidth=1)
     y = np.arange(len(rows))[::-1]
     for yi, (_, f) in zip(y, rows, strict=True):
@@ -38,9 +38,9 @@ def suggest_chart(r: dict):
         ax.errorbar([d], [yi], xerr=whiskers(np.array([d]), np.array([lo]), np.array([hi])), fmt="o",
                     color=colour, capsize=3)
     ax.set_yticks(y, [label[:60] for label, _ in rows], fontsize=FONT_SIZES["note"])
-    ax.set_xlabel(f"P({first} wins) - P({second} wins), points")
+    ax.set_xlabel(f"P({first} wins) - P({second} wins), points, with 95 % intervals (shaded: within ±{b:g}, balanced)")
+    ax.set_ylim(y[-1] - 0.6, y[0] + 0.6)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.legend(fontsize=FONT_SIZES["legend"], frameon=False, loc="lower left", bbox_to_anchor=(0, 1))
     fig.tight_layout()
     return fig
 
@@ -53,6 +53,8 @@ def report_html(r: dict, png: bytes) -> str:
              f"{100 * s['sides'][first]['win']:.1f} %", f"{100 * s['sides'][second]['win']:.1f} %"]
             for s in r["suggestions"]]
     skipped = [[s["description"], s["reason"]] for s in r["skipped"]]
+    missed = [[s["description"], f"{100 * s['difference']:+.1f} [{100 * s['ci95'][0]:+.1f}, {100 * s['ci95'][1]:+.1f}]"]
+              for s in r["not_confirmed"]]
     body = (
         f"<p class='how'>Each change was tried alone. {len(r['screening'])} changes were screened on "
         f"{r['games']} games (seed {r['seed']}); the {sum(s['promoted'] for s in r['screening'])} whose interval "
@@ -65,6 +67,8 @@ def report_html(r: dict, png: bytes) -> str:
         + (html_page.table(["change", "override", "D, points [95 % CI]", "band", f"{first} win", f"{second} win"],
                            rows, numeric={2, 4, 5}) if rows else
            f"<p class='lead'>No single change tried brings the situation within ±{r['band_points']:g} points.</p>")
+        + ("<h2>Not confirmed on the new games</h2>" + html_page.table(["change", "D, points [95 % CI]"], missed)
+           if missed else "")
         + ("<h2>Skipped changes</h2>" + html_page.table(["change", "why"], skipped) if skipped else "")
         + "<h2>Runs</h2>" + html_page.meta_table({k: r[k] for k in ("situation", "games", "seed", "confirm_games",
                                                                     "confirm_seed", "policies", "overrides")})

@@ -11,7 +11,8 @@ Two stages, so that the figures reported are not the lucky ones picked out of ma
    the candidates whose interval reaches the band are ranked by |D|;
 2. confirmation: the best `confirm` of them and the baseline are played again on
    `confirm_games` games with a different seed (`confirm_seed`), whose games are independent
-   of the screening games.  Only these confirmation figures are reported as suggestions.
+   of the screening games.  Only these confirmation figures are reported: as suggestions when
+   D's interval lies inside or overlaps the band, as "not confirmed" when it misses it.
 
 The levers: the number of turns (±1, ±2); each victory threshold of each level one step
 easier and one step harder (step 1; a tenth of the value for a fractional threshold); one unit
@@ -196,13 +197,16 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
             suggestions.append({**c.as_dict(), **fig, "change": {"side": first, "change": ch, "ci95": [lo, hi]}})
     rank = {"inside": 0, "overlaps": 1, "outside": 2}
     suggestions.sort(key=lambda s: (rank[s["band"]], s["size"], abs(s["difference"])))
+    # Promising in screening but missing the band on the new games: not suggestions.
+    not_confirmed = [s for s in suggestions if s["band"] == "outside"]
+    suggestions = [s for s in suggestions if s["band"] != "outside"]
     return {
         "situation": base.id, "games": n_games, "seed": seed, "confirm_games": confirm_games,
         "confirm_seed": confirm_seed, "sides": sides, "policies": describe_policies(policies, sides),
         "overrides": base_sets, "band_points": BAND_POINTS, "levers": list(levers), "stronger_side": stronger,
         "baseline": {"screening": screen_fig,
                      "confirmation": figures(base_confirm, sides) if base_confirm is not None else None},
-        "skipped": skipped, "screening": screening, "suggestions": suggestions,
+        "skipped": skipped, "screening": screening, "suggestions": suggestions, "not_confirmed": not_confirmed,
     }
 
 
@@ -222,8 +226,8 @@ def format_suggest(r: dict) -> str:
     lines.append(f"baseline ({which} games): D {_pts(bc['difference'])} [{_pts(bc['ci95'][0])}, "
                  f"{_pts(bc['ci95'][1])}] ({bc['band']} the band); stronger side: {r['stronger_side']}")
     if not r["suggestions"]:
-        lines += ["", f"no single change tried brings D's interval to within ±{r['band_points']:g} points "
-                      "in the screening games"]
+        where = "on the confirmation games" if r["not_confirmed"] else "in the screening games"
+        lines += ["", f"no single change tried brings D's interval to within ±{r['band_points']:g} points {where}"]
     else:
         lines += ["", f"{'change':<64} {'D, points [95% CI]':<24} {'band':<9} "
                       f"{first + ' win':>12} {second + ' win':>12}"]
@@ -236,6 +240,9 @@ def format_suggest(r: dict) -> str:
                       "into the band but is not shown to lie in it (more games needed); outside = not a fix",
                   "to apply one: --set KEY=VALUE, e.g. " + next(f"--set {s['key']}={s['value']!r}"
                                                                for s in r["suggestions"])]
+    for s in r["not_confirmed"]:
+        lines.append(f"not confirmed on the new games: {s['description']}: D {_pts(s['difference'])} "
+                     f"[{_pts(s['ci95'][0])}, {_pts(s['ci95'][1])}]")
     if r["skipped"]:
         lines += ["", f"{len(r['skipped'])} change(s) skipped because the situation checks reject them, e.g. "
                       f"{r['skipped'][0]['description']}: {r['skipped'][0]['reason']}"]

@@ -225,14 +225,15 @@ def test_suggest_with_few_games_says_overlaps_not_inside(monkeypatch):
     assert best["value"] == 8 and best["band"] == "overlaps"  # +-5 is within reach, not shown
 
 
-def test_suggest_cli_json_shape(capsys):
+def test_suggest_cli_json_shape(capsys, tmp_path):
     code, out, err = cli(capsys, "suggest", "pb-01", "--games", "4", "--confirm-games", "4", "--confirm", "1",
-                         "--levers", "threshold", *RANDOM, "--json")
+                         "--levers", "threshold", *RANDOM, "--json", "--out", str(tmp_path / "sg"))
     assert code == 0 and err == ""
+    assert sorted(p.name for p in (tmp_path / "sg").iterdir()) == ["report.html", "suggest.json", "suggest.png"]
     r = json.loads(out)
     assert set(r) == {"situation", "games", "seed", "confirm_games", "confirm_seed", "sides", "policies",
                       "overrides", "band_points", "levers", "stronger_side", "baseline", "skipped", "screening",
-                      "suggestions"}
+                      "suggestions", "not_confirmed"}
     assert r["confirm_seed"] != r["seed"] and r["levers"] == ["threshold"]
     # German marginal 7 -> 6 and so on: 2 sides x 3 levels x 2 directions, some rejected by the checks.
     assert len(r["screening"]) + len(r["skipped"]) == 12
@@ -240,3 +241,22 @@ def test_suggest_cli_json_shape(capsys):
     for s in r["screening"]:
         assert {"lever", "key", "value", "from", "size", "description", "difference", "ci95", "band",
                 "promoted"} <= set(s)
+
+
+def test_suggest_keeps_changes_that_miss_the_band_on_new_games_apart(monkeypatch):
+    # 9 turns looks balanced on the screening seed and is not: only the new games say so.
+    def p_german(turns, seed):
+        return {8: 0.9, 9: 0.5 if seed == 3 else 0.7, 11: 0.95, 12: 0.97, 10: 0.9}[turns]
+
+    def run(sit, n, seed, policies, workers=None, progress=False):
+        u = np.modf((np.arange(n) + 7919 * seed) * 0.6180339887498949)[0]
+        winner = np.where(u < p_german(sit.turns, seed), "german", "russian")
+        return SimpleNamespace(games=pd.DataFrame({"game": np.arange(n), "winner": winner}))
+
+    monkeypatch.setattr(suggest_mod, "run", run)
+    r = suggest_mod.suggest("pb-01", 400, 3, policies=RANDOM_PLAYERS, confirm=3, confirm_games=1000,
+                            levers=("turns",))
+    assert r["suggestions"] == []
+    (missed,) = r["not_confirmed"]
+    assert missed["value"] == 9 and missed["band"] == "outside" and missed["difference"] > 0.3
+    assert "no single change" in suggest_mod.format_suggest(r)
