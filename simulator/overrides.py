@@ -55,18 +55,18 @@ def leaf_keys(doc) -> dict[str, object]:
     """
     out: dict[str, object] = {}
 
-    def walk(node, prefix: str) -> None:
+    def walk(node, prefix: str, key: str) -> None:
         if isinstance(node, dict):
             for k, v in node.items():
-                walk(v, f"{prefix}{k}.")
+                walk(v, f"{prefix}{k}.", k)
             return
         if _is_table_list(node):
             for i, item in enumerate(node):
-                walk(item, f"{prefix}{_item_name(item, i)}.")
+                walk(item, f"{prefix}{_item_name(key, item, i)}.", "")
             return
         out[prefix.rstrip(".")] = node
 
-    walk(doc, "")
+    walk(doc, "", "")
     return out
 
 
@@ -74,16 +74,16 @@ def _is_table_list(node) -> bool:
     return isinstance(node, list) and bool(node) and all(isinstance(x, dict) for x in node)
 
 
-def _item_name(item: dict, index: int) -> str:
-    # Sides are named in every message and key; other list items (groups) have names with dots
-    # and spaces in them, so they go by index.
+def _item_name(list_key: str, item: dict, index: int) -> str:
+    # Sides are named in every message and key; groups have names with dots and spaces in them,
+    # so they (and special rules) go by index.
     name = item.get("name")
-    return name if isinstance(name, str) and name and "." not in name and " " not in name else str(index)
+    return name if list_key == "side" and isinstance(name, str) and name else str(index)
 
 
-def _find_item(items: list, part: str):
+def _find_item(list_key: str, items: list, part: str):
     for i, item in enumerate(items):
-        if part in (_item_name(item, i), str(i)):
+        if part in (_item_name(list_key, item, i), str(i)):
             return item
     return None
 
@@ -100,12 +100,12 @@ def apply_situation_overrides(doc: dict, sets: dict[str, object], where: str = "
         key = normalize(raw_key)
         fld = f"{field_prefix}.{key}"
         parts = key.split(".")
-        node = out
+        node, list_key = out, ""
         for depth, part in enumerate(parts[:-1]):
             if isinstance(node, dict) and part in node:
-                node = node[part]
-            elif _is_table_list(node) and _find_item(node, part) is not None:
-                node = _find_item(node, part)
+                node, list_key = node[part], part
+            elif _is_table_list(node) and _find_item(list_key, node, part) is not None:
+                node, list_key = _find_item(list_key, node, part), ""
             else:
                 raise _unknown(out, key, fld, where, ".".join(parts[:depth + 1]))
         last = parts[-1]

@@ -147,9 +147,22 @@ def test_self_comparison_is_exactly_no_change(capsys, tmp_path):
     assert json.loads((out_dir / "compare.json").read_text()) == result
     page = (out_dir / "report.html").read_text()
     assert "data:image/png;base64," in page and "same" in page
-    # The text table of the same comparison.
-    code, out, _ = cli(capsys, "compare", "pb-01", "--games", "5", *RANDOM, "--variant", "same:situation.turns=10")
+    # The text table, with the variant from a file.
+    vfile = tmp_path / "variants.toml"
+    vfile.write_text("[variant.same]\nsituation.turns = 10\n")
+    code, out, _ = cli(capsys, "compare", "pb-01", "--games", "5", *RANDOM, "--variants", str(vfile))
     assert code == 0 and "same     german" in out and "+0.0 [" in out
+
+
+def test_run_with_a_set_file(capsys, tmp_path):
+    f = tmp_path / "changes.toml"
+    f.write_text('situation.turns = 3\n"units.t-34-c.attack" = 20\n')
+    code, out, _ = cli(capsys, "run", "pb-01", "--games", "3", *RANDOM, "--json", "--set-file", str(f),
+                       "--set", "situation.turns=2")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["mean_turns"] == 2  # --set is applied after --set-file
+    assert summary["overrides"] == {"situation.turns": 2, "units.t-34-c.attack": 20}
 
 
 def test_much_stronger_russians_are_a_significant_change(capsys):

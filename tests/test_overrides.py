@@ -34,6 +34,9 @@ def test_leaf_keys_name_sides_and_index_groups():
     assert keys["side.german.victory.marginal"] == 7
     assert keys["side.german.group.0.setup.hexes"] == ["2G7"]
     assert keys["side.russian.group.0.units.t-34-c"] == 3
+    # A group goes by index even when its name would do as a key.
+    doc = {"side": [{"name": "german", "group": [{"name": "cp", "units": {"command-post": 1}}]}]}
+    assert list(leaf_keys(doc)) == ["side.german.name", "side.german.group.0.name", "side.german.group.0.units.command-post"]
 
 
 def test_turns_victory_and_forces_change():
