@@ -21,7 +21,8 @@ FILES = ("sweep.json", "sweep.png", "report.html")
 
 def sweep_chart(result: dict):
     """Each side's win probability at each value with 95 % Wilson whiskers; the 50 % line; the
-    balance point and its interval when the fit crosses 50 % inside the swept range."""
+    first side's logistic fit, and the balance point with its interval when the fit crosses 50 %
+    inside the swept range."""
     values = result["values"]
     numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
     x = np.array(values, dtype=float) if numeric else np.arange(len(values), dtype=float)
@@ -40,6 +41,10 @@ def sweep_chart(result: dict):
         hi = np.array([100 * p["sides"][s]["ci95"][1] for p in result["points"]])
         ax.errorbar(x, win, yerr=_whiskers(win, lo, hi), color=side_colour(s), marker="o", capsize=3,
                     linewidth=2, label=s.capitalize())
+    if bp["b1"] is not None:  # the fitted logistic curve of the first side's win probability
+        grid = np.linspace(x.min(), x.max(), 200)
+        ax.plot(grid, 100 / (1 + np.exp(-(bp["b0"] + bp["b1"] * grid))), color=side_colour(bp["side"]),
+                linestyle=":", linewidth=1.5, label=f"{bp['side'].capitalize()}: logistic fit")
     if not numeric:
         ax.set_xticks(x, [str(v) for v in values], fontsize=FONT_SIZES["note"])
     ax.set_xlabel(result["param"])

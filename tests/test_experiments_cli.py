@@ -273,3 +273,27 @@ def test_suggest_keeps_changes_that_miss_the_band_on_new_games_apart(monkeypatch
     (missed,) = r["not_confirmed"]
     assert missed["value"] == 9 and missed["band"] == "outside" and missed["difference"] > 0.3
     assert "no single change" in suggest_mod.format_suggest(r)
+
+
+def test_sweep_report_draws_the_fit_and_the_balance_point(tmp_path):
+    from reports.sweep_report import write_sweep
+    from simulator.stats import wilson
+
+    values, n = [6, 8, 10, 12], 100
+    points, xs, ys = [], [], []
+    for v, k in zip(values, (10, 35, 60, 85), strict=True):
+        won = np.arange(n) < k
+        points.append({"value": v, "sides": {"german": {"wins": k, "win": k / n, "ci95": list(wilson(k, n))},
+                                             "russian": {"wins": n - k, "win": 1 - k / n,
+                                                         "ci95": list(wilson(n - k, n))}},
+                       "draw": {"games": 0, "share": 0.0}, "mean_turns": float(v)})
+        xs += [v] * n
+        ys += list(won)
+    bp = _balance("german", values, xs, ys)
+    assert 8.5 < bp["value"] < 9.5
+    result = {"situation": "pb-04", "param": "situation.turns", "values": values, "games": n, "seed": 1,
+              "sides": ["german", "russian"], "policies": {}, "overrides": {}, "points": points, "balance_point": bp}
+    write_sweep(result, tmp_path / "sw")
+    page = (tmp_path / "sw" / "report.html").read_text()
+    assert "crosses 50 %" in page and "data:image/png;base64," in page
+    assert json.loads((tmp_path / "sw" / "sweep.json").read_text())["balance_point"]["value"] == bp["value"]
