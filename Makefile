@@ -25,7 +25,7 @@ test-slow: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/balance run pb-04 --games 1000 --seed 1 --out out/demo/pb-04
 	$(BIN)/balance show pb-04 --out out/demo/pb-04-map.png
-	@echo "demo: wrote out/demo/pb-04 (games, turns, summary.json) and out/demo/pb-04-map.png"
+	@echo "demo: wrote out/demo/pb-04 (games, turns, losses, summary.json, report.html, charts/) and out/demo/pb-04-map.png"
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_los.py

@@ -3,8 +3,16 @@ heuristic, and the heuristic player against the random one from each seat.
 
     python bench/strength.py [--games N] [--seed S] [--workers K] [--out bench/strength.csv]
 
+Four pairings per situation, all on the same game seeds: heuristic vs heuristic (the balance
+table), heuristic vs random from each seat, and random vs random (the seat's baseline).  Some
+cards are won by one seat whatever the players do (pb-09: the Germans win unless 21 Russian
+units leave by the north edge), so "the heuristic beats random" is judged seat-fairly: from a
+seat, the heuristic against the random opponent must do better than a random player in the same
+seat against the same opponent on the same seeds.  "Better" is the seat's outcome score per game,
+its victory level minus the opponent's (-3..3, docs/policies.md), compared pairwise.
+
 Writes one CSV row per situation and prints a Markdown table for the README.  Win rates come
-with 95 % Wilson intervals (simulator/stats.py); the same seeds are used in every pairing.
+with 95 % Wilson intervals (simulator/stats.py).
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,12 +31,22 @@ sys.path.insert(0, str(ROOT))
 from policies.spec import parse_policy  # noqa: E402
 from simulator.runner import run  # noqa: E402
 from simulator.situation import builtin_situations, load_situation  # noqa: E402
-from simulator.stats import wilson  # noqa: E402
+from simulator.stats import seat_score, wilson  # noqa: E402
+
+PAIRINGS = ("hh", "h_a", "h_b", "rr")
 
 
 def pct(k: int, n: int) -> str:
     lo, hi = wilson(k, n)
     return f"{100 * k / n:.0f} % [{100 * lo:.0f}, {100 * hi:.0f}]"
+
+
+def paired_gain(better: np.ndarray, base: np.ndarray) -> tuple[float, float, float]:
+    """Mean of the paired score differences with a normal 95 % interval."""
+    d = better.astype(float) - base.astype(float)
+    m = float(d.mean())
+    se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("inf")
+    return m, m - 1.96 * se, m + 1.96 * se
 
 
 def main() -> int:
@@ -47,28 +66,45 @@ def main() -> int:
         t0 = time.perf_counter()
         row: dict = {"situation": sid, "title": sit.title, "games": args.games, "seed": args.seed,
                      "side_a": a, "side_b": b}
-        for label, pols in (("hh", {a: h, b: h}), ("h_a", {a: h, b: r}), ("h_b", {a: r, b: h})):
-            res = run(sit, args.games, args.seed, pols, workers=args.workers, progress=False)
-            won = res.games["winner"].value_counts()
+        pols = {"hh": {a: h, b: h}, "h_a": {a: h, b: r}, "h_b": {a: r, b: h}, "rr": {a: r, b: r}}
+        scores = {}
+        for label in PAIRINGS:
+            res = run(sit, args.games, args.seed, pols[label], workers=args.workers, progress=False)
+            g = res.games.sort_values("game")
+            won = g["winner"].value_counts()
             row[f"{label}_{a}"] = int(won.get(a, 0))
             row[f"{label}_{b}"] = int(won.get(b, 0))
             row[f"{label}_draw"] = int(won.get("draw", 0))
             row[f"{label}_games_per_s"] = round(res.games_per_s, 1)
+            scores[label] = {s: seat_score(g, s, o) for s, o in ((a, b), (b, a))}
+        for label, seat in (("h_a", a), ("h_b", b)):
+            m, lo, hi = paired_gain(scores[label][seat], scores["rr"][seat])
+            row[f"{label}_score"] = round(float(scores[label][seat].mean()), 3)
+            row[f"{label}_gain"], row[f"{label}_gain_lo"], row[f"{label}_gain_hi"] = round(m, 3), round(lo, 3), round(hi, 3)
+        row["rr_score_a"] = round(float(scores["rr"][a].mean()), 3)
+        row["rr_score_b"] = round(float(scores["rr"][b].mean()), 3)
         row["elapsed_s"] = round(time.perf_counter() - t0, 1)
         rows.append(row)
         print(f"{sid}: done in {row['elapsed_s']} s", file=sys.stderr, flush=True)
+        pd.DataFrame(rows).to_csv(args.out, index=False)  # partial results survive an interruption
     df = pd.DataFrame(rows)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(args.out, index=False)
-    n = args.games
-    print("| situation | heuristic vs heuristic: side A wins | side B wins | draws | heuristic (A) beats random | "
-          "heuristic (B) beats random |")
-    print("|---|---|---|---|---|---|")
-    for _, x in df.iterrows():
-        a, b = x.side_a, x.side_b
-        print(f"| {x.situation} {x.title} | {a} {pct(x[f'hh_{a}'], n)} | {b} {pct(x[f'hh_{b}'], n)} | "
-              f"{pct(x['hh_draw'], n)} | {pct(x[f'h_a_{a}'], n)} | {pct(x[f'h_b_{b}'], n)} |")
+    print(markdown(df))
     return 0
+
+
+def markdown(df: pd.DataFrame) -> str:
+    out = ["| situation | heuristic vs heuristic | draws | heuristic vs random, seat A: win (random in that seat) "
+           "| score gain | heuristic vs random, seat B: win (random in that seat) | score gain |",
+           "|---|---|---|---|---|---|---|"]
+    for _, x in df.iterrows():
+        a, b, n = x.side_a, x.side_b, int(x.games)
+        gains = [f"{x[f'{k}_gain']:+.2f} [{x[f'{k}_gain_lo']:+.2f}, {x[f'{k}_gain_hi']:+.2f}]" for k in ("h_a", "h_b")]
+        out.append(f"| {x.situation} {x.title} | {a} {pct(x[f'hh_{a}'], n)}; {b} {pct(x[f'hh_{b}'], n)} | "
+                   f"{pct(x['hh_draw'], n)} | {a} {pct(x[f'h_a_{a}'], n)} ({pct(x[f'rr_{a}'], n)}) | {gains[0]} | "
+                   f"{b} {pct(x[f'h_b_{b}'], n)} ({pct(x[f'rr_{b}'], n)}) | {gains[1]} |")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -121,3 +121,32 @@ def objectives_chart(turns: pd.DataFrame, sides: list[str]):
     ax.legend(fontsize=FONT_SIZES["legend"], frameon=False)
     fig.tight_layout()
     return fig
+
+
+def decided_chart(games: pd.DataFrame, sides: list[str]):
+    """When the result became fixed: games per decided turn, stacked by final result."""
+    if games.empty or "decided_turn" not in games:
+        return nothing_to_show("When games are decided", "This run's tables have no decided_turn column.")
+    last = int(games["turns_played"].max())
+    turns = np.arange(0, last + 1)
+    fig, ax = _figure("When games are decided: the turn after which the result stopped changing")
+    bottom = np.zeros(len(turns))
+    n = len(games)
+    for outcome in [*sides, "draw"]:
+        mine = games[games["winner"] == outcome]
+        if mine.empty:
+            continue
+        share = 100 * mine["decided_turn"].value_counts().reindex(turns, fill_value=0).to_numpy() / n
+        colour = side_colour(outcome) if outcome in sides else "#999999"
+        label = f"{outcome.capitalize()} win" if outcome in sides else "draw"
+        ax.bar(turns, share, bottom=bottom, color=colour, label=label, width=0.8)
+        bottom += share
+    median = float(games["decided_turn"].median())
+    ax.axvline(median, color="black", linestyle=(0, (4, 3)), linewidth=1)
+    ax.text(median + 0.1, bottom.max() * 0.95, f" median {median:g}", fontsize=FONT_SIZES["note"], va="top")
+    ax.set_xticks(turns)
+    ax.set_xlabel("decided turn (0 = the set-up's result was never changed)")
+    ax.set_ylabel("share of games (%)")
+    ax.legend(fontsize=FONT_SIZES["legend"], frameon=False)
+    fig.tight_layout()
+    return fig

@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from reports import charts
+from reports.lossmap import draw_loss_map
 from reports.verdict import verdict
 
 # (file name, heading, how to read it)
@@ -21,9 +22,17 @@ CHARTS = (
     ("attrition", "Attrition",
      "Units still on the map and their printed attack factors at the end of each game-turn: the "
      "line is the median game, the band holds the middle 80 % of games (10th to 90th percentile)."),
+    ("decided", "When games are decided",
+     "A game is decided in the first game-turn from whose end onward its result stays what it "
+     "finally was. The result at the end of a turn is the situation's victory conditions evaluated "
+     "on that turn's positions as if the game had ended there (winner and level). Turn 0 means the "
+     "set-up already gave the final result and nothing in the game changed it."),
     ("losses_by_type", "Losses by unit type",
      "How many units of each type a side loses in an average game. Units that do not count for "
      "victory (forts, blocks, minefields) are left out."),
+    ("loss_map", "Where units were lost",
+     "Each disc is one side's losses in that hex, per game: its area is proportional to the "
+     "number. Terrain is drawn faded underneath."),
     ("objectives", "Objective control over time",
      "Objective hexes each side holds at the end of each game-turn, averaged over the games."),
 )
@@ -34,21 +43,34 @@ def build_figures(games: pd.DataFrame, turns: pd.DataFrame, summary: dict) -> di
     return {
         "victory": charts.victory_chart(summary),
         "attrition": charts.attrition_chart(turns, sides),
+        "decided": charts.decided_chart(games, sides),
         "losses_by_type": charts.losses_by_type_chart(games, sides),
         "objectives": charts.objectives_chart(turns, sides),
     }
 
 
-def write_report(games: pd.DataFrame, turns: pd.DataFrame, summary: dict, into: Path) -> Path:
-    """Draw the charts into `into`/charts/ and write `into`/report.html; returns the HTML's path."""
+def write_report(games: pd.DataFrame, turns: pd.DataFrame, losses: pd.DataFrame, summary: dict, into: Path,
+                 situation=None) -> Path:
+    """Draw the charts into `into`/charts/ and write `into`/report.html; returns the HTML's path.
+
+    The loss map needs the situation (its map); without it, or with no unit lost on the map, the
+    report says so in place of the map."""
     into = Path(into)
     (into / "charts").mkdir(parents=True, exist_ok=True)
+    figures = build_figures(games, turns, summary)
+    loss_map = into / "charts" / "loss_map.png"
+    drawn = situation is not None and draw_loss_map(situation, losses, len(games), loss_map) is not None
+    if not drawn:
+        why = ("No unit was lost on the map in any game of this run." if situation is not None
+               else "The situation's map was not available to draw the losses on.")
+        figures["loss_map"] = charts.nothing_to_show("Where units were lost", why)
     images = {}
-    for name, fig in build_figures(games, turns, summary).items():
+    for name, fig in figures.items():
         path = into / "charts" / f"{name}.png"
         fig.savefig(path)
         plt.close(fig)
-        images[name] = base64.b64encode(path.read_bytes()).decode("ascii")
+    for name, _, _ in CHARTS:
+        images[name] = base64.b64encode((into / "charts" / f"{name}.png").read_bytes()).decode("ascii")
     page = into / "report.html"
     page.write_text(_page(games, summary, images))
     return page

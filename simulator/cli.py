@@ -133,9 +133,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.out:
         from simulator.run_output import write_run
 
-        out = write_run(result, Path(args.out))
+        out = write_run(result, Path(args.out), sit)
         if not args.json:
-            print(f"wrote {out}/: games, turns (.parquet, .csv), summary.json")
+            print(f"wrote {out}/: games, turns, losses (.parquet, .csv), summary.json, report.html, charts/")
     if args.json:
         print(summary_json(result.summary))
     else:
@@ -251,6 +251,34 @@ def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -
     s.add_argument("--set-file", action="append", metavar="FILE", help="a TOML file of KEY = VALUE overrides for every run")
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    import sys
+
+    from simulator.run_output import read_run, rebuild_report
+
+    _, summary = read_run(Path(args.dir))
+    situation, why = _run_situation(summary)
+    if situation is None:
+        print(f"note: the loss map is left out: {why}", file=sys.stderr)
+    print(f"wrote {rebuild_report(Path(args.dir), situation)}")
+    return 0
+
+
+def _run_situation(summary: dict):
+    """The situation a saved run played (for its map), if its file is still there unchanged."""
+    from simulator.errors import DataError, DataErrors
+    from simulator.situation import load_situation
+
+    name = summary.get("situation_file") or summary.get("situation")
+    try:
+        sit = load_situation(name, summary.get("overrides") or None)
+    except (DataError, DataErrors) as exc:
+        return None, f"cannot load situation {name!r}: {exc}"
+    if summary.get("situation_sha256") and sit.file_sha256 != summary["situation_sha256"]:
+        return None, f"{sit.path} has changed since the run (its SHA-256 differs)"
+    return sit, ""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="balance", description="Monte Carlo balance analyzer for hex-and-counter wargames.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -267,7 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="draw a situation's map, set-up areas, entries and objectives")
     s.add_argument("situation", help="built-in id (pb-01) or a situation file")
     s.add_argument("--out", required=True, help="PNG file to write")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry or a situation field (situation.turns=8)")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
     s.set_defaults(func=cmd_show)
 
     s = sub.add_parser("replay", help="play one game and print its log turn by turn")
@@ -277,7 +306,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random (default) or heuristic, for both sides or one (repeat per side)")
     s.add_argument("--maps", metavar="DIR", help="also draw one map per player-turn into DIR")
     s.add_argument("--debug", action="store_true", help="check the rules' invariants after every action")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry or a situation field (situation.turns=8)")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
     s.set_defaults(func=cmd_replay)
 
     s = sub.add_parser("run", help="play many games of a situation and report the outcomes with their uncertainty")
@@ -326,11 +356,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", metavar="DIR", help="write suggest.json, suggest.png and report.html into DIR")
     s.set_defaults(func=cmd_suggest)
 
+    s = sub.add_parser("report", help="rebuild report.html and charts/ of a saved run, without simulating")
+    s.add_argument("dir", help="a directory written by `balance run --out`")
+    s.set_defaults(func=cmd_report)
+
     s = sub.add_parser("los", help="build (or load from cache) a situation's line-of-sight table")
     s.add_argument("situation")
     s.add_argument("--pair", nargs=2, metavar="HEX", help="print whether two hexes see each other")
     s.add_argument("--cache-dir", help="where LOS tables are cached (default: ~/.cache/wargame-balance/los)")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry or a situation field (situation.turns=8)")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
     s.set_defaults(func=cmd_los)
     return p
 

@@ -5,8 +5,9 @@ provides:
 
 - `prepare(situation) -> tables`: everything a process needs to play that situation (built
   once per worker process, may take seconds);
-- `play_games(tables, seeds, policies) -> (games, turns)`: one game per seed, as two pandas
-  tables (one row a game; one row a game x turn x side).
+- `play_games(tables, seeds, policies) -> (games, turns, losses)`: one game per seed, as three
+  pandas tables (one row a game; one row a game x turn x side; one row a unit lost, with its
+  hex and game-turn), every row with `batch_game`, the index of its game in `seeds`.
 
 Modules are imported by name only when a ruleset is run, so loading one ruleset never pays
 for compiling another's kernels.

@@ -1,22 +1,86 @@
-"""Write a run's tables and summary into a directory, all at once or not at all (simulator/outdir.py)."""
+"""Write a run's tables, summary and report into a directory, all at once or not at all.
+
+Everything is written into a temporary directory beside the target and renamed into place at
+the end (simulator/outdir.py), so an interrupted run never leaves a directory with some files
+from this run and some from the last (or half a Parquet file).  A directory that holds anything
+besides these files is left alone: `--out .` must not replace someone's working directory.
+
+`rebuild_report` redraws report.html and charts/ from the saved tables (`balance report DIR`),
+without simulating; it too swaps the new report in only once it is complete.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
+import pandas as pd
+
+from simulator.errors import DataError
 from simulator.outdir import write_directory
 from simulator.runner import RunResult
 from simulator.summary import summary_json
 
-FILES = ("games.parquet", "games.csv", "turns.parquet", "turns.csv", "summary.json")
+TABLES = ("games", "turns", "losses")
+REPORT = ("report.html", "charts")
+FILES = (*(f"{t}.{ext}" for t in TABLES for ext in ("parquet", "csv")), "summary.json", *REPORT)
 
 
-def write_run(result: RunResult, out: Path) -> Path:
+def write_run(result: RunResult, out: Path, situation=None) -> Path:
+    """The run's tables (.parquet and .csv), summary.json, report.html and charts/ in `out`."""
+    from reports.html_report import write_report
+
     def fill(tmp: Path) -> None:
-        result.games.to_parquet(tmp / "games.parquet", index=False)
-        result.games.to_csv(tmp / "games.csv", index=False)
-        result.turns.to_parquet(tmp / "turns.parquet", index=False)
-        result.turns.to_csv(tmp / "turns.csv", index=False)
+        for name in TABLES:
+            table: pd.DataFrame = getattr(result, name)
+            table.to_parquet(tmp / f"{name}.parquet", index=False)
+            table.to_csv(tmp / f"{name}.csv", index=False)
         (tmp / "summary.json").write_text(summary_json(result.summary) + "\n")
+        write_report(result.games, result.turns, result.losses, result.summary, tmp, situation)
 
     return write_directory(out, FILES, "balance run", fill)
+
+
+def read_run(run_dir: Path) -> tuple[dict[str, pd.DataFrame], dict]:
+    """The tables and summary a run wrote, with errors naming the missing or unreadable file."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise DataError(str(run_dir), "DIR", "not a directory", "a directory written by `balance run --out`")
+    tables = {}
+    for name in TABLES:
+        path = run_dir / f"{name}.parquet"
+        try:
+            tables[name] = pd.read_parquet(path)
+        except (OSError, ValueError) as exc:
+            raise DataError(str(path), "", f"cannot read: {exc}", "the Parquet table `balance run --out` writes") from exc
+    path = run_dir / "summary.json"
+    try:
+        summary = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise DataError(str(path), "", f"cannot read: {exc}", "the summary.json `balance run --out` writes") from exc
+    for key in ("situation", "outcomes", "draw", "draw_ci95"):
+        if key not in summary:
+            raise DataError(str(path), key, "missing", "a summary written by `balance run --out`")
+    return tables, summary
+
+
+def rebuild_report(run_dir: Path, situation=None) -> Path:
+    """Redraw report.html and charts/ in `run_dir` from its saved tables; returns the HTML's path."""
+    from reports.html_report import write_report
+
+    run_dir = Path(run_dir)
+    tables, summary = read_run(run_dir)
+    tmp = Path(tempfile.mkdtemp(prefix=".report.", suffix=".tmp", dir=run_dir))
+    try:
+        write_report(tables["games"], tables["turns"], tables["losses"], summary, tmp, situation)
+        for name in REPORT:
+            target = run_dir / name
+            if target.is_dir():
+                shutil.rmtree(target)
+            os.replace(tmp / name, target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return run_dir / "report.html"

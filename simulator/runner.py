@@ -44,6 +44,7 @@ WHERE = "balance run"   # what argument errors name as their source
 class RunResult:
     games: pd.DataFrame   # one row a game, column `game` = 0..N-1
     turns: pd.DataFrame   # one row a game x turn x side, sorted by game
+    losses: pd.DataFrame  # one row a unit lost: game, side, unit type, hex, game-turn
     summary: dict
     elapsed_s: float
     games_per_s: float
@@ -87,13 +88,15 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     t0 = time.perf_counter()
     games: list[pd.DataFrame] = []
     turns: list[pd.DataFrame] = []
+    losses: list[pd.DataFrame] = []
     with _Players(engine, situation, policies, workers) as players, _closing(bar):
         target, played = n_games, 0
         while True:
             size = batch_size or default_batch_size(target - played, workers)
-            for g, t in players.play(seed, played, target, size, lambda done, tgt=target: bar.update(done, tgt)):
+            for g, t, lo in players.play(seed, played, target, size, lambda done, tgt=target: bar.update(done, tgt)):
                 games.append(g)
                 turns.append(t)
+                losses.append(lo)
             played = target
             if until_ci is None:
                 break
@@ -103,13 +106,14 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
             target = min(max_games, _next_round(played, wins, until_ci))
     elapsed = time.perf_counter() - t0
     g_all, t_all = _join(games, turns)
+    lo_all = pd.concat(losses, ignore_index=True)
     ci = None
     if until_ci is not None:
         reached = max(wilson_half_width(k, played) for k in _wins(games, sides)) <= until_ci
         ci = {"half_width": until_ci, "max_games": max_games, "reached": reached}
     summary = summarize(g_all, situation=situation, seed=seed, policies=policies, levels=engine.levels,
                         elapsed_s=elapsed, until_ci=ci)
-    return RunResult(g_all, t_all, summary, elapsed, played / elapsed if elapsed > 0 else float("inf"))
+    return RunResult(g_all, t_all, lo_all, summary, elapsed, played / elapsed if elapsed > 0 else float("inf"))
 
 
 @contextlib.contextmanager
@@ -180,23 +184,20 @@ def _join(games: list[pd.DataFrame], turns: list[pd.DataFrame]) -> tuple[pd.Data
     return g, t
 
 
-def _number(g: pd.DataFrame, t: pd.DataFrame, first: int, seeds: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Put the game index in front of both tables of one batch (games first .. first+len-1).
-
-    The turns table lists games in seed order; a game starts where the seed changes or the turn
-    count starts again (two consecutive games could share a 32-bit seed)."""
+def _number(tables: tuple[pd.DataFrame, ...], first: int, seeds: list[int]) -> tuple[pd.DataFrame, ...]:
+    """Put the run's game index in front of every table of one batch (games first ..
+    first+len-1), from the `batch_game` column the engine gives each row."""
+    g = tables[0]
     if len(g) != len(seeds) or list(g["seed"]) != list(seeds):
         raise RuntimeError(f"engine returned games for seeds {list(g['seed'])[:5]}..., asked for {seeds[:5]}...")
-    g.insert(0, "game", np.arange(first, first + len(g), dtype=np.int64))
-    seed_col = t["seed"].to_numpy()
-    turn_col = t["turn"].to_numpy()
-    starts = np.ones(len(t), dtype=bool)
-    starts[1:] = (seed_col[1:] != seed_col[:-1]) | (turn_col[1:] < turn_col[:-1])
-    index = np.cumsum(starts) - 1
-    if len(t) and index[-1] != len(seeds) - 1:
-        raise RuntimeError(f"engine's turns table holds {index[-1] + 1} games, expected {len(seeds)}")
-    t.insert(0, "game", (first + index).astype(np.int64))
-    return g, t
+    out = []
+    for table in tables:
+        index = table.pop("batch_game").to_numpy()
+        if len(index) and (index.min() < 0 or index.max() >= len(seeds)):
+            raise RuntimeError(f"engine returned rows for game {index.max()} of a batch of {len(seeds)}")
+        table.insert(0, "game", (first + index).astype(np.int64))
+        out.append(table)
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- playing
@@ -235,15 +236,14 @@ class _Players:
             proc.join(timeout=5)
 
     def play(self, seed: int, start: int, stop: int, size: int,
-             report: Callable[[int, int], None]) -> list[tuple[pd.DataFrame, pd.DataFrame]]:
-        """Games start..stop-1 as (games, turns) pairs, one per batch, in game order."""
+             report: Callable[[int, int], None]) -> list[tuple[pd.DataFrame, ...]]:
+        """Games start..stop-1 as (games, turns, losses) tables, one triple per batch, in game order."""
         batches = [(a, [game_seed(seed, i) for i in range(a, min(a + size, stop))]) for a in range(start, stop, size)]
-        done: dict[int, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        done: dict[int, tuple[pd.DataFrame, ...]] = {}
         played = start
         if self.pool is None:
             for first, seeds in batches:
-                g, t = self.module.play_games(self.tables, seeds, self.policies)
-                done[first] = _number(g, t, first, seeds)
+                done[first] = _number(self.module.play_games(self.tables, seeds, self.policies), first, seeds)
                 played += len(seeds)
                 report(played, stop)
         else:
@@ -252,8 +252,8 @@ class _Players:
                 while pending:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for f in finished:
-                        first, seeds, g, t = f.result()
-                        done[first] = _number(g, t, first, seeds)
+                        first, seeds, tables = f.result()
+                        done[first] = _number(tables, first, seeds)
                         played += len(seeds)
                         report(played, stop)
             finally:
@@ -279,5 +279,4 @@ def _init_worker(module_name: str, situation: Situation) -> None:
 def _play_batch(first: int, seeds: list[int], policies: dict[str, PolicySpec]):
     if "error" in _WORKER:
         raise _WORKER["error"]
-    g, t = _WORKER["module"].play_games(_WORKER["tables"], seeds, policies)
-    return first, seeds, g, t
+    return first, seeds, _WORKER["module"].play_games(_WORKER["tables"], seeds, policies)

@@ -132,3 +132,19 @@ def paired_difference(a: int, b: int, c: int, d: int,
     eps = math.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
     diff = p1 - p2
     return diff, max(diff - delta, -1.0), min(diff + eps, 1.0)
+
+
+LEVEL_RANKS = {"none": 0, "marginal": 1, "tactical": 2, "decisive": 3}
+
+
+def seat_score(games, side: str, opponent: str) -> np.ndarray:
+    """Per game, the victory level `side` reached minus its opponent's (-3..3).
+
+    Finer than win/lose: it tells a decisive defeat from a marginal one, which is what separates
+    a good player from a poor one on a card that one seat cannot win (bench/strength.py).
+    """
+    mine = games[f"level_{side}"].map(LEVEL_RANKS)
+    theirs = games[f"level_{opponent}"].map(LEVEL_RANKS)
+    if mine.isna().any() or theirs.isna().any():
+        raise ValueError(f"unknown victory level in level_{side}/level_{opponent}; expected one of {list(LEVEL_RANKS)}")
+    return (mine - theirs).to_numpy(dtype=np.int64)

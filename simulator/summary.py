@@ -69,6 +69,7 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "until_ci": until_ci,
         "tool_version": __version__,
         "situation_sha256": situation.file_sha256,
+        "situation_file": str(situation.path),
         "overrides": dict(situation.overrides),
     }
 

@@ -94,3 +94,38 @@ def test_pb_ovr_9_cancelled_overrun_ends_within_stacking_limits(tables_of):
     # was cancelled (odds below 1-4).
     rec = play(tables_of("pb-03"), 486, debug=True)
     assert rec.violation is None
+
+
+def test_losses_are_recorded_with_hex_and_turn(tables_of):
+    """Every eliminated counter (PB-CRT-2 X, PB-TRANS-10 passengers) keeps where and when it was lost."""
+    t = tables_of("pb-04")
+    rec = play(t, 3, ("random", "random"))
+    st = rec.state
+    lost = st.status == ELIMINATED
+    assert lost.any()
+    assert (st.lost_turn[lost] >= 1).all() and (st.lost_turn[lost] <= t.situation.turns).all()
+    assert (st.lost_hex[~lost] == -1).all() and (st.lost_turn[~lost] == -1).all()
+    # The snapshot of the turn a unit was lost already shows it eliminated, the one before does not.
+    for u in np.flatnonzero(lost & (st.lost_hex >= 0)):
+        turn = st.lost_turn[u]
+        assert st.snap_status[turn, u] == ELIMINATED
+        assert st.snap_status[turn - 1, u] != ELIMINATED
+    assert (st.snap_status[-1] == st.status).all() and (st.snap_hex[-1] == st.hex).all()
+
+
+def test_decided_turn_is_where_the_provisional_result_stops_changing(tables_of):
+    from simulator.panzerblitz.victory import Outcome, decided_turn, provisional
+
+    def o(winner, level):
+        return Outcome({}, {}, winner, level)
+
+    g, r = o("german", "marginal"), o("russian", "tactical")
+    assert decided_turn([g, g, g]) == 0
+    assert decided_turn([g, r, g, g]) == 2
+    assert decided_turn([g, g, r]) == 2
+    assert decided_turn([g, o("german", "decisive"), g]) == 2  # the level counts too
+    t = tables_of("pb-04")
+    rec = play(t, 3, ("random", "random"))
+    standing = provisional(rec.state, t)
+    assert len(standing) == t.situation.turns + 1
+    assert standing[-1] == rec.outcome  # the last turn's provisional result is the final one

@@ -21,7 +21,7 @@ from simulator.stats import wilson_half_width
 
 REQUIRED = {"situation", "ruleset", "games", "seed", "policies", "outcomes", "draw", "mean_turns", "elapsed_s",
             "games_per_s"}
-EXTRA = {"levels_ci95", "draw_ci95", "until_ci", "tool_version", "situation_sha256", "overrides"}
+EXTRA = {"levels_ci95", "draw_ci95", "until_ci", "tool_version", "situation_sha256", "situation_file", "overrides"}
 TIMING = ("elapsed_s", "games_per_s")
 
 
@@ -42,6 +42,7 @@ def untimed(summary: dict) -> dict:
 def assert_same_games(a, b):
     assert_frame_equal(a.games, b.games)
     assert_frame_equal(a.turns, b.turns)
+    assert_frame_equal(a.losses, b.losses)
     assert untimed(a.summary) == untimed(b.summary)
 
 
@@ -123,12 +124,16 @@ def test_missing_side_policy_and_unknown_engine(sit, rnd):
         engine_for("chess", "x.toml")
 
 
-def test_turn_rows_are_numbered_even_when_seeds_repeat():
-    games = pd.DataFrame({"seed": [9, 9, 4]})
-    turns = pd.DataFrame({"seed": [9, 9, 9, 9, 9, 9, 4, 4], "turn": [0, 0, 1, 0, 0, 1, 0, 1]})
-    g, t = _number(games, turns, 10, [9, 9, 4])
-    assert list(g["game"]) == [10, 11, 12]
-    assert list(t["game"]) == [10, 10, 10, 11, 11, 11, 12, 12]
+def test_rows_are_numbered_by_batch_game_even_when_seeds_repeat():
+    games = pd.DataFrame({"batch_game": [0, 1, 2], "seed": [9, 9, 4]})
+    turns = pd.DataFrame({"batch_game": [0, 0, 1, 1, 2, 2], "seed": [9, 9, 9, 9, 4, 4], "turn": [0, 1, 0, 1, 0, 1]})
+    losses = pd.DataFrame({"batch_game": [1, 2], "hex": ["A1", "B2"]})
+    g, t, lo = _number((games, turns, losses), 10, [9, 9, 4])
+    assert list(g["game"]) == [10, 11, 12] and "batch_game" not in g
+    assert list(t["game"]) == [10, 10, 11, 11, 12, 12]
+    assert list(lo["game"]) == [11, 12]
+    with pytest.raises(RuntimeError, match="asked for"):
+        _number((games.iloc[:2], turns, losses), 0, [9, 9, 4])
 
 
 def test_progress_bar_only_on_a_terminal():
@@ -189,7 +194,8 @@ def test_json_and_out_directory(tmp_path, capsys):
     assert sum(summary["outcomes"][s]["win"] for s in sides) + summary["draw"] == pytest.approx(1.0)
 
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["games.parquet", "games.csv", "turns.parquet", "turns.csv", "summary.json"])
+        ["games.parquet", "games.csv", "turns.parquet", "turns.csv", "losses.parquet", "losses.csv",
+         "summary.json", "report.html", "charts"])
     assert [p.name for p in out.parent.iterdir()] == ["r1"]  # no temporary directory left behind
     assert json.loads((out / "summary.json").read_text()) == summary
     games = pd.read_parquet(out / "games.parquet")
@@ -197,6 +203,26 @@ def test_json_and_out_directory(tmp_path, capsys):
     assert len(pd.read_csv(out / "games.csv")) == 6
     turns = pd.read_parquet(out / "turns.parquet")
     assert len(turns) == len(pd.read_csv(out / "turns.csv")) and set(turns["game"]) == set(range(6))
+
+    # The losses table agrees with the games table's losses by unit type.
+    losses = pd.read_parquet(out / "losses.parquet")
+    per_game = losses.groupby(["game", "side"]).size()
+    for side in sides:
+        counted = games.set_index("game")[f"lost_{side}"]
+        assert all(per_game.get((g, side), 0) == k for g, k in counted.items())
+    assert set(losses.columns) == {"game", "seed", "side", "unit_type", "hex", "turn"}
+    html = (out / "report.html").read_text()
+    assert "data:image/png;base64," in html and "http" not in html.replace("http-equiv", "")
+    charts = sorted(p.name for p in (out / "charts").iterdir())
+    assert charts == sorted(f"{n}.png" for n in ("victory", "attrition", "decided", "losses_by_type", "loss_map",
+                                                "objectives"))
+
+    # `balance report` redraws the report from the saved tables alone.
+    (out / "report.html").unlink()
+    assert main(["report", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {out / 'report.html'}"
+    assert (out / "report.html").read_text() == html
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
 
     # A second run replaces the first one's files; a directory with other files is left alone.
     assert main(argv[:5] + ["3"] + argv[6:]) == 0

@@ -118,3 +118,15 @@ def test_win_difference_is_symmetric_and_rejects_two_winners():
 ])
 def test_verdict_cases(wins, expected):
     assert verdict("german", "russian", *wins) == expected
+
+
+def test_seat_score_is_level_difference():
+    import pandas as pd
+
+    from simulator.stats import seat_score
+
+    g = pd.DataFrame({"level_german": ["decisive", "none", "marginal"], "level_russian": ["none", "tactical", "marginal"]})
+    assert seat_score(g, "german", "russian").tolist() == [3, -2, 0]
+    assert seat_score(g, "russian", "german").tolist() == [-3, 2, 0]
+    with pytest.raises(ValueError, match="unknown victory level"):
+        seat_score(pd.DataFrame({"level_german": ["huge"], "level_russian": ["none"]}), "german", "russian")

@@ -1,9 +1,10 @@
 """PanzerBlitz games in batches, as tidy tables: the rules engine's side of `balance run`.
 
 `prepare` builds everything a worker needs once (tables, line of sight, the heuristic
-player's reading of the situation); `play_games` plays one game per seed and returns two
-pandas tables, one row a game and one row a game x turn x side (the runner concatenates
-batches and writes them).  Losses by unit type are columns `lost:<side>:<unit type>`.
+player's reading of the situation); `play_games` plays one game per seed and returns three
+pandas tables: one row a game, one row a game x turn x side, and one row a unit lost (the
+runner concatenates batches and writes them).  Losses by unit type are also columns
+`lost:<side>:<unit type>` of the games table.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from simulator.panzerblitz.state import (
     TURN_STAT_NAMES,
 )
 from simulator.panzerblitz.tables import Tables, build_tables
+from simulator.panzerblitz.victory import decided_turn, provisional
 from simulator.situation import Situation
 
 
@@ -30,17 +32,22 @@ def prepare(sit: Situation) -> Tables:
     return t
 
 
-def play_games(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def play_games(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]
+               ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Games, turns and losses tables; every row carries `batch_game`, the game's index in `seeds`."""
     sides = t.situation.ruleset.sides
+    labels = t.situation.map.labels
     specs = tuple(policies[s] for s in sides)
     names = t.units.names
     counted = t.unit_t.victory_count
-    games, turns = [], []
-    for seed in seeds:
+    games, turns, losses = [], [], []
+    for gi, seed in enumerate(seeds):
         rec = play(t, int(seed), specs)
         st, o = rec.state, rec.outcome
         last = st.turn_stats.shape[0] - 1
-        row: dict = {"seed": int(seed), "winner": o.winner or "draw", "level": o.level, "turns_played": last}
+        standing = provisional(st, t)
+        row: dict = {"batch_game": gi, "seed": int(seed), "winner": o.winner or "draw", "level": o.level,
+                     "turns_played": last, "decided_turn": decided_turn(standing)}
         for si, s in enumerate(sides):
             row[f"level_{s}"] = o.levels[s]
             row[f"value_{s}"] = o.values[s]
@@ -53,10 +60,16 @@ def play_games(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]) -> 
         games.append(row)
         ts = st.turn_stats
         for turn in range(ts.shape[0]):
+            leader = standing[turn].winner or "draw"
             for si, s in enumerate(sides):
-                turns.append((int(seed), turn, s, *(int(x) for x in ts[turn, si])))
+                turns.append((gi, int(seed), turn, s, *(int(x) for x in ts[turn, si]), leader, standing[turn].level))
+        for u in np.flatnonzero((st.status == ELIMINATED) & counted[st.utype]):
+            h = st.lost_hex[u]
+            losses.append((gi, int(seed), sides[st.side[u]], names[st.utype[u]], labels[h] if h >= 0 else "",
+                           int(st.lost_turn[u])))
     g = pd.DataFrame(games)
     loss_cols = [c for c in g.columns if c.startswith("lost:")]
     g[loss_cols] = g[loss_cols].fillna(0).astype(np.int64)
-    tt = pd.DataFrame(turns, columns=["seed", "turn", "side", *TURN_STAT_NAMES])
-    return g, tt
+    tt = pd.DataFrame(turns, columns=["batch_game", "seed", "turn", "side", *TURN_STAT_NAMES, "leader", "leader_level"])
+    lo = pd.DataFrame(losses, columns=["batch_game", "seed", "side", "unit_type", "hex", "turn"])
+    return g, tt, lo

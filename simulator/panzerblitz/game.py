@@ -504,6 +504,8 @@ def record_turn(st, ut, turn):
                 held[st.hex[u], s] = True
     for s in range(2):
         row[s, TS_OBJECTIVES] = held[:, s].sum()
+    st.snap_hex[turn, :] = st.hex
+    st.snap_status[turn, :] = st.status
 
 
 @njit(cache=True)

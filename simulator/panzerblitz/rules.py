@@ -251,23 +251,30 @@ def odds_of(ct, attack, defense):
 
 
 @njit(cache=True)
+def mark_lost(st, u, h):
+    """Take a counter out of the game, noting where and in which game-turn (for the loss map)."""
+    st.status[u] = ELIMINATED
+    st.lost_hex[u] = h
+    st.lost_turn[u] = st.clock[TURN]
+    st.hex[u] = -1
+
+
+@njit(cache=True)
 def eliminate(st, ut, u):
     """PB-CRT-2 X: remove the unit; an armored vehicle leaves a wreck (PB-WRECK-1); a passenger
     shares its carrier's fate (PB-TRANS-10)."""
     h = st.hex[u]
     t = st.utype[u]
-    st.status[u] = ELIMINATED
     st.dispersed[u] = False
     if ut.leaves_wreck[t] and h >= 0:
         st.wrecks[h, st.side[u]] += 1
     p = st.carrying[u]
     if p >= 0:
-        st.status[p] = ELIMINATED
-        st.hex[p] = -1
+        mark_lost(st, p, h)
         st.carried_by[p] = -1
         st.carrying[u] = -1
         log_event(st, EV_ELIMINATED_PASSENGER, p, h, u, 0, 0, 0, 0)
-    st.hex[u] = -1
+    mark_lost(st, u, h)
 
 
 @njit(cache=True)
@@ -284,8 +291,7 @@ def disperse(st, ut, u):
             st.carried_by[p] = -1
             h = st.hex[u]
             if side_load(st, ut, h, st.side[p]) > st.limits[st.side[p]]:
-                st.status[p] = ELIMINATED
-                st.hex[p] = -1
+                mark_lost(st, p, h)
                 st.dispersed[p] = False
                 log_event(st, EV_ELIMINATED_PASSENGER, p, h, u, 0, 0, 0, 0)
 
@@ -791,7 +797,6 @@ def attempt_mine_removal(st, ut, u, h, mine_category):
         st.mine[h] = False
         for v in range(st.utype.shape[0]):
             if st.status[v] == ON_MAP and st.hex[v] == h and ut.category[st.utype[v]] == mine_category:
-                st.status[v] = ELIMINATED
-                st.hex[v] = -1
+                mark_lost(st, v, h)
     log_event(st, EV_MINE_REMOVAL, u, h, roll, 1 if removed else 0, 0, 0, 0)
     return removed

@@ -37,6 +37,7 @@ State = namedtuple("State", [
     "group_with_type", "group_far_type", "group_far_min",
     "steps", "overrun_hex", "assaulted_hex", "assaulted", "revealed", "limits",
     "objective", "turn_stats",
+    "lost_hex", "lost_turn", "snap_hex", "snap_status",
 ])
 
 
@@ -101,6 +102,12 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         revealed=np.zeros(n, dtype=np.bool_), limits=t.stack_limit.copy(),
         objective=objective_mask(t),
         turn_stats=np.zeros((sit.turns + 1, len(sides), len(TURN_STAT_NAMES)), dtype=np.int64),
+        # Where and when each unit was lost (-1: not lost), for the reports' loss map.
+        lost_hex=np.full(n, -1, dtype=np.int64), lost_turn=np.full(n, -1, dtype=np.int64),
+        # Each unit's hex and status at the end of every game-turn (0 = after set-up): the
+        # victory conditions are evaluated on them to find the turn a game's result was decided.
+        snap_hex=np.full((sit.turns + 1, n), -1, dtype=np.int64),
+        snap_status=np.zeros((sit.turns + 1, n), dtype=np.int64),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)

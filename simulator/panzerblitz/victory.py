@@ -30,8 +30,10 @@ class Outcome:
     level: str                 # the winner's level, or "none"
 
 
-def evaluate(st: State, t: Tables) -> Outcome:
+def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
+    """The result if the game ended after game-turn `now` (default: its last turn)."""
     sit = t.situation
+    now = sit.turns if now is None else now
     sides = sit.ruleset.sides
     ranks: dict[str, int] = {}
     values: dict[str, float] = {}
@@ -44,7 +46,7 @@ def evaluate(st: State, t: Tables) -> Outcome:
             other = [x for x in ranks if x != s.name]
             value = float(all(ranks[x] == 0 for x in other))
         else:
-            value = measure_value(v, st, t, si)
+            value = measure_value(v, st, t, si, now)
         values[s.name] = value
         ranks[s.name] = level_reached(v, value)
     best = max(ranks.values())
@@ -83,11 +85,12 @@ def _weighted(st: State, t: Tables, mask: np.ndarray, m: dict) -> float:
     return float(weights[mask].sum())
 
 
-def measure_value(m: dict, st: State, t: Tables, me: int) -> float:
+def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None) -> float:
     kind = m["measure"]
+    now = t.situation.turns if now is None else now
     if kind == "ratio":
-        num = measure_value(m["numerator"], st, t, me)
-        den = measure_value(m["denominator"], st, t, me)
+        num = measure_value(m["numerator"], st, t, me, now)
+        den = measure_value(m["denominator"], st, t, me, now)
         if den == 0:
             return float("inf") if num > 0 else 1.0  # 0 to 0 is "as many" (docs/rulings.md)
         return num / den
@@ -105,7 +108,7 @@ def measure_value(m: dict, st: State, t: Tables, me: int) -> float:
         out = (st.status == EXITED) & ((st.exit_edge & bit) != 0)
         stay = m.get("stay_off_turns", 0)
         if stay:
-            out &= (t.situation.turns - st.exit_turn) >= stay
+            out &= (now - st.exit_turn) >= stay
         return _weighted(st, t, mask & (out if kind == "exited" else ~out), m)
     if kind == "hexes_controlled":
         return float(sum(_controls(st, t, whose, game_map.lookup(h)) for h in m["hexes"]))
@@ -171,3 +174,20 @@ def _links(game_map, ok: np.ndarray, between: list[str], t: Tables) -> bool:
                 seen.add(int(x))
                 queue.append(int(x))
     return False
+
+
+def provisional(st: State, t: Tables) -> list[Outcome]:
+    """The result as it stood at the end of each game-turn (0 = after set-up): the victory
+    conditions evaluated on that turn's positions as if the game had ended then."""
+    return [evaluate(st._replace(hex=st.snap_hex[turn], status=st.snap_status[turn]), t, now=turn)
+            for turn in range(st.snap_hex.shape[0])]
+
+
+def decided_turn(results: list[Outcome]) -> int:
+    """The first game-turn from whose end the provisional result (winner and level) stayed what it
+    finally was: when the game was decided.  0 means it never changed after set-up."""
+    final = (results[-1].winner, results[-1].level)
+    turn = len(results) - 1
+    while turn > 0 and (results[turn - 1].winner, results[turn - 1].level) == final:
+        turn -= 1
+    return turn

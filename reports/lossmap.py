@@ -1,0 +1,101 @@
+"""Where units were lost: a heatmap on the situation's map, for the designer's report.
+
+Each hex where units were lost gets a disc per side, its area proportional to that side's
+losses in the hex per game (a disc's area, not its radius, reads as a quantity).  The terrain is
+drawn faded underneath so the reader sees which town, wood or road crossing the fighting was
+for.  Units lost off the map (a passenger in a carrier that had not entered) have no hex and
+are left out; the title says how many.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.collections import PolyCollection
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle
+
+from reports import style
+from reports.mapview import (
+    Canvas,
+    _board_clip,
+    _draw_boards,
+    _draw_hexside_bars,
+    _draw_paths,
+    _draw_place_names,
+    _draw_terrain,
+    _make_figure,
+    _save_atomically,
+    hex_polygons,
+)
+from simulator.hexgrid import centres
+
+FADE = 0.55          # white veil over the terrain, so the discs stand out
+MAX_DISC = 0.62      # radius, in hex units, of the disc of the busiest hex
+SIDE_OFFSET = 0.28   # two sides' discs in one hex sit left and right of its centre
+
+
+def loss_counts(losses: pd.DataFrame, situation) -> dict[str, np.ndarray]:
+    """Units lost per hex and side over the whole run: side -> counts indexed by hex."""
+    m = situation.map
+    index = {label: i for i, label in enumerate(m.labels)}
+    out = {}
+    for side in situation.ruleset.sides:
+        counts = np.zeros(m.n_hexes, dtype=np.int64)
+        mine = losses[(losses["side"] == side) & (losses["hex"] != "")]
+        for label, k in mine["hex"].value_counts().items():
+            if label not in index:
+                raise ValueError(f"losses table: hex {label!r} is not on the map of {situation.id}")
+            counts[index[label]] = int(k)
+        out[side] = counts
+    return out
+
+
+def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dpi: int = 100):
+    """Write the loss heatmap PNG (atomically); returns its path, or None if nothing was lost."""
+    if n_games <= 0 or losses[losses["hex"] != ""].empty:
+        return None
+    m = situation.map
+    counts = loss_counts(losses, situation)
+    per_game = {s: c / n_games for s, c in counts.items()}
+    peak = max(float(v.max()) for v in per_game.values())
+    x, y = centres(m.col, m.row)
+    bbox = (float(x.min()), float(x.max()), float(y.min()), float(y.max()))
+    sides = list(situation.ruleset.sides)
+    fig, ax, scale = _make_figure(bbox, len(sides) + 3, 1)
+    cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y), bbox)
+    _draw_terrain(cv, m)
+    _draw_paths(cv, m)
+    _draw_hexside_bars(cv, m)
+    cv.add(PolyCollection(hex_polygons(x, y), facecolors="white", edgecolors="none", alpha=FADE, zorder=3))
+    _draw_boards(cv, m)
+    _draw_place_names(cv, m)
+    both = [s for s in sides if counts[s].any()]
+    for k, side in enumerate(both):
+        shift = 0.0 if len(both) == 1 else (-SIDE_OFFSET if k == 0 else SIDE_OFFSET)
+        where = np.flatnonzero(counts[side])
+        radius = MAX_DISC * np.sqrt(per_game[side][where] / peak)
+        for h, r in zip(where, radius, strict=True):
+            ax.add_patch(Circle((x[h] + shift, y[h]), r, facecolor=style.side_colour(side), edgecolor="white",
+                                linewidth=0.6, alpha=0.85, zorder=8))
+    total_lost = len(losses)
+    off_map = int((losses["hex"] == "").sum())
+    note = f", {off_map} lost off the map not drawn" if off_map else ""
+    fig.text(0.5, 1 - 0.18 / fig.get_size_inches()[1],
+             f"{situation.id}: where units were lost ({total_lost} losses in {n_games} games{note})",
+             ha="center", va="top", fontsize=style.FONT_SIZES["title"], fontweight="bold")
+    fig.text(0.5, 1 - 0.62 / fig.get_size_inches()[1],
+             "disc area = units of that side lost in the hex per game; the largest disc is "
+             f"{peak:.2f} per game", ha="center", va="top", fontsize=style.FONT_SIZES["subtitle"])
+    handles = [Line2D([], [], marker="o", linestyle="none", markersize=10, color=style.side_colour(s),
+                      label=f"{s.capitalize()} losses") for s in sides]
+    for share in (1.0, 0.25, 0.05):
+        r_pt = MAX_DISC * np.sqrt(share) * scale * 72
+        handles.append(Line2D([], [], marker="o", linestyle="none", markersize=2 * r_pt, markerfacecolor="none",
+                              markeredgecolor="#333333", label=f"{share * peak:.2f} per game"))
+    below = ax.get_position().y0 - 0.3 / fig.get_size_inches()[1]
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, below), ncol=len(handles),
+               fontsize=style.FONT_SIZES["legend"], frameon=False, borderaxespad=0)
+    return _save_atomically(fig, Path(out_path), dpi)
