@@ -68,6 +68,15 @@ def test_variant_and_set_files(tmp_path):
     bad.write_text("[variants.x]\na = 1\n")
     with pytest.raises(DataError, match="unknown table"):
         read_variants_file(bad)
+    for text, message in (("variant = 3\n", "no variants"), ("[variant]\nx = 1\n", "not a table of overrides"),
+                          ("[variant.'a b']\nx = 1\n", "not a usable variant name"), ("x = \n", "valid TOML")):
+        bad.write_text(text)
+        with pytest.raises(DataError, match=message):
+            read_variants_file(bad)
+    empty = tmp_path / "empty.toml"
+    empty.write_text("# nothing\n")
+    with pytest.raises(DataError, match="no overrides"):
+        read_set_file(empty)
     s = tmp_path / "s.toml"
     s.write_text('situation.turns = 7\n"units.t-34-c.attack" = 20\n')
     assert read_set_file(s) == {"situation.turns": 7, "units.t-34-c.attack": 20}

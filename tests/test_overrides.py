@@ -90,6 +90,8 @@ def test_unprefixed_situation_key_points_to_the_prefix():
     ("situation.side.german.group.4.units.88mm-at", True, "whole number >= 0"),
     ("situation.side.german.victory.compare", 3, "a string"),
     ("situation.side.german.group.4.setup.boards", "2", "a list"),
+    ("situation.side.german.group.4.units.75mm-at", "two", "whole number >= 0"),  # a new unit type
+    ("situation.side.german.victory.marginal", "7", "a whole number"),
 ])
 def test_wrong_type_says_what_is_expected(key, value, expected):
     e = problem({key: value})
