@@ -48,19 +48,20 @@ def _load(name: str, sets: list[str] | None = None):
 
 
 def parse_sets(items: list[str]) -> dict:
-    """`--set KEY=VALUE` pairs; VALUE is read as a TOML value (5, 2.5, true, "text")."""
-    import tomllib
+    """`--set KEY=VALUE` pairs; VALUE is read as a TOML value (5, 2.5, true, "text", ["2", "3"])."""
+    from simulator.variants import parse_assignment
 
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise DataError("--set", item, "not KEY=VALUE", "a dotted ruleset key and a value, e.g. units.t-34-c.attack=5")
-        key, raw = item.split("=", 1)
-        try:
-            val = tomllib.loads(f"v = {raw}")["v"]
-        except tomllib.TOMLDecodeError:
-            val = raw  # a bare word is a string
-        out[key.strip()] = val
+    return dict(parse_assignment(item, "--set") for item in items)
+
+
+def _sets(args: argparse.Namespace) -> dict:
+    """The overrides of every run of a command: `--set-file` files first, then `--set` options."""
+    from simulator.variants import read_set_file
+
+    out: dict = {}
+    for f in getattr(args, "set_file", None) or []:
+        out.update(read_set_file(f))
+    out.update(parse_sets(args.set or []))
     return out
 
 
@@ -122,9 +123,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from policies.spec import parse_side_policies
     from simulator.runner import run
+    from simulator.situation import load_situation
     from simulator.summary import format_summary, summary_json
 
-    sit = _load(args.situation, args.set)
+    sit = load_situation(args.situation, _sets(args))
     policies = parse_side_policies(args.policy, sit.ruleset.sides)
     result = run(sit, args.games, args.seed, policies, workers=args.workers, until_ci=args.until_ci,
                  max_games=args.max_games)
@@ -139,6 +141,114 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         print(format_summary(result.summary))
     return 0
+
+
+def _experiment_setup(args: argparse.Namespace):
+    """The situation as every run of an experiment starts from, its overrides and the players."""
+    from policies.spec import parse_side_policies
+    from simulator.situation import load_situation
+
+    base_sets = _sets(args)
+    sit = load_situation(args.situation, base_sets)
+    return sit, base_sets, parse_side_policies(args.policy, sit.ruleset.sides)
+
+
+def _print_json(data: dict) -> None:
+    from simulator.summary import summary_json
+
+    print(summary_json(data))
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from simulator.experiments import compare, format_compare
+    from simulator.variants import collect_variants
+
+    variants = collect_variants(args.variant, args.variants)
+    if not variants:
+        raise DataError("balance compare", "--variant", "no variants given",
+                        "one or more --variant NAME:KEY=VALUE[,KEY=VALUE...] or --variants FILE")
+    _, base_sets, policies = _experiment_setup(args)
+    # Every variant is loaded (and checked) before any game is played: a typo fails in a second.
+    from simulator.situation import load_situation
+
+    for sets in variants.values():
+        load_situation(args.situation, {**base_sets, **sets})
+    result = compare(args.situation, variants, args.games, args.seed, policies, base_sets,
+                     workers=args.workers, progress=not args.json)
+    if args.out:
+        from reports.compare_report import write_compare
+
+        out = write_compare(result, Path(args.out))
+        if not args.json:
+            print(f"wrote {out}/: compare.json, compare.png, report.html")
+    if args.json:
+        _print_json(result)
+    else:
+        print(format_compare(result))
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from simulator.sweep import format_sweep, parse_values, sweep
+
+    values = parse_values(args.values, args.range)
+    _, base_sets, policies = _experiment_setup(args)
+    result = sweep(args.situation, args.param, values, args.games, args.seed, policies, base_sets,
+                   workers=args.workers, progress=not args.json)
+    if args.out:
+        from reports.sweep_report import write_sweep
+
+        out = write_sweep(result, Path(args.out))
+        if not args.json:
+            print(f"wrote {out}/: sweep.json, sweep.png, report.html")
+    if args.json:
+        _print_json(result)
+    else:
+        print(format_sweep(result))
+    return 0
+
+
+def cmd_suggest(args: argparse.Namespace) -> int:
+    from simulator.suggest import format_suggest, suggest
+
+    levers = tuple(x.strip() for x in args.levers.split(",") if x.strip())
+    bad = [x for x in levers if x not in ("turns", "threshold", "units")]
+    if bad or not levers:
+        raise DataError("balance suggest", "--levers", f"got {args.levers!r}", "a comma list of turns, threshold, units")
+    _, base_sets, policies = _experiment_setup(args)
+    quiet = args.json
+
+    def log(line: str) -> None:
+        if not quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    result = suggest(args.situation, args.games, args.seed, policies, base_sets, confirm=args.confirm,
+                     confirm_games=args.confirm_games, confirm_seed=args.confirm_seed, levers=levers,
+                     workers=args.workers, progress=not quiet, log=log)
+    if args.out:
+        from reports.suggest_report import write_suggest
+
+        out = write_suggest(result, Path(args.out))
+        if not args.json:
+            print(f"wrote {out}/: suggest.json, suggest.png, report.html")
+    if args.json:
+        _print_json(result)
+    else:
+        print(format_suggest(result))
+    return 0
+
+
+def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -> None:
+    s.add_argument("situation", help="built-in id (pb-01) or a situation file")
+    s.add_argument("--games", type=int, default=games, metavar="N", help=f"{what} (default {games})")
+    s.add_argument("--seed", type=int, default=1, help="seed: game i is played on the same seed in every run (default 1)")
+    s.add_argument("--policy", action="append", metavar="SIDE=NAME[:K=V,...]",
+                   help="a side's player and its parameters; a bare NAME sets both sides (default heuristic)")
+    s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")
+    s.add_argument("--json", action="store_true", help="print the result as JSON (and nothing else) on stdout")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8) in every run")
+    s.add_argument("--set-file", action="append", metavar="FILE", help="a TOML file of KEY = VALUE overrides for every run")
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -185,7 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="draw a situation's map, set-up areas, entries and objectives")
     s.add_argument("situation", help="built-in id (pb-01) or a situation file")
     s.add_argument("--out", required=True, help="PNG file to write")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
     s.set_defaults(func=cmd_show)
 
     s = sub.add_parser("replay", help="play one game and print its log turn by turn")
@@ -195,7 +306,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random (default) or heuristic, for both sides or one (repeat per side)")
     s.add_argument("--maps", metavar="DIR", help="also draw one map per player-turn into DIR")
     s.add_argument("--debug", action="store_true", help="check the rules' invariants after every action")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
     s.set_defaults(func=cmd_replay)
 
     s = sub.add_parser("run", help="play many games of a situation and report the outcomes with their uncertainty")
@@ -212,8 +324,37 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--until-ci", type=float, metavar="H",
                    help="play until every side's 95%% win interval is within +-H (e.g. 0.02)")
     s.add_argument("--max-games", type=int, metavar="M", help="with --until-ci: stop after M games (default 20000)")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
+    s.add_argument("--set-file", action="append", metavar="FILE", help="a TOML file of KEY = VALUE overrides")
     s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("compare", help="play the situation and variants of it on the same seeds; compare win chances")
+    _add_experiment_options(s, 200, "games a run (the baseline and each variant)")
+    s.add_argument("--variant", action="append", metavar="NAME:KEY=VALUE[,KEY=VALUE...]",
+                   help="a variant: a name and its overrides, e.g. short:situation.turns=8 (repeat for more)")
+    s.add_argument("--variants", action="append", metavar="FILE", help="a TOML file of [variant.NAME] tables")
+    s.add_argument("--out", metavar="DIR", help="write compare.json, compare.png and report.html into DIR")
+    s.set_defaults(func=cmd_compare)
+
+    s = sub.add_parser("sweep", help="play the situation at several values of one override; find the balance point")
+    _add_experiment_options(s, 200, "games a value")
+    s.add_argument("--param", required=True, metavar="KEY", help="the override key to sweep, e.g. situation.turns")
+    s.add_argument("--values", metavar="V1,V2,...", help="the values to play")
+    s.add_argument("--range", metavar="START:STOP:STEP", help="evenly spaced values, STOP included")
+    s.add_argument("--out", metavar="DIR", help="write sweep.json, sweep.png and report.html into DIR")
+    s.set_defaults(func=cmd_sweep)
+
+    s = sub.add_parser("suggest", help="try the usual levers one at a time; list the changes that balance the situation")
+    _add_experiment_options(s, 200, "screening games a change")
+    s.add_argument("--confirm", type=int, default=5, metavar="K", help="changes to confirm on new games (default 5)")
+    s.add_argument("--confirm-games", type=int, metavar="M", help="confirmation games a change (default 2 x --games)")
+    s.add_argument("--confirm-seed", type=int, metavar="S",
+                   help="seed of the confirmation games, not --seed (default --seed + 1000)")
+    s.add_argument("--levers", default="turns,threshold,units", metavar="LIST",
+                   help="which levers to try: turns, threshold, units (default all)")
+    s.add_argument("--out", metavar="DIR", help="write suggest.json, suggest.png and report.html into DIR")
+    s.set_defaults(func=cmd_suggest)
 
     s = sub.add_parser("report", help="rebuild report.html and charts/ of a saved run, without simulating")
     s.add_argument("dir", help="a directory written by `balance run --out`")
@@ -223,7 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("situation")
     s.add_argument("--pair", nargs=2, metavar="HEX", help="print whether two hexes see each other")
     s.add_argument("--cache-dir", help="where LOS tables are cached (default: ~/.cache/wargame-balance/los)")
-    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a ruleset entry")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
     s.set_defaults(func=cmd_los)
     return p
 

@@ -31,7 +31,8 @@ def compare(situation: str, variants: dict[str, dict], n_games: int, seed: int, 
     sides = list(base_sit.ruleset.sides)
     base = run(base_sit, n_games, seed, policies, workers=workers, progress=progress)
     base_wins = {s: _wins(base, s) for s in sides}
-    out = {"situation": base_sit.id, "games": n_games, "seed": seed, "overrides": base_sets,
+    out = {"situation": base_sit.id, "games": n_games, "seed": seed, "sides": sides,
+           "policies": describe_policies(policies, sides), "overrides": base_sets,
            "baseline": {s: _win_figure(base_wins[s]) for s in sides}, "variants": {}}
     tests = []
     for name, sets in variants.items():
@@ -57,3 +58,44 @@ def _win_figure(wins) -> dict:
     k, n = int(wins.sum()), len(wins)
     lo, hi = wilson(k, n)
     return {"win": k / n, "ci95": [lo, hi]}
+
+
+def describe_policies(policies: dict, sides: list[str]) -> dict:
+    """The players as the run summary records them: name and every parameter, per side."""
+    return {s: {"name": policies[s].name, "params": policies[s].full_params()} for s in sides}
+
+
+def format_p(p: float) -> str:
+    """A p-value to read: four decimals, or powers of ten below 0.0001 (not a flat 0.0000)."""
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def format_compare(result: dict) -> str:
+    """The comparison as a table for people: one line per variant and side."""
+    sides = result["sides"]
+    lines = [f"{result['situation']}: baseline and {len(result['variants'])} variant(s), {result['games']} games each, "
+             f"seed {result['seed']} (game i of every run is played on the same seed)"]
+    if result["overrides"]:
+        lines.append(f"all runs with: {', '.join(f'{k}={v!r}' for k, v in result['overrides'].items())}")
+    lines.append("")
+    width = max([len("variant"), *(len(n) for n in result["variants"])])
+    sw = max(len(s) for s in sides)
+    lines.append(f"{'variant':<{width}}  {'side':<{sw}}  {'baseline':>8}  {'variant':>8}  "
+                 f"{'change, points [95% CI]':<26}{'p':>9}{'Holm p':>9}  significant")
+    for name, v in result["variants"].items():
+        for s in sides:
+            e = v["sides"][s]
+            lo, hi = e["ci95"]
+            change = f"{_pts(e['change'])} [{_pts(lo)}, {_pts(hi)}]"
+            lines.append(f"{name:<{width}}  {s:<{sw}}  {100 * result['baseline'][s]['win']:>7.1f}%  "
+                         f"{100 * e['win']['win']:>7.1f}%  {change:<26}{format_p(e['p_value']):>9}{format_p(e['p_holm']):>9}  "
+                         f"{'yes' if e['significant'] else 'no'}")
+    lines += ["", "change = variant minus baseline win probability; p = exact McNemar test on the paired games; "
+              "Holm p = adjusted over every line above; significant = Holm p < 0.05"]
+    for name, v in result["variants"].items():
+        lines.append(f"  {name}: {', '.join(f'{k}={val!r}' for k, val in v['overrides'].items())}")
+    return "\n".join(lines)

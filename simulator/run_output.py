@@ -1,9 +1,9 @@
 """Write a run's tables, summary and report into a directory, all at once or not at all.
 
 Everything is written into a temporary directory beside the target and renamed into place at
-the end, so an interrupted run never leaves a directory with some files from this run and
-some from the last (or half a Parquet file).  A directory that holds anything besides these
-files is left alone: `--out .` must not replace someone's working directory.
+the end (simulator/outdir.py), so an interrupted run never leaves a directory with some files
+from this run and some from the last (or half a Parquet file).  A directory that holds anything
+besides these files is left alone: `--out .` must not replace someone's working directory.
 
 `rebuild_report` redraws report.html and charts/ from the saved tables (`balance report DIR`),
 without simulating; it too swaps the new report in only once it is complete.
@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from simulator.errors import DataError
+from simulator.outdir import write_directory
 from simulator.runner import RunResult
 from simulator.summary import summary_json
 
@@ -32,32 +33,15 @@ def write_run(result: RunResult, out: Path, situation=None) -> Path:
     """The run's tables (.parquet and .csv), summary.json, report.html and charts/ in `out`."""
     from reports.html_report import write_report
 
-    out = Path(out)
-    _check_ours(out, "--out")
-    parent = out.absolute().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent))
-    old: Path | None = None
-    try:
+    def fill(tmp: Path) -> None:
         for name in TABLES:
             table: pd.DataFrame = getattr(result, name)
             table.to_parquet(tmp / f"{name}.parquet", index=False)
             table.to_csv(tmp / f"{name}.csv", index=False)
         (tmp / "summary.json").write_text(summary_json(result.summary) + "\n")
         write_report(result.games, result.turns, result.losses, result.summary, tmp, situation)
-        if out.exists():  # an earlier run's files: moved aside, replaced, then deleted
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=parent))
-            os.replace(out, old / out.name)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and not out.exists() and (old / out.name).exists():
-            os.replace(old / out.name, out)  # put the earlier run back
-        raise
-    finally:
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    return out
+
+    return write_directory(out, FILES, "balance run", fill)
 
 
 def read_run(run_dir: Path) -> tuple[dict[str, pd.DataFrame], dict]:
@@ -100,13 +84,3 @@ def rebuild_report(run_dir: Path, situation=None) -> Path:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return run_dir / "report.html"
-
-
-def _check_ours(out: Path, option: str) -> None:
-    if out.exists():
-        if not out.is_dir():
-            raise DataError(str(out), option, "exists and is not a directory", "a directory to write the run into")
-        others = sorted(p.name for p in out.iterdir() if p.name not in FILES)
-        if others:
-            raise DataError(str(out), option, f"holds other files ({', '.join(others[:3])}); not replacing it",
-                            "a new directory, or one written by an earlier `balance run`")

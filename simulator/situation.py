@@ -17,6 +17,7 @@ import numpy as np
 
 from simulator.errors import DataError, DataErrors
 from simulator.mapdata import EDGES, GameMap
+from simulator.overrides import apply_situation_overrides, situation_hint, split_sets
 from simulator.ruleset import Ruleset, known_rulesets, load_ruleset, read_toml
 
 SITUATIONS_DIR = Path(__file__).resolve().parents[1] / "situations"
@@ -389,6 +390,15 @@ def load_situation(name: str | Path, overrides: dict | None = None) -> Situation
         doc = read_toml(path)
     except DataError as exc:
         raise DataErrors([exc]) from exc
+    # Overrides of situation fields change the document itself, before any check, so the
+    # result is checked like a file; problems then name the file "with --set".
+    situation_sets, ruleset_sets = split_sets(overrides)
+    if situation_sets:
+        try:
+            doc = apply_situation_overrides(doc, situation_sets)
+        except DataError as exc:
+            raise DataErrors([exc]) from exc
+        where = f"{path} with --set"
     probs = Problems(where)
     probs.unknown_keys(doc, TOP_KEYS, "")
     for key in ("id", "title", "ruleset", "turns", "sets_up_first", "moves_first", "map", "side"):
@@ -415,9 +425,13 @@ def load_situation(name: str | Path, overrides: dict | None = None) -> Situation
         if "overrides" in doc:
             if probs.check_type(doc["overrides"], dict, "overrides", "a table of dotted ruleset keys"):
                 ruleset = ruleset.with_overrides(_flatten(doc["overrides"]), where)
-        if overrides:
-            ruleset = ruleset.with_overrides(overrides, "--set", "set")
+        if ruleset_sets:
+            ruleset = ruleset.with_overrides(ruleset_sets, "--set", "set")
     except DataError as exc:
+        key = exc.field.removeprefix("set.")
+        hint = situation_hint(doc, key) if exc.field.startswith("set.") else None
+        if hint:  # `--set turns=8`: a situation entry given without its `situation.` prefix
+            exc = DataError(exc.file, exc.field, exc.problem, f"{hint!r} (situation entries start with 'situation.')")
         probs.items.append(exc)
 
     for key in ("sets_up_first", "moves_first"):
