@@ -25,12 +25,20 @@ from simulator.panzerblitz.movement import path_to, step_cost
 from simulator.panzerblitz.replay import play, policy_tables
 from simulator.panzerblitz.rules import (
     EV_ASSAULT,
+    EV_ASSAULTER,
     EV_ATTACK,
+    EV_ENTER,
+    EV_EXIT,
     EV_FIRER,
+    EV_HIT,
     EV_LOAD,
     EV_MINE,
+    EV_MINE_REMOVAL,
     EV_MOVE,
     EV_OVERRUN,
+    EV_OVERRUNNER,
+    EV_RECOVER,
+    EV_TURN,
     EV_UNLOAD,
     apply_to_stack,
     defender_stack,
@@ -465,19 +473,25 @@ def test_pb_mine_10_units_on_a_minefield_may_be_assaulted_not_overrun(tmp_path):
 # ------------------------------------------------------------------ sequence of play and attacks
 
 
-RANK = {EV_MINE: 1, 19: 2, EV_FIRER: 2, EV_ATTACK: 2, 3: 3, EV_MOVE: 3, EV_LOAD: 3, EV_UNLOAD: 3, 15: 3,
-        EV_OVERRUN: 3, 9: 3, 17: 4, EV_ASSAULT: 4, 10: 5}  # S1, S2/S3, S4/S5 moves, CAT, S6 recovery
+RANK = {EV_MINE: 1, EV_MINE_REMOVAL: 2, EV_FIRER: 2, EV_ATTACK: 2, EV_ENTER: 3, EV_MOVE: 3, EV_LOAD: 3,
+        EV_UNLOAD: 3, EV_OVERRUNNER: 3, EV_OVERRUN: 3, EV_EXIT: 3, EV_ASSAULTER: 4, EV_ASSAULT: 4,
+        EV_RECOVER: 5}  # S1, S2/S3, S4/S5 movement, close assaults, S6 recovery
 
 
 @pytest.fixture(scope="module")
 def played(pb01):
-    """Three random games of Situation 1, cut into player-turns (lists of event rows)."""
-    turns = []
-    for seed in range(3):
+    """Random games of Situation 1, cut into player-turns (lists of event rows): as many games
+    as it takes (at most 20) for every step of the turn to have happened somewhere."""
+    turns, seen = [], set()
+    for seed in range(20):
         ev = play(pb01, seed).events
-        start = np.flatnonzero(ev[:, 2] == 1)
+        start = np.flatnonzero(ev[:, 2] == EV_TURN)
         for a, b in zip(start, list(start[1:]) + [len(ev)], strict=True):
             turns.append(ev[a + 1:b])
+        seen |= {RANK[int(k)] for k in ev[:, 2] if int(k) in RANK}
+        seen |= {"overrun" for k in ev[:, 2] if k == EV_OVERRUN}
+        if seen >= {1, 2, 3, 4, 5, "overrun"}:
+            break
     return turns
 
 
@@ -494,9 +508,12 @@ def test_pb_seq_2_steps_of_a_player_turn_in_order(played):
 
 def test_pb_cbt_2_each_kind_of_attack_in_its_own_step(played):
     kinds = {EV_MINE: 1, EV_ATTACK: 2, EV_OVERRUN: 3, EV_ASSAULT: 4}
+    seen = set()
     for rows in played:
         seq = [kinds[int(r[2])] for r in rows if int(r[2]) in kinds]
-        assert seq == sorted(seq)
+        assert seq == sorted(seq)  # minefields (S1), fire (S3), overruns (S4), close assaults (S5)
+        seen |= set(seq)
+    assert seen == {1, 2, 3, 4}
     # Normal fire happens only in S3: a unit that moved this turn has not fired.
     for rows in played:
         movers = {int(r[3]) for r in rows if int(r[2]) == EV_MOVE}
@@ -510,8 +527,8 @@ def test_pb_cat_2_close_assaults_come_after_all_movement(played):
         kinds = [int(r[2]) for r in rows]
         if EV_ASSAULT in kinds:
             n += 1
-            first = kinds.index(17)  # the first assaulter line
-            assert not {EV_MOVE, EV_OVERRUN, 3, EV_FIRER} & set(kinds[first:])
+            first = kinds.index(EV_ASSAULTER)
+            assert not {EV_MOVE, EV_ENTER, EV_OVERRUN, EV_FIRER} & set(kinds[first:])
     assert n > 0
 
 
@@ -567,7 +584,7 @@ def test_pb_stk_2_one_technique_per_stack_per_turn(tmp_path):
         assert len(attacks) == 1  # one procedure against the stack, whatever the technique
         df = int(attacks[0, 5])
         rifle, smg = unit_of(t, st, "rifle-company-43"), unit_of(t, st, "smg-company-43")
-        hit = {int(r[3]) for r in events(st, 7)}
+        hit = {int(r[3]) for r in events(st, EV_HIT)}
         if df == 16 + 12:
             techniques.add("combination")
         else:
@@ -619,7 +636,7 @@ def test_pb_cat_5_any_target_in_any_terrain_one_combined_df(tmp_path):
     assert result >= 0  # a swamp hex may be assaulted
     ev = events(st, EV_ASSAULT)[0]
     assert (ev[4], ev[5]) == (6 * 3, 16 + 1)  # every unit in the hex adds its DF
-    hit = {int(r[3]) for r in events(st, 7)}
+    hit = {int(r[3]) for r in events(st, EV_HIT)}
     if result:
         assert {unit_of(t, st, "rifle-company-43"), unit_of(t, st, "command-post")} <= hit
     assert resolve_assault(st, t.unit_t, t.map_t, t.combat_t, GERMAN, rifles, 6, h) == -1  # one CAT a turn
