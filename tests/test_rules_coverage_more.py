@@ -175,11 +175,6 @@ def pb01():
     return build_tables(load_situation("pb-01"))
 
 
-def board(pb01, prefix):
-    m = pb01.situation.map
-    return [i for i in range(m.n_hexes) if m.labels[i].startswith(prefix)]
-
-
 # ------------------------------------------------------------------ blocks (PB-BLOCK)
 
 
@@ -842,10 +837,10 @@ def test_pb_move_3_each_hex_costs_its_terrain_within_the_mf(tmp_path):
                 continue  # the one-hex minimum (PB-MOVE-4)
             # The cost of a hex is the sum of what each hex entered on the way costs.
             assert sum(_step(t, st, u, a, b, start) for a, b in zip(path, path[1:], strict=False)) == cost[h], name
-        # Each unit pays for its own class: a truck goes half as far as a tank in the open.
+    # Each unit pays for its own class: a truck goes half as far as a tank in the open.
     t, st = position(tmp_path, [("russian", "t-34-c", "3D4"), ("russian", "truck-russian", "3D4")])
-    tank, truck = reach(t, st, unit_of(t, st, "t-34-c"), budget=8)[0], reach(t, st, unit_of(t, st, "truck-russian"),
-                                                                                  budget=8)[0]
+    tank = reach(t, st, unit_of(t, st, "t-34-c"), budget=8)[0]
+    truck = reach(t, st, unit_of(t, st, "truck-russian"), budget=8)[0]
     assert tank[hexn(t, "3H4")] == 8 and truck[hexn(t, "3F4")] == 8 and truck[hexn(t, "3H4")] < 0
 
 
