@@ -26,10 +26,13 @@ from simulator.panzerblitz.state import (
     PHASING,
     TURN,
 )
+from simulator.panzerblitz.units import CATEGORY_INDEX
 
 # Log event kinds (see simulator/panzerblitz/replay.py for their fields).
 EV_TURN, EV_SETUP, EV_ENTER, EV_MOVE, EV_ATTACK, EV_FIRER, EV_HIT, EV_MINE, EV_EXIT = 1, 2, 3, 4, 5, 6, 7, 8, 9
 EV_RECOVER, EV_LOAD, EV_UNLOAD, EV_ELIMINATED_PASSENGER = 10, 11, 12, 13
+
+ROADBLOCK = CATEGORY_INDEX["roadblock"]
 
 # Attack outcome on one unit.
 UNHARMED, NOW_DISPERSED, NOW_ELIMINATED = 0, 1, 2
@@ -61,13 +64,27 @@ def is_piece(st, ut, u):
 
 
 @njit(cache=True)
+def block_count(ut):
+    """What a block counts against the stacking limit (PB-STACK-3; the roadblock type's count)."""
+    for t in range(ut.category.shape[0]):
+        if ut.category[t] == ROADBLOCK:
+            return ut.stack_count[t]
+    return 1
+
+
+@njit(cache=True)
 def side_load(st, ut, h, side):
     """Units of `side` in hex h against the stacking limit, wrecks included (PB-STACK-2/3/5)."""
     load = st.wrecks[h, 0] + st.wrecks[h, 1]
+    counter = False
     for u in range(st.utype.shape[0]):
-        if st.status[u] == ON_MAP and st.hex[u] == h and st.carried_by[u] < 0 \
-                and (st.side[u] == side or ut.positional[st.utype[u]]):
-            load += ut.stack_count[st.utype[u]]  # a block counts against either side, like a wreck
+        if st.status[u] == ON_MAP and st.hex[u] == h:
+            if ut.category[st.utype[u]] == ROADBLOCK:
+                counter = True
+            if st.carried_by[u] < 0 and (st.side[u] == side or ut.positional[st.utype[u]]):
+                load += ut.stack_count[st.utype[u]]  # a block counts against either side, like a wreck
+    if st.block[h] and not counter:
+        load += block_count(ut)  # PB-BLOCK-4/6: the block a destroyed fort left has no counter
     return load
 
 
@@ -438,7 +455,10 @@ def stack_loads(st, ut, n_hex):
         w = st.wrecks[h, 0] + st.wrecks[h, 1]
         load[h, 0] = w
         load[h, 1] = w
+    counter = np.zeros(n_hex, dtype=np.bool_)
     for u in range(st.utype.shape[0]):
+        if st.status[u] == ON_MAP and ut.category[st.utype[u]] == ROADBLOCK:
+            counter[st.hex[u]] = True
         if st.status[u] == ON_MAP and st.carried_by[u] < 0:
             c = ut.stack_count[st.utype[u]]
             if ut.positional[st.utype[u]]:
@@ -446,6 +466,11 @@ def stack_loads(st, ut, n_hex):
                 load[st.hex[u], 1] += c
             else:
                 load[st.hex[u], st.side[u]] += c
+    bc = block_count(ut)
+    for h in range(n_hex):
+        if st.block[h] and not counter[h]:
+            load[h, 0] += bc  # PB-BLOCK-4/6: the block a destroyed fort left has no counter
+            load[h, 1] += bc
     return load
 
 
