@@ -185,3 +185,25 @@ def test_heuristic_beats_random_from_both_seats(tables_of, sid):
         pol = ("heuristic", "random") if seat == 0 else ("random", "heuristic")
         wins = sum(play(t, seed, pol).outcome.winner == sides[seat] for seed in range(8))
         assert wins >= 6, (sid, sides[seat], wins)
+
+
+@pytest.mark.parametrize("sid,seat", [("pb-01", 1), ("pb-05", 0)])
+def test_heuristic_scores_above_random_in_the_same_seat(tables_of, sid, seat):
+    """Issue 4 strength check, seat-fair (bench/strength.py): against the same random opponent on
+    the same seeds, the heuristic player's outcome score (its victory level minus the opponent's)
+    beats a random player's in that seat.  These seats are ones where random play loses."""
+    from simulator.panzerblitz.victory import LEVEL_RANK
+
+    t = tables_of(sid)
+    sides = t.situation.ruleset.sides
+    me, them = sides[seat], sides[1 - seat]
+
+    def score(pols):
+        total = 0
+        for seed in range(6):
+            o = play(t, seed, pols).outcome
+            total += LEVEL_RANK.get(o.levels[me], 0) - LEVEL_RANK.get(o.levels[them], 0)
+        return total
+
+    heuristic = ("heuristic", "random") if seat == 0 else ("random", "heuristic")
+    assert score(heuristic) >= score(("random", "random")) + 6, (sid, me)
