@@ -1,7 +1,8 @@
 """Play batches of games on a Dask `distributed` cluster: `--cluster local:N` or `--scheduler tcp://HOST:PORT`.
 
-The runner only sees an object with `play(seed, start, stop, size, report)` (as `runner._Players`),
-so `balance run`, `compare` and `sweep` all get the cluster by passing `cluster=` to `runner.run`.
+The runner only sees an object with `batch_size(n)` and `play(seed, start, stop, size, report)`
+(as `runner._Players`), so any command gets the cluster by calling `add_cluster_options` on its
+parser and passing `cluster_from_args(args)` as `cluster=` to `runner.run`.
 
 Each Dask worker prepares a situation once and keeps the prepared tables in a per-process cache
 keyed by a hash of the pickled situation; the compiled kernels come from numba's disk cache, so a
@@ -12,8 +13,10 @@ local run's.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib
+import math
 import pickle
 from collections.abc import Callable
 
@@ -24,6 +27,21 @@ from simulator.errors import DataError
 from simulator.situation import Situation
 
 WHERE = "balance run"
+# A Dask task costs a few milliseconds of scheduling and result transfer; batches of at least
+# this many games (about 1-3 s of play for the built-in situations) keep that to well under 1%.
+CLUSTER_BATCH_MIN = 20
+PREPARED_MAX = 4  # situations a worker keeps prepared (a sweep sends many variants)
+
+
+def add_cluster_options(parser: argparse.ArgumentParser) -> None:
+    """--cluster / --scheduler on a command's parser; read them back with `cluster_from_args`."""
+    parser.add_argument("--cluster", metavar="local:N", help="play on a Dask LocalCluster of N worker processes")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="play on an existing Dask cluster (`dask scheduler` + `dask worker`)")
+
+
+def cluster_from_args(args: argparse.Namespace) -> str | None:
+    return parse_cluster(getattr(args, "cluster", None), getattr(args, "scheduler", None))
 
 
 def parse_cluster(cluster: str | None, scheduler: str | None) -> str | None:
@@ -31,7 +49,8 @@ def parse_cluster(cluster: str | None, scheduler: str | None) -> str | None:
     if cluster and scheduler:
         raise DataError(WHERE, "--cluster/--scheduler", "got both", "one of them")
     if scheduler:
-        if not scheduler.startswith("tcp://") or ":" not in scheduler[len("tcp://"):]:
+        host, _, port = scheduler.removeprefix("tcp://").rpartition(":")
+        if not scheduler.startswith("tcp://") or not host or not port.isdigit():
             raise DataError(WHERE, "--scheduler", f"got {scheduler!r}", "tcp://HOST:PORT")
         return scheduler
     if cluster:
@@ -49,32 +68,47 @@ class DaskPlayers:
         from distributed import Client, LocalCluster
 
         self.policies = policies
-        self.local = None
-        if cluster.startswith("local:"):
-            # Loopback only, no dashboard (no port conflicts); one single-threaded process a worker,
-            # as the engine is single-threaded numba code holding the GIL.
-            self.local = LocalCluster(n_workers=int(cluster.split(":")[1]), threads_per_worker=1,
-                                      processes=True, host="127.0.0.1", dashboard_address=None)
-            self.client = Client(self.local)
-        else:
-            self.client = Client(cluster, timeout="30s")
-        blob = pickle.dumps(situation)
-        self.key = hashlib.sha256(module_name.encode() + blob).hexdigest()
         self.module_name = module_name
-        # Sent once to every worker, not with every batch.
-        self.situation = self.client.scatter(situation, broadcast=True, hash=False)
+        self.local = None
+        try:
+            if cluster.startswith("local:"):
+                # Loopback only, no dashboard (no port conflicts); one single-threaded process a
+                # worker, as the engine is single-threaded numba code holding the GIL.
+                self.local = LocalCluster(n_workers=int(cluster.split(":")[1]), threads_per_worker=1,
+                                          processes=True, host="127.0.0.1", dashboard_address=None)
+                self.client = Client(self.local, timeout="60s")
+            else:
+                self.client = Client(cluster, timeout="60s")
+        except BaseException:
+            if self.local is not None:
+                self.local.close()
+            raise
+        self.key = hashlib.sha256(module_name.encode() + pickle.dumps(situation)).hexdigest()
+        # The situation as a task, not scattered data: the scheduler can compute it again if the
+        # only worker holding it dies, and it is sent to each worker once, not with every batch.
+        self.situation = self.client.submit(_same, situation, key=f"situation-{self.key}", pure=False)
 
     @property
     def workers(self) -> int:
-        return max(1, len(self.client.scheduler_info()["workers"]))
+        """Threads on the cluster now (at least 1: a scheduler may get its workers later)."""
+        info = self.client.scheduler_info()["workers"]
+        return max(1, sum(w.get("nthreads", 1) for w in info.values()))
+
+    def batch_size(self, n_games: int) -> int:
+        from simulator.runner import default_batch_size
+
+        workers = self.workers
+        return max(1, min(math.ceil(n_games / workers), max(CLUSTER_BATCH_MIN, default_batch_size(n_games, workers))))
 
     def __enter__(self) -> DaskPlayers:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        self.client.close()
-        if self.local is not None:
-            self.local.close()
+        try:
+            self.client.close()
+        finally:
+            if self.local is not None:
+                self.local.close()
 
     def play(self, seed: int, start: int, stop: int, size: int,
              report: Callable[[int, int], None]) -> list[tuple[pd.DataFrame, pd.DataFrame]]:
@@ -83,8 +117,9 @@ class DaskPlayers:
         from simulator.runner import _number, game_seed
 
         batches = [(a, [game_seed(seed, i) for i in range(a, min(a + size, stop))]) for a in range(start, stop, size)]
+        # Batch tasks in game order, so the scheduler starts the first games first.
         futures = [self.client.submit(play_batch, self.module_name, self.key, self.situation, first, seeds,
-                                      self.policies, pure=False, retries=0)
+                                      self.policies, pure=False)
                    for first, seeds in batches]
         done: dict[int, tuple[pd.DataFrame, pd.DataFrame]] = {}
         played = start
@@ -101,7 +136,11 @@ class DaskPlayers:
         return [done[first] for first, _ in batches]
 
 
-# A worker process's prepared situations: key -> (engine module, tables).
+def _same(situation: Situation) -> Situation:
+    return situation
+
+
+# A worker process's prepared situations, oldest first: key -> (engine module, tables).
 _PREPARED: dict[str, tuple] = {}
 
 
@@ -111,6 +150,8 @@ def play_batch(module_name: str, key: str, situation: Situation, first: int, see
     if key not in _PREPARED:
         module = importlib.import_module(module_name)
         _PREPARED[key] = (module, module.prepare(situation))
+        while len(_PREPARED) > PREPARED_MAX:
+            del _PREPARED[next(iter(_PREPARED))]
     module, tables = _PREPARED[key]
     g, t = module.play_games(tables, seeds, policies)
     return first, seeds, g, t

@@ -91,10 +91,9 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     games: list[pd.DataFrame] = []
     turns: list[pd.DataFrame] = []
     with _players(engine, situation, policies, workers, cluster) as players, _closing(bar):
-        workers = getattr(players, "workers", workers)
         target, played = n_games, 0
         while True:
-            size = batch_size or default_batch_size(target - played, workers)
+            size = batch_size or players.batch_size(target - played)
             for g, t in players.play(seed, played, target, size, lambda done, tgt=target: bar.update(done, tgt)):
                 games.append(g)
                 turns.append(t)
@@ -219,6 +218,7 @@ class _Players:
 
     def __init__(self, engine: Engine, situation: Situation, policies: dict[str, PolicySpec], workers: int) -> None:
         self.policies = policies
+        self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
         if workers == 1:
             self.module: ModuleType = engine.load()
@@ -231,6 +231,9 @@ class _Players:
 
     def __enter__(self) -> _Players:
         return self
+
+    def batch_size(self, n_games: int) -> int:
+        return default_batch_size(n_games, self.workers)
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.pool is None:

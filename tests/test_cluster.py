@@ -1,16 +1,22 @@
 """Dask scale-out: `--cluster local:N` / `--scheduler tcp://...` give the same tables as a local run,
-also when a worker process is killed mid-run (Dask reschedules its batch).  Loopback only."""
+also when a worker process is killed while it plays a batch (Dask reschedules the batch).
+Real `distributed.LocalCluster`s of worker processes on loopback; every cluster is closed in a
+fixture's teardown so no worker process outlives its test."""
 
 from __future__ import annotations
 
 import os
 import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
 from policies.spec import parse_side_policies
-from simulator import runner
+from simulator.cli import main
 from simulator.cluster import parse_cluster
 from simulator.errors import DataError
 from simulator.runner import run
@@ -18,7 +24,10 @@ from simulator.situation import load_situation
 
 distributed = pytest.importorskip("distributed")
 
-GAMES = 24
+GAMES = 16
+SEED = 7
+SLOW_BATCHES = Path(__file__).with_name("dask_slow_batches.py")
+WAIT_S = 120  # generous: worker start-up and kernel loading on a loaded two-core machine
 
 
 @pytest.fixture(scope="module")
@@ -27,52 +36,82 @@ def sit():
 
 
 @pytest.fixture(scope="module")
-def heur(sit):
-    return parse_side_policies(["heuristic"], sit.ruleset.sides)
+def rnd(sit):
+    return parse_side_policies(["random"], sit.ruleset.sides)
 
 
 @pytest.fixture(scope="module")
-def local(sit, heur):
-    return run(sit, GAMES, 7, heur, workers=1, progress=False)
+def local(sit, rnd):
+    return run(sit, GAMES, SEED, rnd, workers=1, progress=False)
 
 
-def same(a, b):
-    assert_frame_equal(a.games, b.games)
-    assert_frame_equal(a.turns, b.turns)
+def by_game(games: pd.DataFrame, turns: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    g = games.sort_values("game", kind="stable").reset_index(drop=True)
+    t = turns.sort_values(["game", "turn", "side"], kind="stable").reset_index(drop=True)
+    return g, t
 
 
-def test_local_cluster_equals_local_run(sit, heur, local):
-    same(run(sit, GAMES, 7, heur, progress=False, cluster="local:2", batch_size=4), local)
+def assert_same_tables(a: tuple[pd.DataFrame, pd.DataFrame], b: tuple[pd.DataFrame, pd.DataFrame]) -> None:
+    (ga, ta), (gb, tb) = by_game(*a), by_game(*b)
+    assert len(ga) == GAMES and list(ga["game"]) == list(range(GAMES))
+    assert_frame_equal(ga, gb)
+    assert_frame_equal(ta, tb)
 
 
-def test_killed_worker_batch_is_rescheduled(sit, heur, local, monkeypatch):
+@pytest.fixture
+def slow_cluster():
+    """Two worker processes whose batches each sleep first (tests/dask_slow_batches.py)."""
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
-    client = distributed.Client(cluster, timeout="30s")
+                                       dashboard_address=None, preload=[str(SLOW_BATCHES)])
+    client = distributed.Client(cluster, timeout="60s")
     try:
-        pids = client.run(os.getpid)
-        victim = sorted(pids.values())[0]
-        number, killed = runner._number, []
-
-        def kill_after_first_batch(*args):
-            if not killed:
-                os.kill(victim, signal.SIGKILL)
-                killed.append(victim)
-            return number(*args)
-
-        monkeypatch.setattr(runner, "_number", kill_after_first_batch)
-        result = run(sit, GAMES, 7, heur, progress=False, cluster=cluster.scheduler_address, batch_size=2)
-        assert killed == [victim]
-        assert len(result.games) == GAMES
-        same(result, local)
+        yield cluster, client
     finally:
         client.close()
         cluster.close()
 
 
+def test_cli_local_cluster_writes_the_tables_of_a_local_run(tmp_path):
+    common = ["run", "pb-01", "--games", str(GAMES), "--seed", str(SEED), "--policy", "random", "--json"]
+    assert main([*common, "--workers", "1", "--out", str(tmp_path / "local")]) == 0
+    assert main([*common, "--cluster", "local:2", "--out", str(tmp_path / "dask")]) == 0
+    tables = {k: (pd.read_parquet(tmp_path / k / "games.parquet"), pd.read_parquet(tmp_path / k / "turns.parquet"))
+              for k in ("local", "dask")}
+    assert_same_tables(tables["dask"], tables["local"])
+
+
+def _executing(dask_worker) -> int:
+    return len(dask_worker.state.executing)
+
+
+def test_killed_worker_batch_is_rescheduled(sit, rnd, local, slow_cluster):
+    cluster, client = slow_cluster
+    pids = client.run(os.getpid)
+    with ThreadPoolExecutor(1) as pool:
+        # Batches of 4: each worker holds a batch for several seconds (the preload's sleep).
+        future = pool.submit(run, sit, GAMES, SEED, rnd, progress=False, cluster=cluster.scheduler_address,
+                             batch_size=4)
+        victim = None
+        deadline = time.monotonic() + WAIT_S
+        while victim is None and time.monotonic() < deadline and not future.done():
+            for addr, keys in client.processing().items():
+                if keys and any(k.startswith("play_batch") for k in map(str, keys)) \
+                        and client.run(_executing, workers=[addr]).get(addr):
+                    victim = addr
+                    break
+            else:
+                time.sleep(0.1)
+        assert victim is not None, "no worker was seen playing a batch"
+        os.kill(pids[victim], signal.SIGKILL)
+        result = future.result(timeout=WAIT_S)
+    assert pids[victim] not in client.run(os.getpid).values()
+    assert_same_tables((result.games, result.turns), (local.games, local.turns))
+    assert_frame_equal(result.games, local.games)  # also in game order as returned
+
+
 @pytest.mark.parametrize("cluster, scheduler, field", [
     ("local:0", None, "--cluster"), ("remote:2", None, "--cluster"), (None, "127.0.0.1:8786", "--scheduler"),
-    ("local:2", "tcp://127.0.0.1:8786", "--cluster/--scheduler"),
+    (None, "tcp://127.0.0.1", "--scheduler"), ("local:2", "tcp://127.0.0.1:8786", "--cluster/--scheduler"),
 ])
 def test_bad_cluster_options_are_named(cluster, scheduler, field):
     with pytest.raises(DataError) as e:
