@@ -80,8 +80,13 @@ def test_cli_local_cluster_writes_the_tables_of_a_local_run(tmp_path):
     assert_same_tables(tables["dask"], tables["local"])
 
 
-def _executing(dask_worker) -> int:
-    return len(dask_worker.state.executing)
+def _executing(dask_worker) -> list[str]:
+    return [str(ts.key) for ts in dask_worker.state.executing]
+
+
+def _times_processing(key: str, dask_scheduler) -> int:
+    """How often the scheduler sent the task `key` to a worker (its transition log)."""
+    return sum(1 for t in dask_scheduler.story(key) if t[0] == key and t[2] == "processing")
 
 
 def test_killed_worker_batch_is_rescheduled(sit, rnd, local, slow_cluster):
@@ -91,20 +96,24 @@ def test_killed_worker_batch_is_rescheduled(sit, rnd, local, slow_cluster):
         # Batches of 4: each worker holds a batch for several seconds (the preload's sleep).
         future = pool.submit(run, sit, GAMES, SEED, rnd, progress=False, cluster=cluster.scheduler_address,
                              batch_size=4)
-        victim = None
+        victim, batch = None, None
         deadline = time.monotonic() + WAIT_S
-        while victim is None and time.monotonic() < deadline and not future.done():
+        while batch is None and time.monotonic() < deadline and not future.done():
             for addr, keys in client.processing().items():
-                if keys and any(k.startswith("play_batch") for k in map(str, keys)) \
-                        and client.run(_executing, workers=[addr]).get(addr):
-                    victim = addr
-                    break
+                if keys:  # assigned; ask the worker whether it is playing a batch right now
+                    playing = [k for k in client.run(_executing, workers=[addr]).get(addr, [])
+                               if k.startswith("play_batch")]
+                    if playing:
+                        victim, batch = addr, playing[0]
+                        break
             else:
                 time.sleep(0.1)
-        assert victim is not None, "no worker was seen playing a batch"
+        assert batch is not None, "no worker was seen playing a batch"
         os.kill(pids[victim], signal.SIGKILL)
         result = future.result(timeout=WAIT_S)
     assert pids[victim] not in client.run(os.getpid).values()
+    # The batch the dead worker was playing was sent to a worker again.
+    assert client.run_on_scheduler(_times_processing, batch) >= 2
     assert_same_tables((result.games, result.turns), (local.games, local.turns))
     assert_frame_equal(result.games, local.games)  # also in game order as returned
 
