@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
+import logging
 import math
 import pickle
 from collections.abc import Callable
@@ -73,9 +74,12 @@ class DaskPlayers:
         try:
             if cluster.startswith("local:"):
                 # Loopback only, no dashboard (no port conflicts); one single-threaded process a
-                # worker, as the engine is single-threaded numba code holding the GIL.
+                # worker, as the engine is single-threaded numba code holding the GIL.  Errors
+                # only: on a busy machine the nanny warns it had to kill a slow-exiting worker at
+                # the end of every run, which is harmless (workers keep nothing).
                 self.local = LocalCluster(n_workers=int(cluster.split(":")[1]), threads_per_worker=1,
-                                          processes=True, host="127.0.0.1", dashboard_address=None)
+                                          processes=True, host="127.0.0.1", dashboard_address=None,
+                                          silence_logs=logging.ERROR)
                 self.client = Client(self.local, timeout="60s")
             else:
                 self.client = Client(cluster, timeout="60s")
