@@ -31,6 +31,7 @@ WHERE = "balance run"
 # A Dask task costs a few milliseconds of scheduling and result transfer; batches of at least
 # this many games (about 1-3 s of play for the built-in situations) keep that to well under 1%.
 CLUSTER_BATCH_MIN = 20
+CONNECT_TIMEOUT = "30s"  # distributed retries a refused connection until then
 PREPARED_MAX = 4  # situations a worker keeps prepared (a sweep sends many variants)
 
 
@@ -82,7 +83,11 @@ class DaskPlayers:
                                           silence_logs=logging.ERROR)
                 self.client = Client(self.local, timeout="60s")
             else:
-                self.client = Client(cluster, timeout="60s")
+                try:
+                    self.client = Client(cluster, timeout=CONNECT_TIMEOUT)
+                except OSError as exc:  # refused, unreachable, timed out: one line, not a traceback
+                    raise DataError(WHERE, "--scheduler", f"cannot connect to {cluster}: {exc}",
+                                    "a running Dask scheduler (`dask scheduler`)") from exc
         except BaseException:
             if self.local is not None:
                 self.local.close()

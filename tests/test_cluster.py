@@ -128,6 +128,21 @@ def test_bad_cluster_options_are_named(cluster, scheduler, field):
     assert field in e.value.line()
 
 
+def test_unreachable_scheduler_is_one_clear_line(monkeypatch, capsys):
+    import socket
+
+    from simulator import cluster
+
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "2s")
+    argv = ["run", "pb-01", "--games", "2", "--policy", "random", "--scheduler", f"tcp://127.0.0.1:{port}"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith(f"balance run: --scheduler: cannot connect to tcp://127.0.0.1:{port}")
+
+
 def test_cluster_options_pass_through():
     assert parse_cluster("local:3", None) == "local:3"
     assert parse_cluster(None, "tcp://127.0.0.1:8786") == "tcp://127.0.0.1:8786"
