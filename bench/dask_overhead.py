@@ -78,7 +78,7 @@ def main() -> int:
         # First run prepares the situation on the workers; the repeats find it prepared.
         run(sit, n, args.seed, pol, progress=False, cluster=cluster.scheduler_address)
         timed("--scheduler (running cluster, workers prepared)", cluster=cluster.scheduler_address)
-        timed("--scheduler, batches of 5 games (as the pool)", cluster=cluster.scheduler_address, batch_size=5)
+        timed("--scheduler, batches of 20 games", cluster=cluster.scheduler_address, batch_size=20)
         # The fixed cost of one task (scheduling, sending, result back) without any play: what a
         # batch pays on top of its games.
         with Client(cluster) as client:

@@ -28,9 +28,11 @@ from simulator.errors import DataError
 from simulator.situation import Situation
 
 WHERE = "balance run"
-# A Dask task costs a few milliseconds of scheduling and result transfer; batches of at least
-# this many games (about 1-3 s of play for the built-in situations) keep that to well under 1%.
+# A Dask task costs 10-40 ms (scheduling, result transfer; measured in docs/performance.md):
+# batches of at least this many games (>= 1 s of play for the built-in situations) keep that to
+# a few %, except in runs too small for 4 batches a worker, where balancing the end matters more.
 CLUSTER_BATCH_MIN = 20
+BATCHES_PER_WORKER_MIN = 4
 CONNECT_TIMEOUT = "30s"  # distributed retries a refused connection until then
 PREPARED_MAX = 4  # situations a worker keeps prepared (a sweep sends many variants)
 
@@ -61,6 +63,15 @@ def parse_cluster(cluster: str | None, scheduler: str | None) -> str | None:
             raise DataError(WHERE, "--cluster", f"got {cluster!r}", "local:N with N >= 1 workers")
         return cluster
     return None
+
+
+def cluster_batch_size(n_games: int, workers: int) -> int:
+    """The local pool's batch size, but at least CLUSTER_BATCH_MIN games unless that leaves fewer
+    than BATCHES_PER_WORKER_MIN batches a worker."""
+    from simulator.runner import default_batch_size
+
+    balanced = math.ceil(n_games / (BATCHES_PER_WORKER_MIN * workers))
+    return max(1, min(balanced, max(CLUSTER_BATCH_MIN, default_batch_size(n_games, workers))))
 
 
 class DaskPlayers:
@@ -104,10 +115,7 @@ class DaskPlayers:
         return max(1, sum(w.get("nthreads", 1) for w in info.values()))
 
     def batch_size(self, n_games: int) -> int:
-        from simulator.runner import default_batch_size
-
-        workers = self.workers
-        return max(1, min(math.ceil(n_games / workers), max(CLUSTER_BATCH_MIN, default_batch_size(n_games, workers))))
+        return cluster_batch_size(n_games, self.workers)
 
     def __enter__(self) -> DaskPlayers:
         return self

@@ -17,7 +17,7 @@ from pandas.testing import assert_frame_equal
 
 from policies.spec import parse_side_policies
 from simulator.cli import main
-from simulator.cluster import parse_cluster
+from simulator.cluster import cluster_batch_size, parse_cluster
 from simulator.errors import DataError
 from simulator.runner import run
 from simulator.situation import load_situation
@@ -141,6 +141,14 @@ def test_unreachable_scheduler_is_one_clear_line(monkeypatch, capsys):
     assert main(argv) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith(f"balance run: --scheduler: cannot connect to tcp://127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize("n_games, workers, size", [
+    (3, 2, 1), (16, 2, 2), (40, 2, 5),  # small runs: 4 batches a worker, so the end stays balanced
+    (200, 2, 20), (1000, 2, 63), (20_000, 8, 200),  # otherwise >= 20 games, as the pool when larger
+])
+def test_cluster_batches_are_big_unless_too_few_for_every_worker(n_games, workers, size):
+    assert cluster_batch_size(n_games, workers) == size
 
 
 def test_cluster_options_pass_through():
