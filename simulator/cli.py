@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from simulator import __version__
+from simulator.cluster import add_cluster_options
 from simulator.errors import DataError, DataErrors
 
 
@@ -122,6 +123,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from policies.spec import parse_side_policies
+    from simulator.cluster import cluster_from_args
     from simulator.runner import run
     from simulator.situation import load_situation
     from simulator.summary import format_summary, summary_json
@@ -129,7 +131,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     sit = load_situation(args.situation, _sets(args))
     policies = parse_side_policies(args.policy, sit.ruleset.sides)
     result = run(sit, args.games, args.seed, policies, workers=args.workers, until_ci=args.until_ci,
-                 max_games=args.max_games)
+                 max_games=args.max_games, cluster=cluster_from_args(args))
     if args.out:
         from simulator.run_output import write_run
 
@@ -319,6 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a side's player and its parameters, e.g. german=heuristic:aggression=0.8; "
                         "a bare NAME sets both sides (default heuristic)")
     s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")
+    add_cluster_options(s)
     s.add_argument("--out", metavar="DIR", help="write games and turns tables (.parquet, .csv) and summary.json into DIR")
     s.add_argument("--json", action="store_true", help="print the summary as JSON (and nothing else) on stdout")
     s.add_argument("--until-ci", type=float, metavar="H",
