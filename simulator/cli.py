@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from simulator import __version__
-from simulator.cluster import add_cluster_options
+from simulator.cluster import add_cluster_options, cluster_from_args, shared_cluster
 from simulator.errors import DataError, DataErrors
 
 
@@ -123,7 +123,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from policies.spec import parse_side_policies
-    from simulator.cluster import cluster_from_args
     from simulator.runner import run
     from simulator.situation import load_situation
     from simulator.summary import format_summary, summary_json
@@ -175,8 +174,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     for sets in variants.values():
         load_situation(args.situation, {**base_sets, **sets})
-    result = compare(args.situation, variants, args.games, args.seed, policies, base_sets,
-                     workers=args.workers, progress=not args.json)
+    with shared_cluster(cluster_from_args(args)) as cluster:
+        result = compare(args.situation, variants, args.games, args.seed, policies, base_sets,
+                         workers=args.workers, progress=not args.json, cluster=cluster)
     if args.out:
         from reports.compare_report import write_compare
 
@@ -195,8 +195,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     values = parse_values(args.values, args.range)
     _, base_sets, policies = _experiment_setup(args)
-    result = sweep(args.situation, args.param, values, args.games, args.seed, policies, base_sets,
-                   workers=args.workers, progress=not args.json)
+    with shared_cluster(cluster_from_args(args)) as cluster:
+        result = sweep(args.situation, args.param, values, args.games, args.seed, policies, base_sets,
+                       workers=args.workers, progress=not args.json, cluster=cluster)
     if args.out:
         from reports.sweep_report import write_sweep
 
@@ -224,9 +225,10 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         if not quiet:
             print(line, file=sys.stderr, flush=True)
 
-    result = suggest(args.situation, args.games, args.seed, policies, base_sets, confirm=args.confirm,
-                     confirm_games=args.confirm_games, confirm_seed=args.confirm_seed, levers=levers,
-                     workers=args.workers, progress=not quiet, log=log)
+    with shared_cluster(cluster_from_args(args)) as cluster:
+        result = suggest(args.situation, args.games, args.seed, policies, base_sets, confirm=args.confirm,
+                         confirm_games=args.confirm_games, confirm_seed=args.confirm_seed, levers=levers,
+                         workers=args.workers, progress=not quiet, log=log, cluster=cluster)
     if args.out:
         from reports.suggest_report import write_suggest
 
@@ -251,6 +253,7 @@ def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a ruleset entry or a situation field (situation.turns=8) in every run")
     s.add_argument("--set-file", action="append", metavar="FILE", help="a TOML file of KEY = VALUE overrides for every run")
+    add_cluster_options(s)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ local run's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib
 import logging
@@ -46,6 +47,24 @@ def add_cluster_options(parser: argparse.ArgumentParser) -> None:
 
 def cluster_from_args(args: argparse.Namespace) -> str | None:
     return parse_cluster(getattr(args, "cluster", None), getattr(args, "scheduler", None))
+
+
+@contextlib.contextmanager
+def shared_cluster(cluster: str | None):
+    """One LocalCluster for a whole command (`compare`, `sweep` and `suggest` make many runs):
+    yields the address its runs use, so workers start, and load the kernels, once.  A scheduler
+    address or None passes through."""
+    if cluster is None or not cluster.startswith("local:"):
+        yield cluster
+        return
+    from distributed import LocalCluster
+
+    local = LocalCluster(n_workers=int(cluster.split(":")[1]), threads_per_worker=1, processes=True,
+                         host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+    try:
+        yield local.scheduler_address
+    finally:
+        local.close()
 
 
 def parse_cluster(cluster: str | None, scheduler: str | None) -> str | None:

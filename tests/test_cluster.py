@@ -155,3 +155,16 @@ def test_cluster_options_pass_through():
     assert parse_cluster("local:3", None) == "local:3"
     assert parse_cluster(None, "tcp://127.0.0.1:8786") == "tcp://127.0.0.1:8786"
     assert parse_cluster(None, None) is None
+
+
+def test_compare_on_one_local_cluster_gives_the_local_figures(capsys):
+    """`compare` (three runs) on one shared LocalCluster: the same figures as in-process runs."""
+    import json
+
+    common = ["compare", "pb-01", "--games", "8", "--seed", str(SEED), "--policy", "random", "--json",
+              "--variant", "short:situation.turns=3"]
+    assert main([*common, "--workers", "1"]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main([*common, "--cluster", "local:2"]) == 0
+    dask = json.loads(capsys.readouterr().out)
+    assert dask["variants"] == local["variants"] and dask["baseline"] == local["baseline"]
