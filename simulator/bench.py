@@ -39,7 +39,7 @@ TARGET_COLD_S = 30.0
 TARGET_WARM_S = 3.0
 TARGET_RSS_MB = 500.0
 
-COLUMNS = ["situation", "units", "turns", "games", "games_per_s_1w", "games_per_s_all", "workers", "speedup_all",
+COLUMNS = ["situation", "units", "turns", "games", "games_per_s_1w", "games_per_cpu_s_1w", "games_per_s_all", "workers", "speedup_all",
            "floor_games_per_s", "engine_over_floor", "python_games", "python_games_per_s", "compiled_speedup", "peak_rss_mb"]
 
 
@@ -76,24 +76,27 @@ def peak_rss_mb() -> tuple[int, float]:
     return os.getpid(), kb / 1024
 
 
-def engine_speed(sit, n_games: int, workers: int, seed: int = 1) -> tuple[float, float | None]:
-    """Games per second (all workers together) and, with a pool, the largest worker's peak
-    memory in MB.  One warm-up game per worker is played first and not timed."""
+def engine_speed(sit, n_games: int, workers: int, seed: int = 1) -> tuple[float, float, float | None]:
+    """Games per second (all workers together, by the wall clock), games per CPU-second of
+    this process (one worker: the games are played here; on a machine shared with other
+    work the wall clock also counts the time the CPU was busy elsewhere) and, with a pool,
+    the largest worker's peak memory in MB.  One warm-up game per worker is not timed."""
     from simulator.engines import engine_for
     from simulator.runner import _Players, default_batch_size
 
     engine = engine_for(sit.ruleset.name)
     with _Players(engine, sit, heuristic_policies(sit), workers) as players:
         players.play(seed + 1, 0, workers, 1, lambda *_: None)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         players.play(seed, 0, n_games, default_batch_size(n_games, workers), lambda *_: None)
         rate = n_games / (time.perf_counter() - t0)
+        cpu_rate = n_games / max(time.process_time() - c0, 1e-9)
         rss = None
         if players.pool is not None:
             futures = [players.pool.submit(peak_rss_mb) for _ in range(2 * workers)]
             per_pid = dict(f.result() for f in futures)
             rss = max(per_pid.values())
-    return rate, rss
+    return rate, cpu_rate, rss
 
 
 def _child(mode: str, sid: str, n_games: int = 1) -> None:
@@ -148,15 +151,15 @@ def bench_situation(sid: str, n_games: int, workers: int, python_games: int, pyt
 
     sit = load_situation(sid)
     t = prepare(sit)
-    one, _ = engine_speed(sit, n_games, 1)
-    log(f"  {sid}: 1 worker {one:.1f} games/s", flush=True)
-    all_, rss = engine_speed(sit, n_games, workers) if workers > 1 else (one, None)
+    one, one_cpu, _ = engine_speed(sit, n_games, 1)
+    log(f"  {sid}: 1 worker {one:.1f} games/s ({one_cpu:.1f} per CPU-second)", flush=True)
+    all_, _, rss = engine_speed(sit, n_games, workers) if workers > 1 else (one, one_cpu, None)
     floor = floor_games_per_s(t, max(5, n_games))
     py = python_speed(sid, python_games, python_timeout) if python_games > 0 else None
     return {
         "situation": sid, "units": sum(sum(g.units.values()) for s in sit.sides for g in s.groups),
         "turns": sit.turns, "games": n_games,
-        "games_per_s_1w": round(one, 2), "games_per_s_all": round(all_, 2), "workers": workers,
+        "games_per_s_1w": round(one, 2), "games_per_cpu_s_1w": round(one_cpu, 2), "games_per_s_all": round(all_, 2), "workers": workers,
         "speedup_all": round(all_ / one, 2), "floor_games_per_s": round(floor, 2),
         "engine_over_floor": round(floor / one, 2),
         "python_games": python_games, "python_games_per_s": None if py is None else round(py, 4),
@@ -186,7 +189,7 @@ def targets(rows: list[dict], cold: float | None, warm: float | None) -> dict:
 
 
 def format_table(rows: list[dict]) -> list[str]:
-    head = (f"{'situation':<10}{'units':>6}{'turns':>6}{'games/s 1w':>12}{'all':>8}{'x':>6}{'floor/s':>9}"
+    head = (f"{'situation':<10}{'units':>6}{'turns':>6}{'games/s 1w':>12}{'/CPU s':>8}{'all':>8}{'x':>6}{'floor/s':>9}"
             f"{'eng/floor':>10}{'py games/s':>12}{'jit x':>8}{'RSS MB':>8}")
     lines = [head]
     for r in rows:
@@ -195,6 +198,7 @@ def format_table(rows: list[dict]) -> list[str]:
         jit = "-" if r["compiled_speedup"] is None else f"{r['compiled_speedup']:.0f}"
         rss = "-" if r["peak_rss_mb"] is None else f"{r['peak_rss_mb']:.0f}"
         lines.append(f"{r['situation']:<10}{r['units']:>6}{r['turns']:>6}{r['games_per_s_1w']:>12.1f}"
+                     f"{r['games_per_cpu_s_1w']:>8.1f}"
                      f"{r['games_per_s_all']:>8.1f}{r['speedup_all']:>6.2f}{r['floor_games_per_s']:>9.1f}"
                      f"{r['engine_over_floor']:>10.2f}{py:>12}{jit:>8}{rss:>8}")
     return lines

@@ -11,7 +11,7 @@ from simulator.cli import build_parser
 
 
 def _row(sid="pb-01", one=100.0, floor=250.0, speedup=1.9, rss=300.0, py=0.5):
-    return {"situation": sid, "units": 40, "turns": 10, "games": 10, "games_per_s_1w": one,
+    return {"situation": sid, "units": 40, "turns": 10, "games": 10, "games_per_s_1w": one, "games_per_cpu_s_1w": one,
             "games_per_s_all": one * speedup, "workers": 2, "speedup_all": speedup,
             "floor_games_per_s": floor, "engine_over_floor": round(floor / one, 2), "python_games": 1,
             "python_games_per_s": py, "compiled_speedup": None if py is None else one / py, "peak_rss_mb": rss}
