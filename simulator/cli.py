@@ -1,4 +1,4 @@
-"""The `balance` command line: list, validate and show situations; line of sight; play games."""
+"""The `balance` command line: list, validate and show situations; line of sight; play games; benchmark."""
 
 from __future__ import annotations
 
@@ -284,6 +284,16 @@ def _run_situation(summary: dict):
     return sit, ""
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from simulator.bench import run_bench
+    from simulator.situation import builtin_situations
+
+    situations = args.situations or [p.stem for p in builtin_situations()]
+    run_bench(situations, args.games, Path(args.out), workers=args.workers, python_games=args.python_games,
+              python_timeout=args.python_timeout, first_result=None if args.no_first_result else situations[0])
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="balance", description="Monte Carlo balance analyzer for hex-and-counter wargames.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -373,6 +383,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a ruleset entry or a situation field (situation.turns=8)")
     s.set_defaults(func=cmd_los)
+
+    s = sub.add_parser("bench", help="measure games per second per situation (1 and all workers), against the "
+                                     "floor and pure Python; memory and time to the first result")
+    s.add_argument("--games", type=int, default=40, metavar="N", help="timed games a situation and worker count (default 40)")
+    s.add_argument("--situations", nargs="+", metavar="ID", help="built-in ids (default: all)")
+    s.add_argument("--out", default="bench/results.csv", help="CSV to write; a .json with the run's machine "
+                                                              "and targets goes beside it (default bench/results.csv)")
+    s.add_argument("--workers", type=int, metavar="K", help="workers of the parallel measure (default: one per CPU)")
+    s.add_argument("--python-games", type=int, default=1, metavar="N",
+                   help="games a situation with numba's JIT disabled (0 = skip; default 1)")
+    s.add_argument("--python-timeout", type=float, default=120.0, metavar="S",
+                   help="time limit of the pure-Python games of one situation (default 120 s)")
+    s.add_argument("--no-first-result", action="store_true",
+                   help="skip the cold/warm time to the first result (the cold run compiles everything)")
+    s.set_defaults(func=cmd_bench)
     return p
 
 
