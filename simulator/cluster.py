@@ -29,7 +29,7 @@ from simulator.errors import DataError
 from simulator.situation import Situation
 
 WHERE = "balance run"
-# A Dask task costs 10-40 ms (scheduling, result transfer; measured in docs/performance.md):
+# A Dask task costs 5-20 ms (scheduling, result transfer; measured in docs/performance.md):
 # batches of at least this many games (>= 1 s of play for the built-in situations) keep that to
 # a few %, except in runs too small for 4 batches a worker, where balancing the end matters more.
 CLUSTER_BATCH_MIN = 20

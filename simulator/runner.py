@@ -8,6 +8,7 @@ Parallelism: worker processes are started with "spawn", not "fork" (a forked cop
 that has numba's compiler and threads loaded is not safe).  Each worker prepares the situation
 once (tables, line of sight; the compiled kernels come from numba's disk cache) and then plays
 batches of consecutive games; batches come back in any order and are put back in game order.
+With `cluster=` the batches are Dask tasks instead (simulator/cluster.py), with the same games.
 """
 
 from __future__ import annotations
