@@ -160,6 +160,22 @@ def _print_json(data: dict) -> None:
     print(summary_json(data))
 
 
+def _experiment_output(args: argparse.Namespace, result: dict, kind: str, text) -> int:
+    """Write `--out` (reports/<kind>_report.py), then print the JSON or the readable table."""
+    if args.out:
+        import importlib
+
+        write = getattr(importlib.import_module(f"reports.{kind}_report"), f"write_{kind}")
+        out = write(result, Path(args.out))
+        if not args.json:
+            print(f"wrote {out}/: {kind}.json, {kind}.png, report.html")
+    if args.json:
+        _print_json(result)
+    else:
+        print(text(result))
+    return 0
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     from simulator.experiments import compare, format_compare
     from simulator.variants import collect_variants
@@ -177,17 +193,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     with shared_cluster(cluster_from_args(args)) as cluster:
         result = compare(args.situation, variants, args.games, args.seed, policies, base_sets,
                          workers=args.workers, progress=not args.json, cluster=cluster)
-    if args.out:
-        from reports.compare_report import write_compare
-
-        out = write_compare(result, Path(args.out))
-        if not args.json:
-            print(f"wrote {out}/: compare.json, compare.png, report.html")
-    if args.json:
-        _print_json(result)
-    else:
-        print(format_compare(result))
-    return 0
+    return _experiment_output(args, result, "compare", format_compare)
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -198,17 +204,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     with shared_cluster(cluster_from_args(args)) as cluster:
         result = sweep(args.situation, args.param, values, args.games, args.seed, policies, base_sets,
                        workers=args.workers, progress=not args.json, cluster=cluster)
-    if args.out:
-        from reports.sweep_report import write_sweep
-
-        out = write_sweep(result, Path(args.out))
-        if not args.json:
-            print(f"wrote {out}/: sweep.json, sweep.png, report.html")
-    if args.json:
-        _print_json(result)
-    else:
-        print(format_sweep(result))
-    return 0
+    return _experiment_output(args, result, "sweep", format_sweep)
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
@@ -229,17 +225,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         result = suggest(args.situation, args.games, args.seed, policies, base_sets, confirm=args.confirm,
                          confirm_games=args.confirm_games, confirm_seed=args.confirm_seed, levers=levers,
                          workers=args.workers, progress=not quiet, log=log, cluster=cluster)
-    if args.out:
-        from reports.suggest_report import write_suggest
-
-        out = write_suggest(result, Path(args.out))
-        if not args.json:
-            print(f"wrote {out}/: suggest.json, suggest.png, report.html")
-    if args.json:
-        _print_json(result)
-    else:
-        print(format_suggest(result))
-    return 0
+    return _experiment_output(args, result, "suggest", format_suggest)
 
 
 def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -> None:
