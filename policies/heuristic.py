@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL
-from simulator.panzerblitz.combat import hill_halves, modified_attack
+from simulator.panzerblitz.combat import hill_halves, modified_attack, odds_column
 from simulator.panzerblitz.rules import (
     defender_stack,
     dispersed_modifier,
@@ -180,17 +180,28 @@ def stack_value(st, ut, mt, pt, side, h):
 def danger(st, ut, mt, ct, pt, u, h, fields):
     """Expected damage to unit u in hex h if the enemy turned all its fire on it (0..1)."""
     t = st.utype[u]
-    armored = ut.armored[t] or mt.town[h]  # PB-WEC-2: in a town every unit is an armored target
-    a = fields[THREAT_ARMORED, h] if armored else fields[THREAT_SOFT, h]
+    return danger_at(ut.armored[t], st.carrying[u] >= 0, ut.defense[t], fields[THREAT_ARMORED], fields[THREAT_SOFT],
+                     mt.town, mt.terrain_mod, ct.col_attack, ct.col_defense, pt.ev, h)
+
+
+@njit(cache=True)
+def danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod, col_attack,
+              col_defense, ev, h):
+    """`danger` from the few arrays it reads.  Scoring calls it for every hex a unit can reach;
+    handing it the whole state, unit, map and policy tuples instead cost most of a move's time
+    (docs/performance.md)."""
+    armored = armored_type or town[h]  # PB-WEC-2: in a town every unit is an armored target
+    a = threat_armored[h] if armored else threat_soft[h]
     if a <= 0:
         return 0.0
-    df = ut.defense[t]
-    if st.carrying[u] >= 0 and not ut.armored[t]:
+    df = defense
+    if carrying and not armored_type:
         df = 1  # PB-TRANS-6
-    col = odds_of(ct, a, max(df, 1))
+    col = odds_column(a, max(df, 1), col_attack, col_defense)
     if col < 0:
         return 0.0
-    return expected(pt, col, mt.terrain_mod[h])
+    m = min(max(terrain_mod[h] + MOD_OFFSET, 0), ev.shape[1] - 1)  # as `expected`
+    return ev[col, m]
 
 
 # ---------------------------------------------------------------- where to stand
@@ -206,6 +217,7 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
     armed = ut.attack[t] > 0 and ut.weapon[t] >= 0
     carrying = st.carrying[u] >= 0
     empty_carrier = ut.carrier[t] and not armed and not carrying
+    value = own_value(st, ut, pt, side, u)
     s = 0.0
     gd = pt.goal_dist[side, h]
     pull = HEX_PROGRESS * prm[OBJECTIVE_W] * (0.5 + aggr)
@@ -227,8 +239,9 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
         ed = min(enemy_dist[h], 30)
         s -= HEX_PROGRESS * aggr * pt.kill_weight[side] * max(ed - pref, 0) * (1.0 if kind == NO_GOAL else 0.3)
     # Exposure to next turn's enemy fire.
-    s -= prm[RISK] * pt.risk_weight[side] * (1.3 - aggr) * own_value(st, ut, pt, side, u) * \
-        danger(st, ut, mt, ct, pt, u, h, fields)
+    s -= prm[RISK] * pt.risk_weight[side] * (1.3 - aggr) * value * \
+        danger_at(ut.armored[t], carrying, ut.defense[t], fields[THREAT_ARMORED], fields[THREAT_SOFT], mt.town,
+                  mt.terrain_mod, ct.col_attack, ct.col_defense, pt.ev, h)
     # Cover and observation.
     if mt.concealing[h]:
         s += 0.25 * prm[COVER_W]  # unseen at range (PB-SPOT-1) and +1 on the die (PB-CBT-10)
@@ -261,7 +274,7 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
                 s += 0.6
     # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays.
     if st.mine[h]:
-        s -= 0.8 * own_value(st, ut, pt, side, u)
+        s -= 0.8 * value
     # Do not pile up (one result hits the whole stack); do not shuffle about for nothing.
     s -= 0.05 * occ[h, side]
     if h == st.hex[u]:

@@ -23,11 +23,16 @@ def suggest_chart(r: dict):
     """D (first side's minus second side's win chance) with its 95 % interval, for the baseline and
     each confirmed change, over the shaded ±5-point band; a dot has the colour of the side D favours."""
     first, second = r["sides"]
-    base = r["baseline"]["confirmation"] or r["baseline"]["screening"]
-    rows = [("baseline", base)] + [(s["description"], s) for s in r["suggestions"]]
-    fig, ax = plt.subplots(figsize=(9, 1.8 + 0.45 * len(rows)), dpi=100)
-    fig.suptitle(f"{r['situation']}: {first} minus {second} win chance, confirmation games "
-                 f"({r['confirm_games']} a change)", fontsize=FONT_SIZES["title"] * 0.75, x=0.01, ha="left")
+    if r["suggestions"] or r["not_confirmed"] or r["baseline"]["confirmation"]:
+        base = r["baseline"]["confirmation"] or r["baseline"]["screening"]
+        rows = [("baseline", base)] + [(s["description"], s) for s in r["suggestions"]]
+        title = f"confirmation games ({r['confirm_games']} a change)"
+    else:  # nothing reached the band: show what the screening found, so the reader sees how far off
+        rows = [("baseline", r["baseline"]["screening"])] + [(s["description"], s) for s in r["screening"]]
+        title = f"screening games ({r['games']} a change): no change reaches the ±{r['band_points']:g} band"
+    fig, ax = plt.subplots(figsize=(11, 2.0 + 0.3 * len(rows)), dpi=100)
+    fig.suptitle(f"{r['situation']}: {first} minus {second} win chance\n{title}",
+                 fontsize=FONT_SIZES["title"] * 0.75, x=0.01, ha="left")
     b = r["band_points"]
     ax.axvspan(-b, b, color="#e3efe3", zorder=0)
     ax.axvline(0, color="#888888", linewidth=1)
@@ -37,8 +42,9 @@ def suggest_chart(r: dict):
         colour = side_colour(first if d >= 0 else second)
         ax.errorbar([d], [yi], xerr=whiskers(np.array([d]), np.array([lo]), np.array([hi])), fmt="o",
                     color=colour, capsize=3)
-    ax.set_yticks(y, [label[:60] for label, _ in rows], fontsize=FONT_SIZES["note"])
-    ax.set_xlabel(f"P({first} wins) - P({second} wins), points, with 95 % intervals (shaded: within ±{b:g}, balanced)")
+    ax.set_yticks(y, [label[:72] for label, _ in rows], fontsize=FONT_SIZES["note"])
+    ax.set_xlabel(f"P({first} wins) - P({second} wins), points, with 95 % intervals\n"
+                  f"(shaded: within ±{b:g} points, balanced)")
     ax.set_ylim(y[-1] - 0.6, y[0] + 0.6)
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()

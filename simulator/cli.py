@@ -1,4 +1,4 @@
-"""The `balance` command line: list, validate and show situations; line of sight; play games."""
+"""The `balance` command line: list, validate and show situations; line of sight; play games; benchmark."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from simulator import __version__
+from simulator.cluster import add_cluster_options, cluster_from_args, shared_cluster
 from simulator.errors import DataError, DataErrors
 
 
@@ -129,7 +130,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     sit = load_situation(args.situation, _sets(args))
     policies = parse_side_policies(args.policy, sit.ruleset.sides)
     result = run(sit, args.games, args.seed, policies, workers=args.workers, until_ci=args.until_ci,
-                 max_games=args.max_games)
+                 max_games=args.max_games, cluster=cluster_from_args(args))
     if args.out:
         from simulator.run_output import write_run
 
@@ -159,6 +160,22 @@ def _print_json(data: dict) -> None:
     print(summary_json(data))
 
 
+def _experiment_output(args: argparse.Namespace, result: dict, kind: str, text) -> int:
+    """Write `--out` (reports/<kind>_report.py), then print the JSON or the readable table."""
+    if args.out:
+        import importlib
+
+        write = getattr(importlib.import_module(f"reports.{kind}_report"), f"write_{kind}")
+        out = write(result, Path(args.out))
+        if not args.json:
+            print(f"wrote {out}/: {kind}.json, {kind}.png, report.html")
+    if args.json:
+        _print_json(result)
+    else:
+        print(text(result))
+    return 0
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     from simulator.experiments import compare, format_compare
     from simulator.variants import collect_variants
@@ -173,19 +190,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     for sets in variants.values():
         load_situation(args.situation, {**base_sets, **sets})
-    result = compare(args.situation, variants, args.games, args.seed, policies, base_sets,
-                     workers=args.workers, progress=not args.json)
-    if args.out:
-        from reports.compare_report import write_compare
-
-        out = write_compare(result, Path(args.out))
-        if not args.json:
-            print(f"wrote {out}/: compare.json, compare.png, report.html")
-    if args.json:
-        _print_json(result)
-    else:
-        print(format_compare(result))
-    return 0
+    with shared_cluster(cluster_from_args(args)) as cluster:
+        result = compare(args.situation, variants, args.games, args.seed, policies, base_sets,
+                         workers=args.workers, progress=not args.json, cluster=cluster)
+    return _experiment_output(args, result, "compare", format_compare)
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -193,19 +201,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     values = parse_values(args.values, args.range)
     _, base_sets, policies = _experiment_setup(args)
-    result = sweep(args.situation, args.param, values, args.games, args.seed, policies, base_sets,
-                   workers=args.workers, progress=not args.json)
-    if args.out:
-        from reports.sweep_report import write_sweep
-
-        out = write_sweep(result, Path(args.out))
-        if not args.json:
-            print(f"wrote {out}/: sweep.json, sweep.png, report.html")
-    if args.json:
-        _print_json(result)
-    else:
-        print(format_sweep(result))
-    return 0
+    with shared_cluster(cluster_from_args(args)) as cluster:
+        result = sweep(args.situation, args.param, values, args.games, args.seed, policies, base_sets,
+                       workers=args.workers, progress=not args.json, cluster=cluster)
+    return _experiment_output(args, result, "sweep", format_sweep)
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
@@ -222,20 +221,11 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         if not quiet:
             print(line, file=sys.stderr, flush=True)
 
-    result = suggest(args.situation, args.games, args.seed, policies, base_sets, confirm=args.confirm,
-                     confirm_games=args.confirm_games, confirm_seed=args.confirm_seed, levers=levers,
-                     workers=args.workers, progress=not quiet, log=log)
-    if args.out:
-        from reports.suggest_report import write_suggest
-
-        out = write_suggest(result, Path(args.out))
-        if not args.json:
-            print(f"wrote {out}/: suggest.json, suggest.png, report.html")
-    if args.json:
-        _print_json(result)
-    else:
-        print(format_suggest(result))
-    return 0
+    with shared_cluster(cluster_from_args(args)) as cluster:
+        result = suggest(args.situation, args.games, args.seed, policies, base_sets, confirm=args.confirm,
+                         confirm_games=args.confirm_games, confirm_seed=args.confirm_seed, levers=levers,
+                         workers=args.workers, progress=not quiet, log=log, cluster=cluster)
+    return _experiment_output(args, result, "suggest", format_suggest)
 
 
 def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -> None:
@@ -249,6 +239,7 @@ def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a ruleset entry or a situation field (situation.turns=8) in every run")
     s.add_argument("--set-file", action="append", metavar="FILE", help="a TOML file of KEY = VALUE overrides for every run")
+    add_cluster_options(s)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -277,6 +268,16 @@ def _run_situation(summary: dict):
     if summary.get("situation_sha256") and sit.file_sha256 != summary["situation_sha256"]:
         return None, f"{sit.path} has changed since the run (its SHA-256 differs)"
     return sit, ""
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from simulator.bench import run_bench
+    from simulator.situation import builtin_situations
+
+    situations = args.situations or [p.stem for p in builtin_situations()]
+    run_bench(situations, args.games, Path(args.out), workers=args.workers, python_games=args.python_games,
+              python_timeout=args.python_timeout, first_result=None if args.no_first_result else situations[0])
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -319,6 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a side's player and its parameters, e.g. german=heuristic:aggression=0.8; "
                         "a bare NAME sets both sides (default heuristic)")
     s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")
+    add_cluster_options(s)
     s.add_argument("--out", metavar="DIR", help="write games and turns tables (.parquet, .csv) and summary.json into DIR")
     s.add_argument("--json", action="store_true", help="print the summary as JSON (and nothing else) on stdout")
     s.add_argument("--until-ci", type=float, metavar="H",
@@ -367,6 +369,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a ruleset entry or a situation field (situation.turns=8)")
     s.set_defaults(func=cmd_los)
+
+    s = sub.add_parser("bench", help="measure games per second per situation (1 and all workers), against the "
+                                     "floor and pure Python; memory and time to the first result")
+    s.add_argument("--games", type=int, default=40, metavar="N", help="timed games a situation and worker count (default 40)")
+    s.add_argument("--situations", nargs="+", metavar="ID", help="built-in ids (default: all)")
+    s.add_argument("--out", default="bench/results.csv", help="CSV to write; a .json with the run's machine "
+                                                              "and targets goes beside it (default bench/results.csv)")
+    s.add_argument("--workers", type=int, metavar="K", help="workers of the parallel measure (default: one per CPU)")
+    s.add_argument("--python-games", type=int, default=1, metavar="N",
+                   help="games a situation with numba's JIT disabled (0 = skip; default 1)")
+    s.add_argument("--python-timeout", type=float, default=120.0, metavar="S",
+                   help="time limit of the pure-Python games of one situation (default 120 s)")
+    s.add_argument("--no-first-result", action="store_true",
+                   help="skip the cold/warm time to the first result (the cold run compiles everything)")
+    s.set_defaults(func=cmd_bench)
     return p
 
 

@@ -19,7 +19,8 @@ def _wins(result, side: str):
 
 
 def compare(situation: str, variants: dict[str, dict], n_games: int, seed: int, policies: dict,
-            base_sets: dict | None = None, workers: int | None = None, progress: bool = False) -> dict:
+            base_sets: dict | None = None, workers: int | None = None, progress: bool = False,
+            cluster: str | None = None) -> dict:
     """Play the baseline and each variant (a dict of overrides on top of `base_sets`) on the same seeds.
 
     Returns, per variant and side, the change in win probability (variant minus baseline) with
@@ -29,7 +30,7 @@ def compare(situation: str, variants: dict[str, dict], n_games: int, seed: int, 
     base_sets = dict(base_sets or {})
     base_sit = load_situation(situation, base_sets)
     sides = list(base_sit.ruleset.sides)
-    base = run(base_sit, n_games, seed, policies, workers=workers, progress=progress)
+    base = run(base_sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
     base_wins = {s: _wins(base, s) for s in sides}
     out = {"situation": base_sit.id, "games": n_games, "seed": seed, "sides": sides,
            "policies": describe_policies(policies, sides), "overrides": base_sets,
@@ -37,7 +38,7 @@ def compare(situation: str, variants: dict[str, dict], n_games: int, seed: int, 
     tests = []
     for name, sets in variants.items():
         sit = load_situation(situation, {**base_sets, **sets})
-        res = run(sit, n_games, seed, policies, workers=workers, progress=progress)
+        res = run(sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
         entry = {"overrides": sets, "sides": {}}
         for s in sides:
             wins = _wins(res, s)

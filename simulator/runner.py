@@ -8,6 +8,7 @@ Parallelism: worker processes are started with "spawn", not "fork" (a forked cop
 that has numba's compiler and threads loaded is not safe).  Each worker prepares the situation
 once (tables, line of sight; the compiled kernels come from numba's disk cache) and then plays
 batches of consecutive games; batches come back in any order and are put back in game order.
+With `cluster=` the batches are Dask tasks instead (simulator/cluster.py), with the same games.
 """
 
 from __future__ import annotations
@@ -74,11 +75,14 @@ def default_batch_size(n_games: int, workers: int) -> int:
 
 def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str, PolicySpec],
         workers: int | None = None, progress: bool = True, until_ci: float | None = None,
-        max_games: int | None = None, batch_size: int | None = None) -> RunResult:
+        max_games: int | None = None, batch_size: int | None = None, cluster: str | None = None) -> RunResult:
     """Play `n_games` games (with `until_ci`: the first round, default 200) and summarize them.
 
     `until_ci=h` plays rounds of games until the 95% Wilson interval of every side's chance of
     winning has a half-width <= h, or `max_games` (default 20,000) games are played.
+    `cluster`: 'local:N' (a Dask LocalCluster of N workers) or 'tcp://HOST:PORT' (an existing Dask
+    scheduler) plays the batches on Dask instead of this machine's process pool (see
+    `simulator.cluster.parse_cluster` for the CLI options).
     """
     engine = engine_for(situation.ruleset.name, str(situation.path))
     sides = list(situation.ruleset.sides)
@@ -89,10 +93,10 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     games: list[pd.DataFrame] = []
     turns: list[pd.DataFrame] = []
     losses: list[pd.DataFrame] = []
-    with _Players(engine, situation, policies, workers) as players, _closing(bar):
+    with _players(engine, situation, policies, workers, cluster) as players, _closing(bar):
         target, played = n_games, 0
         while True:
-            size = batch_size or default_batch_size(target - played, workers)
+            size = batch_size or players.batch_size(target - played)
             for g, t, lo in players.play(seed, played, target, size, lambda done, tgt=target: bar.update(done, tgt)):
                 games.append(g)
                 turns.append(t)
@@ -202,11 +206,21 @@ def _number(tables: tuple[pd.DataFrame, ...], first: int, seeds: list[int]) -> t
 
 # --------------------------------------------------------------------------- playing
 
+def _players(engine: Engine, situation: Situation, policies: dict[str, PolicySpec], workers: int,
+             cluster: str | None):
+    if cluster is None:
+        return _Players(engine, situation, policies, workers)
+    from simulator.cluster import DaskPlayers
+
+    return DaskPlayers(engine.module, situation, policies, cluster)
+
+
 class _Players:
     """Plays ranges of games, in this process (workers=1) or in a pool of worker processes."""
 
     def __init__(self, engine: Engine, situation: Situation, policies: dict[str, PolicySpec], workers: int) -> None:
         self.policies = policies
+        self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
         if workers == 1:
             self.module: ModuleType = engine.load()
@@ -219,6 +233,9 @@ class _Players:
 
     def __enter__(self) -> _Players:
         return self
+
+    def batch_size(self, n_games: int) -> int:
+        return default_batch_size(n_games, self.workers)
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.pool is None:

@@ -19,6 +19,7 @@ from simulator.errors import DataError, DataErrors
 from simulator.mapdata import EDGES, GameMap
 from simulator.overrides import apply_situation_overrides, situation_hint, split_sets
 from simulator.ruleset import Ruleset, known_rulesets, load_ruleset, read_toml
+from simulator.variants import flatten
 
 SITUATIONS_DIR = Path(__file__).resolve().parents[1] / "situations"
 
@@ -424,7 +425,7 @@ def load_situation(name: str | Path, overrides: dict | None = None) -> Situation
     try:
         if "overrides" in doc:
             if probs.check_type(doc["overrides"], dict, "overrides", "a table of dotted ruleset keys"):
-                ruleset = ruleset.with_overrides(_flatten(doc["overrides"]), where)
+                ruleset = ruleset.with_overrides(flatten(doc["overrides"]), where)
         if ruleset_sets:
             ruleset = ruleset.with_overrides(ruleset_sets, "--set", "set")
     except DataError as exc:
@@ -457,19 +458,9 @@ def load_situation(name: str | Path, overrides: dict | None = None) -> Situation
         id=doc["id"], title=doc["title"], path=path, ruleset=ruleset, turns=doc["turns"],
         sets_up_first=doc["sets_up_first"], moves_first=doc["moves_first"],
         layout=doc["map"]["layout"], map=game_map, sides=sides, special=special,
-        overrides=_flatten(doc.get("overrides", {})) | dict(overrides or {}),
+        overrides=flatten(doc.get("overrides", {})) | dict(overrides or {}),
         source=doc.get("source", ""), file_sha256=hashlib.sha256(raw_bytes).hexdigest(),
     )
-
-
-def _flatten(d: dict, prefix: str = "") -> dict:
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, dict):
-            out.update(_flatten(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
 
 
 def _check_layout(m, ruleset: Ruleset, probs: Problems) -> GameMap | None:

@@ -128,7 +128,8 @@ def figures(winner, sides: list[str]) -> dict:
 def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: dict | None = None,
             confirm: int = 5, confirm_games: int | None = None, confirm_seed: int | None = None,
             levers: tuple[str, ...] = ("turns", "threshold", "units"), workers: int | None = None,
-            progress: bool = False, log: Callable[[str], None] = lambda line: None) -> dict:
+            progress: bool = False, log: Callable[[str], None] = lambda line: None,
+            cluster: str | None = None) -> dict:
     base_sets = dict(base_sets or {})
     confirm_games = confirm_games or 2 * n_games
     confirm_seed = seed + CONFIRM_SEED_OFFSET if confirm_seed is None else confirm_seed
@@ -143,7 +144,7 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
         raise DataError(str(base.path), "side", f"{len(sides)} sides", "two sides (the balance band compares two)")
 
     def play(sit: Situation, games: int, s: int):
-        res = run(sit, games, s, policies, workers=workers, progress=progress)
+        res = run(sit, games, s, policies, workers=workers, progress=progress, cluster=cluster)
         return res.games.sort_values("game")["winner"].to_numpy()
 
     log(f"screening: baseline, {n_games} games, seed {seed}")

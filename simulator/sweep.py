@@ -56,7 +56,8 @@ def _numeric(values: list) -> bool:
 
 
 def sweep(situation: str, param: str, values: list, n_games: int, seed: int, policies: dict,
-          base_sets: dict | None = None, workers: int | None = None, progress: bool = False) -> dict:
+          base_sets: dict | None = None, workers: int | None = None, progress: bool = False,
+          cluster: str | None = None) -> dict:
     """Play `n_games` games for each value of `param` (on top of `base_sets`), on the same seeds."""
     base_sets = dict(base_sets or {})
     # Every value is loaded (and checked) before any game is played.
@@ -65,7 +66,7 @@ def sweep(situation: str, param: str, values: list, n_games: int, seed: int, pol
     first = sides[0]
     points, xs, ys = [], [], []
     for value, sit in zip(values, sits, strict=True):
-        res = run(sit, n_games, seed, policies, workers=workers, progress=progress)
+        res = run(sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
         winner = res.games.sort_values("game")["winner"].to_numpy()
         entry = {"value": value, "sides": {}}
         for s in sides:

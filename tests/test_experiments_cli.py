@@ -212,7 +212,7 @@ def test_sweep_json_and_same_seeds(capsys, tmp_path):
 def _fake_run(calls: list, p_german: dict):
     """A stand-in for the runner: P(german wins) depends on the number of turns only, and each
     game's draw on (seed, game), spread evenly so that the shares are close to the chances."""
-    def run(sit, n, seed, policies, workers=None, progress=False):
+    def run(sit, n, seed, policies, workers=None, progress=False, cluster=None):
         calls.append((sit.turns, n, seed))
         u = np.modf((np.arange(n) + 7919 * seed) * 0.6180339887498949)[0]
         winner = np.where(u < p_german[sit.turns], "german", "russian")
@@ -270,7 +270,7 @@ def test_suggest_keeps_changes_that_miss_the_band_on_new_games_apart(monkeypatch
     def p_german(turns, seed):
         return {8: 0.9, 9: 0.5 if seed == 3 else 0.7, 11: 0.95, 12: 0.97, 10: 0.9}[turns]
 
-    def run(sit, n, seed, policies, workers=None, progress=False):
+    def run(sit, n, seed, policies, workers=None, progress=False, cluster=None):
         u = np.modf((np.arange(n) + 7919 * seed) * 0.6180339887498949)[0]
         winner = np.where(u < p_german(sit.turns, seed), "german", "russian")
         return SimpleNamespace(games=pd.DataFrame({"game": np.arange(n), "winner": winner}))

@@ -51,6 +51,11 @@ def position(tmp_path, units, layout='[["3"]]'):
     path = tmp_path / "position.toml"
     path.write_text("\n".join(lines) + "\n")
     t = build_tables(load_situation(path))
+    return t, placed_state(t)
+
+
+def placed_state(t):
+    """A new state with every unit at its group's first set-up hex (minefields and blocks marked)."""
     st = new_state(t, np.random.default_rng(0))
     for u in range(len(st.utype)):
         g = st.group[u]
@@ -62,7 +67,7 @@ def position(tmp_path, units, layout='[["3"]]'):
             st.mine[h] = True
         if name == "block":
             st.block[h] = True
-    return t, st
+    return st
 
 
 def random_players():

@@ -65,7 +65,7 @@ from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, WAITING, n
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
 from tests.test_movement import column_road, run, setup
-from tests.test_rules import GERMAN, RUSSIAN, hexn, random_players, unit_of
+from tests.test_rules import GERMAN, RUSSIAN, hexn, placed_state, random_players, unit_of
 from tests.test_rules import position as build_position
 
 # ------------------------------------------------------------------ helpers
@@ -80,18 +80,7 @@ def position(tmp_path, units, layout='[["3"]]'):
     if key not in _TABLES:
         _TABLES[key] = build_position(tmp_path, units, layout)[0]
     t = _TABLES[key]
-    st = new_state(t, np.random.default_rng(0))
-    for u in range(len(st.utype)):
-        g = st.group[u]
-        h = int(st.group_hexes[st.group_hex_start[g]])
-        st.hex[u] = h
-        st.status[u] = ON_MAP
-        name = t.units.names[st.utype[u]]
-        if name == "minefield":
-            st.mine[h] = True
-        if name == "block":
-            st.block[h] = True
-    return t, st
+    return t, placed_state(t)
 
 
 

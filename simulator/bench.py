@@ -1,0 +1,248 @@
+"""`balance bench`: how fast the engine plays, against what, on this machine.
+
+For each situation, heuristic against heuristic:
+- games per second on one worker (one core), and on every core with the runner's process
+  pool (the speed-up over one worker says how well the pool scales);
+- the floor (simulator/panzerblitz/floor.py): the same situation's unavoidable movement
+  searches and target scans alone; engine/floor = how many times the floor a game costs;
+- pure Python: a few games with numba's JIT disabled, in a subprocess with a time limit;
+- peak memory of a pool worker (ru_maxrss, read inside the workers).
+And once per run, the time to the first game's result in a new process, cold (empty numba
+and LOS caches: everything is compiled) and warm (the same caches again).
+
+Speeds are measured after a warm-up game, so they leave out compilation and pool start-up.
+The table goes to the terminal and to a CSV; the run's machine and one-off numbers to a JSON
+file beside it.  Never used in tests for timing: speeds depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# The issue's targets (issue 6).
+TARGET_GAMES_PER_S = 200      # median over the situations, per core
+TARGET_FLOOR_RATIO = 3.0      # engine time per game <= 3x the floor's
+TARGET_SCALING = 1.8          # 2 workers >= 1.8x one
+TARGET_COLD_S = 30.0
+TARGET_WARM_S = 3.0
+TARGET_RSS_MB = 500.0
+
+COLUMNS = ["situation", "units", "turns", "games", "games_per_s_1w", "games_per_cpu_s_1w", "games_per_s_all", "workers", "speedup_all",
+           "floor_games_per_s", "engine_over_floor", "python_games", "python_games_per_s", "compiled_speedup", "peak_rss_mb"]
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def machine() -> dict:
+    import numba
+
+    from simulator.runner import default_workers
+
+    return {"cpu": cpu_model(), "cores": default_workers(), "python": platform.python_version(),
+            "numba": numba.__version__, "platform": platform.platform()}
+
+
+def heuristic_policies(sit) -> dict:
+    from policies.spec import parse_policy
+
+    return {s: parse_policy("heuristic") for s in sit.ruleset.sides}
+
+
+def peak_rss_mb() -> tuple[int, float]:
+    """This process's id and its peak resident memory (MB).  Sleeps a little so that the pool
+    hands one call to each worker rather than all of them to the first one free."""
+    time.sleep(0.3)
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
+    return os.getpid(), kb / 1024
+
+
+def engine_speed(sit, n_games: int, workers: int, seed: int = 1) -> tuple[float, float, float | None]:
+    """Games per second (all workers together, by the wall clock), games per CPU-second of
+    this process (one worker: the games are played here; on a machine shared with other
+    work the wall clock also counts the time the CPU was busy elsewhere) and, with a pool,
+    the largest worker's peak memory in MB.  One warm-up game per worker is not timed."""
+    from simulator.engines import engine_for
+    from simulator.runner import _Players, default_batch_size
+
+    engine = engine_for(sit.ruleset.name)
+    with _Players(engine, sit, heuristic_policies(sit), workers) as players:
+        players.play(seed + 1, 0, workers, 1, lambda *_: None)
+        t0, c0 = time.perf_counter(), time.process_time()
+        players.play(seed, 0, n_games, default_batch_size(n_games, workers), lambda *_: None)
+        rate = n_games / (time.perf_counter() - t0)
+        cpu_rate = n_games / max(time.process_time() - c0, 1e-9)
+        rss = None
+        if players.pool is not None:
+            futures = [players.pool.submit(peak_rss_mb) for _ in range(2 * workers)]
+            per_pid = dict(f.result() for f in futures)
+            rss = max(per_pid.values())
+    return rate, cpu_rate, rss
+
+
+def _child(mode: str, sid: str, n_games: int = 1) -> None:
+    """Run in a subprocess: play games of `sid` and print one JSON line of timings."""
+    t0 = time.perf_counter()
+    from simulator.panzerblitz.batch import play_games, prepare
+    from simulator.situation import load_situation
+
+    sit = load_situation(sid)
+    t = prepare(sit)
+    policies = heuristic_policies(sit)
+    t1 = time.perf_counter()
+    play_games(t, list(range(n_games)), policies)
+    t2 = time.perf_counter()
+    print(json.dumps({"mode": mode, "import_prepare_s": t1 - t0, "games_s": t2 - t1, "games": n_games}))
+
+
+def _run_child(args: list[str], env: dict, timeout: float) -> tuple[dict | None, float]:
+    t0 = time.perf_counter()
+    try:
+        out = subprocess.run([sys.executable, "-m", "simulator.bench", *args], env=env, cwd=ROOT,
+                             capture_output=True, text=True, timeout=timeout, check=True)
+    except subprocess.TimeoutExpired:
+        return None, time.perf_counter() - t0
+    return json.loads(out.stdout.strip().splitlines()[-1]), time.perf_counter() - t0
+
+
+def python_speed(sid: str, n_games: int, timeout: float) -> float | None:
+    """Games per second with numba's JIT off (plain Python running the same kernels); None if
+    the games did not finish within `timeout` seconds."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    res, _ = _run_child(["_play", sid, str(n_games)], env, timeout)
+    return None if res is None else res["games"] / res["games_s"]
+
+
+def first_result_times(sid: str, timeout: float) -> tuple[float | None, float | None]:
+    """Seconds from starting a new process to the first game's result: cold (empty numba and
+    LOS caches) then warm (the caches the cold run filled).  None where it timed out."""
+    with tempfile.TemporaryDirectory() as numba_cache, tempfile.TemporaryDirectory() as data_cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=numba_cache, BALANCE_CACHE_DIR=data_cache)
+        env.pop("NUMBA_DISABLE_JIT", None)
+        cold, cold_s = _run_child(["_first", sid], env, timeout)
+        warm, warm_s = _run_child(["_first", sid], env, timeout)
+    return (cold_s if cold else None), (warm_s if warm else None)
+
+
+def bench_situation(sid: str, n_games: int, workers: int, python_games: int, python_timeout: float,
+                    log=print) -> dict:
+    from simulator.panzerblitz.batch import prepare
+    from simulator.panzerblitz.floor import floor_games_per_s
+    from simulator.situation import load_situation
+
+    sit = load_situation(sid)
+    t = prepare(sit)
+    one, one_cpu, _ = engine_speed(sit, n_games, 1)
+    log(f"  {sid}: 1 worker {one:.1f} games/s ({one_cpu:.1f} per CPU-second)", flush=True)
+    all_, _, rss = engine_speed(sit, n_games, workers) if workers > 1 else (one, one_cpu, None)
+    floor = floor_games_per_s(t, max(5, n_games))
+    py = python_speed(sid, python_games, python_timeout) if python_games > 0 else None
+    return {
+        "situation": sid, "units": sum(sum(g.units.values()) for s in sit.sides for g in s.groups),
+        "turns": sit.turns, "games": n_games,
+        "games_per_s_1w": round(one, 2), "games_per_cpu_s_1w": round(one_cpu, 2), "games_per_s_all": round(all_, 2), "workers": workers,
+        "speedup_all": round(all_ / one, 2), "floor_games_per_s": round(floor, 2),
+        "engine_over_floor": round(floor / one, 2),
+        "python_games": python_games, "python_games_per_s": None if py is None else round(py, 4),
+        "compiled_speedup": None if py is None else round(one / py, 1),
+        "peak_rss_mb": None if rss is None else round(rss, 1),
+    }
+
+
+def targets(rows: list[dict], cold: float | None, warm: float | None) -> dict:
+    """Each target of the issue: the measured value and whether it is met (None: not measured)."""
+    def met(value, ok):
+        return {"value": value, "met": None if value is None else bool(ok(value))}
+
+    med = statistics.median(r["games_per_s_1w"] for r in rows)
+    ratio = statistics.median(r["engine_over_floor"] for r in rows)
+    scaling = [r["speedup_all"] for r in rows if r["workers"] > 1]
+    rss = [r["peak_rss_mb"] for r in rows if r["peak_rss_mb"] is not None]
+    return {
+        "median_games_per_s_per_core >= 200": met(round(med, 1), lambda v: v >= TARGET_GAMES_PER_S),
+        "median_engine_over_floor <= 3": met(round(ratio, 2), lambda v: v <= TARGET_FLOOR_RATIO),
+        "median_speedup_all_workers >= 1.8": met(round(statistics.median(scaling), 2) if scaling else None,
+                                                 lambda v: v >= TARGET_SCALING),
+        "cold_start_s < 30": met(None if cold is None else round(cold, 1), lambda v: v < TARGET_COLD_S),
+        "warm_start_s < 3": met(None if warm is None else round(warm, 2), lambda v: v < TARGET_WARM_S),
+        "max_peak_rss_mb < 500": met(max(rss) if rss else None, lambda v: v < TARGET_RSS_MB),
+    }
+
+
+def format_table(rows: list[dict]) -> list[str]:
+    head = (f"{'situation':<10}{'units':>6}{'turns':>6}{'games/s 1w':>12}{'/CPU s':>8}{'all':>8}{'x':>6}{'floor/s':>9}"
+            f"{'eng/floor':>10}{'py games/s':>12}{'jit x':>8}{'RSS MB':>8}")
+    lines = [head]
+    for r in rows:
+        py = ("-" if not r["python_games"] else "timeout" if r["python_games_per_s"] is None
+              else f"{r['python_games_per_s']:.3f}")
+        jit = "-" if r["compiled_speedup"] is None else f"{r['compiled_speedup']:.0f}"
+        rss = "-" if r["peak_rss_mb"] is None else f"{r['peak_rss_mb']:.0f}"
+        lines.append(f"{r['situation']:<10}{r['units']:>6}{r['turns']:>6}{r['games_per_s_1w']:>12.1f}"
+                     f"{r['games_per_cpu_s_1w']:>8.1f}"
+                     f"{r['games_per_s_all']:>8.1f}{r['speedup_all']:>6.2f}{r['floor_games_per_s']:>9.1f}"
+                     f"{r['engine_over_floor']:>10.2f}{py:>12}{jit:>8}{rss:>8}")
+    return lines
+
+
+def run_bench(situations: list[str], n_games: int, out: Path, workers: int | None = None,
+              python_games: int = 1, python_timeout: float = 120.0, first_result: str | None = "pb-04",
+              first_timeout: float = 1800.0) -> dict:
+    from simulator.runner import default_workers
+
+    info = machine()
+    workers = workers or default_workers()
+    print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, numba {info['numba']}")
+    print(f"heuristic vs heuristic, {n_games} games a situation, 1 and {workers} workers", flush=True)
+    rows = [bench_situation(sid, n_games, workers, python_games, python_timeout) for sid in situations]
+    cold = warm = None
+    if first_result:
+        print(f"time to the first result ({first_result}): cold start (compiles everything) ...", flush=True)
+        cold, warm = first_result_times(first_result, first_timeout)
+    result = {"machine": info, "workers": workers, "games": n_games, "first_result_situation": first_result,
+              "cold_start_s": None if cold is None else round(cold, 2),
+              "warm_start_s": None if warm is None else round(warm, 2),
+              "targets": targets(rows, cold, warm), "rows": rows}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+    out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
+    for line in format_table(rows):
+        print(line)
+    if first_result:
+        print(f"first result, new process: cold {_s(cold)}, warm {_s(warm)}")
+    for name, t in result["targets"].items():
+        state = "not measured" if t["met"] is None else ("met" if t["met"] else "NOT met")
+        print(f"target {name}: {t['value']} -> {state}")
+    print(f"wrote {out} and {out.with_suffix('.json')}")
+    return result
+
+
+def _s(x: float | None) -> str:
+    return "timeout" if x is None else f"{x:.1f} s"
+
+
+if __name__ == "__main__":
+    # Subprocess entry points of the benchmark (not a user command: use `balance bench`).
+    _child(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)

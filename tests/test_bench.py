@@ -1,0 +1,84 @@
+"""The benchmark's parts that are not timings: the floor probe does the searches it claims,
+the target verdicts, the table and the command line.  (Speeds are never asserted.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.bench import COLUMNS, format_table, targets
+from simulator.cli import build_parser
+
+
+def _row(sid="pb-01", one=100.0, floor=250.0, speedup=1.9, rss=300.0, py=0.5):
+    return {"situation": sid, "units": 40, "turns": 10, "games": 10, "games_per_s_1w": one, "games_per_cpu_s_1w": one,
+            "games_per_s_all": one * speedup, "workers": 2, "speedup_all": speedup,
+            "floor_games_per_s": floor, "engine_over_floor": round(floor / one, 2), "python_games": 1,
+            "python_games_per_s": py, "compiled_speedup": None if py is None else one / py, "peak_rss_mb": rss}
+
+
+def test_targets_read_the_medians_and_limits():
+    rows = [_row(one=150.0), _row(one=250.0), _row(one=300.0, speedup=1.5)]
+    got = targets(rows, cold=45.0, warm=2.0)
+    assert got["median_games_per_s_per_core >= 200"] == {"value": 250.0, "met": True}
+    assert got["median_engine_over_floor <= 3"]["value"] == 1.0
+    assert got["median_speedup_all_workers >= 1.8"]["met"] is True
+    assert got["cold_start_s < 30"] == {"value": 45.0, "met": False}
+    assert got["warm_start_s < 3"]["met"] is True
+    assert targets(rows, None, None)["cold_start_s < 30"]["met"] is None
+
+
+def test_table_has_a_line_per_situation_and_shows_timeouts():
+    rows = [_row("pb-01"), _row("pb-02", py=None)]
+    lines = format_table(rows)
+    assert len(lines) == 3 and lines[1].startswith("pb-01") and "timeout" in lines[2]
+    assert set(rows[0]) == set(COLUMNS)
+
+
+def test_bench_command_line():
+    a = build_parser().parse_args(["bench", "--games", "3", "--situations", "pb-01", "pb-02", "--out", "x.csv"])
+    assert (a.games, a.situations, a.out, a.python_games) == (3, ["pb-01", "pb-02"], "x.csv", 1)
+
+
+@pytest.fixture(scope="module")
+def pb01():
+    from simulator.panzerblitz.batch import prepare
+    from simulator.situation import load_situation
+
+    return prepare(load_situation("pb-01"))
+
+
+def test_floor_searches_every_placed_unit(pb01):
+    from simulator.panzerblitz.floor import floor_game, floor_positions
+    from simulator.panzerblitz.movement import reachable
+
+    t = pb01
+    utype, side, hexes = floor_positions(t)
+    placed = hexes >= 0
+    assert placed.sum() > 10 and (hexes[placed] < t.map_t.neighbours.shape[0]).all()
+    n_hex = t.map_t.neighbours.shape[0]
+    cost = np.empty(n_hex, dtype=np.int32)
+    prev = np.empty(n_hex, dtype=np.int32)
+    one = floor_game(utype, side, hexes, 1, t.unit_t, t.map_t, t.move_t, cost, prev)
+    assert floor_game(utype, side, hexes, 3, t.unit_t, t.map_t, t.move_t, cost, prev) == 3 * one
+    # One game-turn's checksum: every mobile unit's reachable hexes plus every target in range and sight.
+    ut, mt, mv = t.unit_t, t.map_t, t.move_t
+    expected = 0
+    for s in (0, 1):
+        enemy = np.zeros(n_hex, dtype=np.bool_)
+        enemy[hexes[placed & (side != s)]] = True
+        for u in np.flatnonzero(placed & (side == s)):
+            ty, a = utype[u], hexes[u]
+            if ut.attack[ty] > 0 and ut.weapon[ty] >= 0:
+                for h in np.flatnonzero(enemy):
+                    d = mt.dist[a, h]
+                    expected += int(d <= ut.range[ty] and (d <= 1 or mt.los[a, h] != 0))
+            if ut.mclass[ty] >= 0 and ut.movement[ty] > 0:
+                expected += reachable(a, ut.movement[ty], ut.mclass[ty], False, mt.neighbours, mv.enter_cost,
+                                      mv.town_hex, mv.depressed, mv.leave_surcharge, mv.green_closed,
+                                      mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
+                                      mv.pond_bit, mv.along_gully_bits, mt.side_features,
+                                      np.ones(n_hex, np.bool_), np.ones(n_hex, np.bool_), enemy,
+                                      np.zeros(n_hex, np.bool_), np.zeros(n_hex, np.bool_), cost, prev,
+                                      mv.gully_whole)
+    assert one == expected
