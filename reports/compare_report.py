@@ -14,10 +14,6 @@ from reports import html_page  # noqa: E402
 from reports.html_page import whiskers as _whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
 from simulator.experiments import format_p  # noqa: E402
-from simulator.outdir import write_directory  # noqa: E402
-from simulator.summary import summary_json  # noqa: E402
-
-FILES = ("compare.json", "compare.png", "report.html")
 
 
 def compare_chart(result: dict):
@@ -92,11 +88,4 @@ def report_html(result: dict, png: bytes) -> str:
 
 
 def write_compare(result: dict, out: Path) -> Path:
-    """compare.json, compare.png and report.html into `out`, all at once (simulator/outdir.py)."""
-    def fill(tmp: Path) -> None:
-        png = html_page.png_bytes(compare_chart(result))
-        (tmp / "compare.json").write_text(summary_json(result) + "\n")
-        (tmp / "compare.png").write_bytes(png)
-        (tmp / "report.html").write_text(report_html(result, png))
-
-    return write_directory(out, FILES, "balance compare", fill)
+    return html_page.write_experiment(result, out, "compare", compare_chart, report_html)

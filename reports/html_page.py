@@ -59,3 +59,18 @@ def meta_table(meta: dict) -> str:
 def page(title: str, body: str) -> str:
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
             f"<style>{CSS}</style></head><body>\n<h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n")
+
+
+def write_experiment(result: dict, out, kind: str, chart, report_html):
+    """`<kind>.json`, `<kind>.png` and report.html of an experiment (compare, sweep, suggest) into
+    `out`, all at once (simulator/outdir.py)."""
+    from simulator.outdir import write_directory
+    from simulator.summary import summary_json
+
+    def fill(tmp) -> None:
+        png = png_bytes(chart(result))
+        (tmp / f"{kind}.json").write_text(summary_json(result) + "\n")
+        (tmp / f"{kind}.png").write_bytes(png)
+        (tmp / "report.html").write_text(report_html(result, png))
+
+    return write_directory(out, (f"{kind}.json", f"{kind}.png", "report.html"), f"balance {kind}", fill)

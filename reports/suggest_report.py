@@ -13,10 +13,6 @@ import numpy as np  # noqa: E402
 from reports import html_page  # noqa: E402
 from reports.html_page import whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
-from simulator.outdir import write_directory  # noqa: E402
-from simulator.summary import summary_json  # noqa: E402
-
-FILES = ("suggest.json", "suggest.png", "report.html")
 
 
 def suggest_chart(r: dict):
@@ -82,11 +78,5 @@ def report_html(r: dict, png: bytes) -> str:
     return html_page.page(f"{e(r['situation'])}: changes that balance it", body)
 
 
-def write_suggest(r: dict, out: Path) -> Path:
-    def fill(tmp: Path) -> None:
-        png = html_page.png_bytes(suggest_chart(r))
-        (tmp / "suggest.json").write_text(summary_json(r) + "\n")
-        (tmp / "suggest.png").write_bytes(png)
-        (tmp / "report.html").write_text(report_html(r, png))
-
-    return write_directory(out, FILES, "balance suggest", fill)
+def write_suggest(result: dict, out: Path) -> Path:
+    return html_page.write_experiment(result, out, "suggest", suggest_chart, report_html)

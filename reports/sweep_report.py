@@ -13,10 +13,6 @@ import numpy as np  # noqa: E402
 from reports import html_page  # noqa: E402
 from reports.html_page import whiskers as _whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
-from simulator.outdir import write_directory  # noqa: E402
-from simulator.summary import summary_json  # noqa: E402
-
-FILES = ("sweep.json", "sweep.png", "report.html")
 
 
 def sweep_chart(result: dict):
@@ -76,10 +72,4 @@ def report_html(result: dict, png: bytes) -> str:
 
 
 def write_sweep(result: dict, out: Path) -> Path:
-    def fill(tmp: Path) -> None:
-        png = html_page.png_bytes(sweep_chart(result))
-        (tmp / "sweep.json").write_text(summary_json(result) + "\n")
-        (tmp / "sweep.png").write_bytes(png)
-        (tmp / "report.html").write_text(report_html(result, png))
-
-    return write_directory(out, FILES, "balance sweep", fill)
+    return html_page.write_experiment(result, out, "sweep", sweep_chart, report_html)
