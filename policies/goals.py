@@ -109,6 +109,41 @@ def denial_goal(t: Tables, enemy: dict) -> tuple[int, np.ndarray]:
     return NO_GOAL, np.zeros(0, dtype=np.int64)
 
 
+def scores_kills(m: dict) -> bool:
+    """A measure that counts enemy units destroyed (alone or as a kill ratio)."""
+    if m.get("measure") == "ratio":
+        return scores_kills(m["numerator"])
+    return m.get("measure") == "destroyed" and m.get("whose", "own") == "enemy"
+
+
+def start_hexes(t: Tables, si: int) -> np.ndarray:
+    """Where side si's units begin: its set-up areas and entry areas."""
+    side = t.situation.side(t.situation.ruleset.sides[si])
+    hexes = [g.hexes for g in side.groups if len(g.hexes)]
+    return np.unique(np.concatenate(hexes)).astype(np.int64) if hexes else np.zeros(0, dtype=np.int64)
+
+
+def forward_ground(t: Tables, si: int, denied: np.ndarray) -> np.ndarray:
+    """The ground a side scored on kills holds to deny the enemy's goal.
+
+    Falling back onto the enemy's goal (the exit edge of Situation 8, board 3 of Situation 6)
+    gives up the fight the side is scored on: its set-up ground, forts and mines included,
+    is where the enemy must pass.  So it holds its own start area when that lies between the
+    enemy and its goal: nearer the enemy's start than the goal is, and nearer the goal than the
+    enemy's start is (on average).  Otherwise (Situation 10: the goal, board 3, lies between
+    the sides; Situation 12: it sets up on the goal) it holds the goal itself."""
+    own, enemy = start_hexes(t, si), start_hexes(t, 1 - si)
+    if not len(own) or not len(enemy) or not len(denied) or np.intersect1d(own, denied).size:
+        return denied
+    dist = t.map_t.dist
+    enemy_to_goal = dist[np.ix_(enemy, denied)].min(axis=1).mean()
+    enemy_to_own = dist[np.ix_(enemy, own)].min(axis=1).mean()
+    own_to_goal = dist[np.ix_(own, denied)].min(axis=1).mean()
+    if enemy_to_own < enemy_to_goal and own_to_goal < enemy_to_goal:
+        return own
+    return denied
+
+
 def _advance_line(t: Tables, m: dict) -> np.ndarray:
     """The hexes where a furthest_advance measure first reaches its lowest victory level
     (victory.measure_value: toward east a unit in column c scores c + 1, and so on)."""
@@ -158,6 +193,8 @@ def build_policy_tables(t: Tables) -> PolicyT:
         kind, hexes, kw, rw = own_goal(t, m)
         if kind == NO_GOAL:
             kind, hexes = denial_goal(t, measures[1 - si])
+            if kind == DEFEND and scores_kills(m):
+                hexes = forward_ground(t, si, hexes)
         goal_kind[si] = kind
         kill_weight[si] = kw
         risk_weight[si] = rw

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from policies.goals import ADVANCE, DEFEND, EXIT, build_policy_tables, expected_damage
+from policies.goals import ADVANCE, DEFEND, EXIT, build_policy_tables, expected_damage, start_hexes
 from policies.heuristic import column_for_ratio, hex_score, is_rider
 from policies.spec import N_PARAMS, parse_policy, parse_side_policies
 from simulator.errors import DataError
@@ -74,9 +74,9 @@ def test_goals_read_from_the_victory_conditions(tables_of):
     assert pt.goal_kind[ger] == EXIT and pt.goal_kind[rus] == DEFEND
     south = t.situation.map.edge_hexes("south")
     assert (pt.goal_dist[ger, south] == 0).all()
-    # Situation 6: the Russians score units on board 3; the Germans count kills, and so
-    # deny board 3 (their goal is the enemy's).
-    t = tables_of("pb-06")
+    # Situation 10: the Russians score units on board 3; the Germans count kills, and so
+    # deny board 3 (their goal is the enemy's), which lies between the two sides.
+    t = tables_of("pb-10")
     pt = build_policy_tables(t)
     ger, rus = (t.situation.ruleset.sides.index(s) for s in ("german", "russian"))
     assert pt.goal_kind[rus] == ADVANCE and pt.goal_kind[ger] == DEFEND
@@ -86,6 +86,29 @@ def test_goals_read_from_the_victory_conditions(tables_of):
     pt = build_policy_tables(t)
     rus = t.situation.ruleset.sides.index("russian")
     assert pt.victory_weight[rus, t.units.index("command-post")] == 4.0
+
+
+@pytest.mark.parametrize("sid, side, start_board", [("pb-06", "german", "2"), ("pb-08", "russian", "1")])
+def test_kill_scoring_denial_holds_its_start_ground(tables_of, sid, side, start_board):
+    # Situation 8: the Russians count German kills; the Germans must leave by the north edge.
+    # Their start, board 1, lies across the German way: they hold it instead of falling back
+    # to the edge (goals.forward_ground).  Situation 6 likewise for the Germans on board 2.
+    t = tables_of(sid)
+    pt = build_policy_tables(t)
+    si = t.situation.ruleset.sides.index(side)
+    assert pt.goal_kind[si] == DEFEND
+    held = np.flatnonzero(pt.goal_dist[si] == 0)
+    assert set(held) == set(start_hexes(t, si))
+    assert {t.situation.map.labels[h][0] for h in held} == {start_board}
+
+
+def test_denial_on_ground_the_side_starts_on_keeps_the_goal(tables_of):
+    # Situation 12: the Germans set up on the area the Russians must take; they hold that area.
+    t = tables_of("pb-12")
+    pt = build_policy_tables(t)
+    ger, rus = (t.situation.ruleset.sides.index(s) for s in ("german", "russian"))
+    assert pt.goal_kind[ger] == DEFEND
+    assert (pt.goal_dist[ger] == pt.goal_dist[rus]).all()
 
 
 def test_expected_damage_follows_the_crt(tables_of):
