@@ -29,7 +29,7 @@ from simulator.panzerblitz.rules import (
 from simulator.panzerblitz.state import ELIMINATED, ON_MAP
 from simulator.situation import load_situation
 from tests.test_rules import GERMAN, RUSSIAN, hexn, unit_of
-from tests.test_rules_coverage_more import events, players, position
+from tests.test_rules_coverage_more import events, players, position, units_named
 
 # A Panther and a PzKw IV against a T-34 stacked with a truck: each is far better against one
 # of the two (WEC: A-class doubles against armor within half range, halves against soft targets).
@@ -599,3 +599,39 @@ def test_pb_ovr_10_overrun_entering_the_map(tmp_path):
             assert st.status[panther] == ON_MAP and t.map_t.dist[st.hex[panther], hexn(t, "3K1")] == 1
             entered.add(True)
     assert entered == {True}
+
+
+# ------------------------------------------------------------------ one's own fort
+
+
+def test_pb_fort_9_a_player_destroys_his_own_fort_by_attacking_it(tmp_path):
+    from simulator.panzerblitz.rules import resolve_own_fort_attack
+    # A Hummel (H, 60 against armor within half range) and two Nashorns (A, 20 x 2) beside
+    # their own empty fort (DF 40, an armored target): 140 against 40, 3-1.
+    units = [("german", "hummel", "3M4"), ("german", "nashorn", "3L5"), ("german", "nashorn", "3M7"),
+             ("german", "fort-40", "3M6"), ("russian", "rifle-company-43", "3A1")]
+    seen = set()
+    for seed in range(40):
+        t, st = position(tmp_path, units)
+        h = hexn(t, "3M6")
+        tanks = np.array([unit_of(t, st, "hummel")] + units_named(t, st, "nashorn"))
+        fort = unit_of(t, st, "fort-40")
+        seed_dice(seed)
+        r = resolve_own_fort_attack(st, t.unit_t, t.map_t, t.combat_t, GERMAN, h, tanks, 3)
+        a = events(st, EV_ATTACK)
+        assert len(a) == 1 and (int(a[0][4]), int(a[0][5]), int(a[0][6])) == (140, 40, t.combat.column("3-1"))
+        assert st.fired[tanks].all()
+        if st.status[fort] == ELIMINATED:
+            assert st.status[fort] == ELIMINATED and st.block[h]  # PB-FORT-16: a block replaces it
+            seen.add("destroyed")
+            assert r in (2, 3)
+        elif r in (1, 2):
+            assert st.dispersed[fort]
+            seen.add("dispersed")
+    assert "destroyed" in seen
+    # Only one's own fort: not the enemy's, not a hex without one.
+    t, st = position(tmp_path, units)
+    tanks = np.array([unit_of(t, st, "hummel")] + units_named(t, st, "nashorn"))
+    assert resolve_own_fort_attack(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN, hexn(t, "3M6"),
+                                   np.array([unit_of(t, st, "rifle-company-43")]), 1) == -1
+    assert resolve_own_fort_attack(st, t.unit_t, t.map_t, t.combat_t, GERMAN, hexn(t, "3A1"), tanks, 3) == -1

@@ -1257,3 +1257,41 @@ def entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, fort_categor
             out_exit[n] = x
             n += 1
     return n
+
+
+# ---------------------------------------------------------------- destroying one's own fort (PB-FORT-9)
+
+@njit(cache=True)
+def resolve_own_fort_attack(st, ut, mt, ct, side, h, attackers, n_att):
+    """PB-FORT-9: a player destroys an unwanted fort of his own only by attacking it with his
+    own units: a normal attack on the fort in h (its DF, an armored target, WEC and terrain as
+    for any attack on a fort, PB-FORT-3), the result applied to the fort and the units inside
+    (PB-FORT-5/14/16).  The firers need range and line of sight to the hex; their own side's
+    units are never hidden from them.  Like voluntary destruction (PB-SELF), the rules engine
+    checks and carries it out but the game loop does not offer it (docs/rulings.md).  Returns
+    the result, or -1 if the attack cannot be made."""
+    f = fort_in(st, ut, h, side)
+    if f < 0:
+        return -1
+    total = 0
+    for i in range(n_att):
+        u = attackers[i]
+        if may_fire(st, ut, u, side) and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
+                and (mt.dist[st.hex[u], h] <= 1 or mt.los[st.hex[u], h] != 0):
+            total += firer_af(st, ut, mt, ct, u, h, 1)
+    if total <= 0:
+        return -1
+    df = ut.defense[st.utype[f]]
+    col = odds_of(ct, total, df)
+    if col < 0:
+        if not ct.below_table_allowed:
+            return -1
+        col = 0
+    for i in range(n_att):
+        u = attackers[i]
+        if may_fire(st, ut, u, side) and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
+                and (mt.dist[st.hex[u], h] <= 1 or mt.los[st.hex[u], h] != 0):
+            st.fired[u] = True
+            log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, 1), 0, 0, 0, 0)
+    modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[f] else 0)
+    return roll_and_apply(st, ut, ct, EV_ATTACK, h, total, df, col, modifier, side)
