@@ -26,11 +26,17 @@ from simulator.panzerblitz.combat import hill_halves, modified_attack, odds_colu
 from simulator.panzerblitz.rules import (
     defender_stack,
     dispersed_modifier,
+    exposed_passenger,
     fire_options,
+    fire_reaches,
+    firer_af,
     is_piece,
     may_assault,
     may_fire,
     odds_of,
+    plan_multiple,
+    stack_kind_of,
+    unit_defense,
 )
 from simulator.panzerblitz.state import N_TURNS, TURN
 
@@ -351,7 +357,9 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
         if col < min_col:
             continue
         # the overrunner ends in the exit hex: score it there, plus what the attack is worth
-        s = gain + hex_score(st, ut, mt, ct, pt, prm, side, u, ov_exit[k], occ, fields)
+        # (off the map, PB-OVR-10: as a unit leaving the map)
+        x = ov_exit[k]
+        s = gain + (hex_score(st, ut, mt, ct, pt, prm, side, u, x, occ, fields) if x >= 0 else exit_worth)
         if s > best_s:
             best_s = s
             best = n + k
@@ -528,3 +536,118 @@ def want_unload(st, pt, prm, side, carrier, fields):
     if pt.goal_kind[side] == EXIT:
         return False
     return fields[ENEMY_DIST, h] <= prm[UNLOAD_DISTANCE] + 1 or pt.goal_dist[side, h] == 0
+
+
+# ---------------------------------------------------------------- attack technique (PB-STK-2)
+
+COMBINE, SELECT, MULTIPLE, PASSENGER = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def unit_worth(st, ut, pt, side, d):
+    """Worth to `side` of destroying enemy unit d (with the passenger that shares its fate)."""
+    t = st.utype[d]
+    v = pt.unit_value[t] + pt.victory_weight[side, t]
+    p = st.carrying[d]
+    if p >= 0:
+        v += pt.unit_value[st.utype[p]] + pt.victory_weight[side, st.utype[p]]
+    return v
+
+
+@njit(cache=True)
+def pick_technique(st, ut, mt, ct, pt, side, h, attackers, n_att, spotted, assign, n_multi, passenger):
+    """PB-STK-2: combination, multiple (PB-STK-4) or passenger-alone (PB-TRANS-8) attack by the
+    firers declared against h, whichever buys the most expected damage (the worth of each unit
+    hit times the CRT's expectation at its odds and die modifier).  `n_multi`: the most
+    defenders a multiple attack can take on (0: none); `passenger`: whether one may be attacked
+    alone.  Fills `assign` when the answer is MULTIPLE.  Never selective: the declared firers
+    were counted for a combination, and the weakest unit alone is what a multiple attack hits
+    first anyway."""
+    enemy = 1 - side
+    df, kind, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
+    kind = stack_kind_of(st, ut, mt, ct, h, enemy, kind)
+    total = 0
+    for i in range(n_att):
+        if fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
+            total += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+    best = COMBINE
+    best_gain = 0.0
+    col = odds_of(ct, total, df) if total > 0 and df > 0 else -1
+    if col >= 0:
+        w = 0.0
+        for e in range(st.utype.shape[0]):
+            if is_piece(st, ut, e) and st.hex[e] == h and st.side[e] == enemy:
+                w += unit_worth(st, ut, pt, side, e)
+        best_gain = w * expected(pt, col, mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp))
+    if passenger:
+        p = exposed_passenger(st, ut, mt, h, enemy)
+        pk = 1 if ut.armored[st.utype[p]] else 0
+        total = 0
+        for i in range(n_att):
+            if fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
+                total += firer_af(st, ut, mt, ct, attackers[i], h, pk)
+        col = odds_of(ct, total, 1) if total > 0 else -1
+        if col >= 0:
+            g = (pt.unit_value[st.utype[p]] + pt.victory_weight[side, st.utype[p]]) * \
+                expected(pt, col, mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[p] else 0))
+            if g > best_gain + 1e-9:
+                best_gain = g
+                best = PASSENGER
+    trial = np.empty(n_att, dtype=np.int64)
+    for n_hit in range(n_multi, 1, -1):
+        if not plan_multiple(st, ut, mt, ct, side, h, attackers, n_att, spotted, n_hit, trial):
+            continue
+        g = 0.0
+        for d in range(st.utype.shape[0]):
+            hit = False
+            af = 0
+            for i in range(n_att):
+                if trial[i] == d:
+                    hit = True
+                    af += firer_af(st, ut, mt, ct, attackers[i], h, 1 if ut.armored[st.utype[d]] else 0)
+            if hit:
+                c = odds_of(ct, af, unit_defense(st, ut, d))
+                g += unit_worth(st, ut, pt, side, d) * \
+                    expected(pt, c, mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[d] else 0))
+        if g > best_gain + 1e-9:
+            best_gain = g
+            best = MULTIPLE
+            assign[:n_att] = trial
+    return best
+
+
+@njit(cache=True)
+def want_join(st, ut, mt, ct, pt, prm, side, v, movers, n_movers, target, paths, m, ov_exit, occ, fields):
+    """PB-OVR-4: which of its m paths onto `target` unit v joins the overrun by (the best exit
+    hex), or -1: it joins only if its printed AF raises the overrun's odds column."""
+    df, _, _, _ = defender_stack(st, ut, mt, target, 1 - side)
+    af = 0
+    for q in range(n_movers):
+        af += ut.attack[st.utype[movers[q]]]
+    if df <= 0 or odds_of(ct, af + ut.attack[st.utype[v]], df) <= odds_of(ct, af, df):
+        return -1
+    best = -1
+    best_s = -1e18
+    for i in range(m):
+        s = hex_score(st, ut, mt, ct, pt, prm, side, v, ov_exit[paths[i]], occ, fields)
+        if s > best_s:
+            best_s = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, occ, fields):
+    """PB-OVR-10: the entering overrun (onto an enemy in an entry hex) worth making, or -1: the
+    best whose odds reach the minimum, if what it gains beats staying off a turn."""
+    min_col = min_column(ct, pt, prm, side)
+    best = -1
+    best_s = 0.0
+    for k in range(n):
+        gain, col = overrun_gain(st, ut, mt, ct, pt, side, u, ov_target[k])
+        if col < min_col:
+            continue
+        if gain > best_s:
+            best_s = gain
+            best = k
+    return best

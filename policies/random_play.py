@@ -14,6 +14,8 @@ RANDOM = 0  # kernel id (policies/spec.py)
 
 # Decision kinds the engine asks about (the options' meaning is per kind; see game.py).
 SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET, TECHNIQUE, MINE_CLEAR = range(9)
+MOVE_ON = 9  # where an empty carrier goes on to after unloading (PB-TRANS-3); staying is an option
+OVERRUN_JOIN = 10  # which path a unit joins another's overrun by (PB-OVR-4); the last option: not at all
 
 # Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
 # games are not all-out brawls.

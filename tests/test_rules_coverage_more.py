@@ -848,7 +848,8 @@ def test_pb_stack_4_stacking_checked_at_the_end_of_each_move_not_on_the_way(tmp_
     dest = Move(t, st, unit_of(t, st, "t-34-c"), 0, stay=1.0).destinations()
     assert hexn(t, "3M6") not in dest                            # full at the end of the move
     assert {hexn(t, "3M7"), hexn(t, "3M8"), hexn(t, "3K4")} <= dest  # beyond it, or with one other unit
-    # The unload is part of the move: not where the passenger would break the limit.
+    # The unload is part of the move: the hex must end within the limit, so in a full hex the
+    # carrier unloads only to move on (PB-TRANS-11), and never where it has no MF left.
     unloads = {}
     for crowded in (False, True):
         unloads[crowded] = 0
@@ -862,7 +863,10 @@ def test_pb_stack_4_stacking_checked_at_the_end_of_each_move_not_on_the_way(tmp_
             st.carrying[truck], st.carried_by[gun] = gun, truck
             Move(t, st, truck, seed, stay=1.0)
             unloads[crowded] += len(events(st, EV_UNLOAD))
-    assert unloads[False] > 0 and unloads[True] == 0
+            if crowded and len(events(st, EV_UNLOAD)):
+                assert st.hex[truck] != hexn(t, "3M6") and st.hex[gun] == hexn(t, "3M6")
+            assert side_load(st, t.unit_t, hexn(t, "3M6"), RUSSIAN) <= t.stack_limit[RUSSIAN]
+    assert unloads[False] > 0 and unloads[True] > 0
 
 
 def test_pb_road_4_road_benefits_only_at_the_road_rate(pb_ruleset):

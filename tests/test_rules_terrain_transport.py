@@ -234,6 +234,7 @@ def test_pb_vic_1_3_4_levels_and_what_counts(tmp_path):
     for name in ("rifle-company-43", "minefield", "block"):
         u = unit_of(t, st, name)
         st.status[u] = ELIMINATED
+    st.engaged[:] = True  # the sides have fought (else no battle, PB-VIC-6)
     outcome = evaluate(st, t)
     assert outcome.values["german"] == 1  # minefields and blocks are not units (PB-VIC-4)
 

@@ -48,6 +48,10 @@ class CombatTables:
     halftrack_majority: bool  # OQ-11
     load_and_move: bool       # OQ-21
     fired_units_stay_spotted: bool  # Panzer Leader spotting variant
+    multiple_weakest_by_odds: bool  # OQ-5: PB-STK-4 "weakest" by the odds achieved (else printed DF)
+    leftovers_open: bool      # OQ-23: leftovers of a multiple attack may still be fired on
+    cat_rf1_armor_barred: bool  # OQ-18: RF-1 I-class units may not close-assault armored targets
+    passengers_counted: bool  # OQ-20: passengers count by their own type in PB-WEC-6
 
     def column(self, name: str) -> int:
         return self.column_names.index(name)
@@ -123,6 +127,11 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         halftrack_majority=choice("halftrack_overrun", ("any", "majority"), "any") == "majority",
         load_and_move=choice("load_and_move", (True, False), False),
         fired_units_stay_spotted=choice("fired_units_stay_spotted", (True, False), False),
+        multiple_weakest_by_odds=choice("multiple_attack_weakest", ("printed", "odds"), "printed") == "odds",
+        leftovers_open=choice("attack_leftovers", ("any_technique", "selective_only"), "any_technique")
+        == "selective_only",
+        cat_rf1_armor_barred=not choice("rf1_close_assault_armor", (True, False), True),
+        passengers_counted=choice("passengers_in_type_count", (True, False), False),
     )
 
 

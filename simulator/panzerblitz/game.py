@@ -18,6 +18,8 @@ from policies.random_play import (
     LOAD,
     MINE_CLEAR,
     MOVE_DEST,
+    MOVE_ON,
+    OVERRUN_JOIN,
     SETUP_HEX,
     TECHNIQUE,
     UNLOAD,
@@ -36,7 +38,10 @@ from simulator.panzerblitz.rules import (
     attempt_mine_removal,
     capture_fort,
     defender_stack,
+    edge_overrun_options,
+    entry_overrun_options,
     exit_map,
+    exposed_passenger,
     fire_options,
     fits,
     is_piece,
@@ -48,14 +53,19 @@ from simulator.panzerblitz.rules import (
     occupancy,
     overrun_options,
     place,
+    plan_multiple,
     reach_of,
     recover,
     resolve_assault,
     resolve_fire,
+    resolve_multiple,
     resolve_overrun,
+    resolve_passenger,
     resolve_selective,
     selective_allowed,
+    side_load,
     spotted_hexes,
+    stack_kind_of,
     stack_loads,
 )
 from simulator.panzerblitz.state import (
@@ -162,6 +172,8 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
             continue  # nowhere legal: the unit stays off the map (reported by the invariants)
         h = options[i]
         place(st, u, h)
+        if not ut.positional[st.utype[u]]:
+            st.control[h] = side  # PB-VIC-5
         occ[h, side] += 1
         if ut.carrier[st.utype[u]]:
             pairing[h] -= 1
@@ -216,7 +228,7 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
     stack_kind = np.full(n_hex, -1, dtype=np.int64)
     for h in range(n_hex):
         if occ[h, 1 - side] > 0:
-            stack_kind[h] = defender_stack(st, ut, mt, h, 1 - side)[1]
+            stack_kind[h] = stack_kind_of(st, ut, mt, ct, h, 1 - side, defender_stack(st, ut, mt, h, 1 - side)[1])
     if heuristic:
         hp.plan_fire(st, ut, mt, ct, pt, params[side], side, spotted, occ, stack_kind, target_of)
     else:
@@ -228,16 +240,99 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
             if i >= 0:
                 target_of[u] = opt_hex[i]
     attackers = np.empty(n_units, dtype=np.int64)
+    assign = np.empty(n_units, dtype=np.int64)
     for h in _targets(target_of):
         k = _aiming_at(target_of, h, attackers)
         if k > 0:
-            # PB-STK-2: against a stack, combination (0) or selective (1) attack.
-            # (the heuristic player always combines: one strong attack beats several weak ones)
-            if selective_allowed(st, ut, mt, h, 1 - side) and not heuristic \
-                    and choose(policy[side], params[side], TECHNIQUE, 2) == 1:
-                resolve_selective(st, ut, mt, ct, side, h, attackers, k, spotted)
-            else:
-                resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
+            attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, policy, params)
+
+
+@njit(cache=True)
+def attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, policy, params):
+    """PB-STK-2: one technique against the stack in h, by the k units declared against it:
+    combination (PB-STK-5), selective (PB-STK-3), multiple (PB-STK-4) or an armored carrier's
+    passenger alone (PB-TRANS-8).  Each is offered only where the rules allow it (a multiple
+    attack where a legal one exists: on the most defenders these attackers can take on).  The
+    heuristic player never attacks selectively (`hp.pick_technique`)."""
+    enemy = 1 - side
+    sel = selective_allowed(st, ut, mt, h, enemy)
+    n_multi = 0
+    if sel:
+        n_def = 0
+        for u in range(st.utype.shape[0]):
+            if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == enemy:
+                n_def += 1
+        for n_hit in range(n_def, 1, -1):
+            if plan_multiple(st, ut, mt, ct, side, h, attackers, k, spotted, n_hit, assign):
+                n_multi = n_hit
+                break
+    passenger = exposed_passenger(st, ut, mt, h, enemy) >= 0
+    if policy[side] == hp.HEURISTIC:
+        tech = hp.pick_technique(st, ut, mt, ct, pt, side, h, attackers, k, spotted, assign, n_multi, passenger)
+    else:
+        codes = np.empty(4, dtype=np.int64)
+        n = 0
+        codes[n] = hp.COMBINE
+        n += 1
+        if sel:
+            codes[n] = hp.SELECT
+            n += 1
+        if n_multi > 0:
+            codes[n] = hp.MULTIPLE
+            n += 1
+        if passenger:
+            codes[n] = hp.PASSENGER
+            n += 1
+        tech = codes[choose(policy[side], params[side], TECHNIQUE, n)] if n > 1 else hp.COMBINE
+    if tech == hp.SELECT:
+        r = resolve_selective(st, ut, mt, ct, side, h, attackers, k, spotted)
+    elif tech == hp.MULTIPLE:
+        # `assign` holds the plan: the random player's (on the most defenders) or the heuristic's
+        r = resolve_multiple(st, ut, mt, ct, side, h, attackers, k, assign, spotted)
+    elif tech == hp.PASSENGER:
+        r = resolve_passenger(st, ut, mt, ct, side, h, attackers, k, spotted)
+    else:
+        r = resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
+    if r >= 0:
+        st.engaged[side] = True  # PB-VIC-6: the side has fired
+
+
+@njit(cache=True)
+def _pass_through(st, mt, side, prev, start, dest):
+    """PB-VIC-5: every hex of the path start..dest (from `prev`) was last passed through by `side`."""
+    h = dest
+    n = 0
+    while h >= 0 and n < 1000:
+        st.control[h] = side
+        if h == start:
+            break
+        h = prev[h]
+        n += 1
+
+
+@njit(cache=True)
+def _occupied_by(st, ut, h, side):
+    for v in range(st.utype.shape[0]):
+        if is_piece(st, ut, v) and st.hex[v] == h and st.side[v] == side:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _nearest_enemy(st, ut, mt, side, h):
+    d = 1 << 30
+    for v in range(st.utype.shape[0]):
+        if is_piece(st, ut, v) and st.side[v] != side and mt.dist[h, st.hex[v]] < d:
+            d = mt.dist[h, st.hex[v]]
+    return d
+
+
+@njit(cache=True)
+def _note_advance(st, ut, mt, side, start, dest):
+    """PB-VIC-6: a unit that ends its move nearer the nearest enemy unit than it began has
+    moved toward the enemy."""
+    if not st.engaged[side] and _nearest_enemy(st, ut, mt, side, dest) < _nearest_enemy(st, ut, mt, side, start):
+        st.engaged[side] = True
 
 
 @njit(cache=True)
@@ -271,10 +366,23 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
             if mv.enter_cost[h, ut.mclass[t]] >= 0 and occ[h, 1 - side] == 0:
                 options[n] = h
                 n += 1
+        # PB-OVR-10: or overrun an enemy unit in an entry hex, from the off-map hex.
+        n_eo = 0
+        if ut.can_overrun[t] and mf > 0:
+            n_eo = entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, FORT, ov_target, ov_exit,
+                                         stack_loads(st, ut, mt.neighbours.shape[0]))
         if heuristic:
             i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, fields[hp.PAIRING])
+            if n_eo > 0:
+                k = hp.pick_entry_overrun(st, ut, mt, ct, pt, params[side], side, u, ov_target, ov_exit, n_eo, occ,
+                                          fields)
+                if k >= 0:
+                    i = n + k
         else:
-            i = choose(policy[side], params[side], ENTRY_HEX, n)
+            i = choose(policy[side], params[side], ENTRY_HEX, n + n_eo)
+        if i >= n and mf > 0:
+            _overrun_entering(st, ut, mt, ct, side, u, ov_target[i - n], ov_exit[i - n], occ)
+            return
         if i < 0 or mf <= 0:
             return
         start = options[i]
@@ -326,6 +434,8 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
     if st.status[u] == ON_MAP and ut.can_overrun[t]:
         n_over = overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, prev_o,
                                  FORT, ov_entry, ov_target, ov_exit, load)
+        n_over = edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, FORT,
+                                      ov_entry, ov_target, ov_exit, n_over, load)  # PB-OVR-10
     if heuristic:
         i = hp.pick_move(st, ut, mt, ct, pt, params[side], side, u, options, n, n_over, ov_target, ov_exit, occ,
                          fields)
@@ -333,7 +443,9 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         i = choose(policy[side], params[side], MOVE_DEST, n + n_over)
     if i >= n:
         k = i - n
-        _overrun(st, ut, mt, ct, side, u, start, ov_entry[k], ov_target[k], ov_exit[k], occ)
+        _pass_through(st, mt, side, prev_o, start, ov_entry[k])  # PB-VIC-5: the approach
+        _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, ov_entry[k], ov_target[k], ov_exit[k],
+                          policy, params, occ, cost_o, prev_o, ov_entry, ov_target, ov_exit, fields)
         return
     dest = start if i < 0 else options[i]
     if st.status[u] == WAITING:
@@ -341,15 +453,21 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
             return  # no room at the entry hex this turn: it tries again next turn (PB-MOVE-11)
         place(st, u, start)
         occ[start, side] += 1
+        st.engaged[side] = True  # PB-VIC-6 reading: entering the map is moving toward the enemy
         log_event(st, EV_ENTER, u, start, spent, 0, 0, 0, 0)
+    if st.status[u] == ON_MAP and dest != -1:
+        _note_advance(st, ut, mt, side, start, -2 - dest if dest <= -2 else dest)  # PB-VIC-6
     if dest <= -2:
         h = -2 - dest
+        _pass_through(st, mt, side, prev, start, h)  # PB-VIC-5
         log_event(st, EV_MOVE, u, start, h, cost[h], 0, 0, 0)
         occ[start, side] -= 1
         st.hex[u] = h
         st.moved[u] = True
         exit_map(st, u, mt.edge_mask[h] & edges)
         return
+    if dest != start or st.control[start] != side:
+        _pass_through(st, mt, side, prev, start, dest)  # PB-VIC-5 (an entry hex too)
     if dest != start:
         occ[start, side] -= 1
         occ[dest, side] += 1
@@ -359,21 +477,74 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         st.steps[u] = _path_length(prev, start, dest)
         log_event(st, EV_MOVE, u, start, dest, cost[dest], 0, 0, 0)
     st.moved[u] = True
-    # PB-TRANS-3 transport-and-unload: the passenger is set down and may not move this turn.
+    # PB-TRANS-3 transport-and-unload: the passenger is set down and may not move this turn
+    # (never in the turn it was loaded: PB-TRANS-3, one operation per turn; not dispersed:
+    # PB-TRANS-5); with MF left the carrier may go on moving empty (QA/Transport).
     p = st.carrying[u]
-    # PB-TRANS-11 / PB-STACK-4: the hex must still be within the limit with the passenger down.
-    # (never in the turn it was loaded: PB-TRANS-3, one operation per turn)
-    if p >= 0 and not st.moved[p] and fits(st, ut, limits, st.hex[u], side, p) \
-            and (hp.want_unload(st, pt, params[side], side, u, fields) if heuristic
-                 else choose(policy[side], params[side], UNLOAD, 1) == 0):
-        st.carrying[u] = -1
-        st.carried_by[p] = -1
-        st.hex[p] = st.hex[u]
-        st.status[p] = ON_MAP
-        st.moved[p] = True
-        st.steps[p] = 99  # PB-CAT-9: no close assault in the turn it is unloaded
-        occ[st.hex[u], side] += 1
-        log_event(st, EV_UNLOAD, u, p, st.hex[u], 0, 0, 0, 0)
+    if p >= 0 and not st.moved[p] and not st.dispersed[p]:
+        left = budget - cost[dest]
+        if dest != start and (st.mine[dest] or st.block[dest]):
+            left = 0  # it stopped there (PB-MINE-3, PB-BLOCK-2)
+        _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, occ, cost, prev, options, fields)
+
+
+@njit(cache=True)
+def _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, occ, cost, prev, options, fields):
+    """PB-TRANS-3 / PB-TRANS-11 / PB-STACK-4: carrier u may set its passenger p down in its hex
+    if the hex ends within the limit: with the carrier still in it, or with the carrier moving
+    on empty with the MF it has `left` (so several carriers may drop passengers in one hex and
+    drive away).  Then, with MF left, the carrier may move on; it must if the hex is full."""
+    heuristic = policy[side] == hp.HEURISTIC
+    here = st.hex[u]
+    c_count = ut.stack_count[st.utype[u]]
+    load_here = side_load(st, ut, here, side)  # the carrier and its passenger count once
+    stay_ok = load_here + ut.stack_count[st.utype[p]] <= limits[side]
+    alone_ok = load_here - c_count + ut.stack_count[st.utype[p]] <= limits[side]
+    n = 0
+    if left > 0 and (stay_ok or alone_ok):
+        # Where the empty carrier could go on to (not back into a block: PB-BLOCK-2 counts
+        # from the start of the turn; not off the map).
+        reach_of(st, ut, mt, mv, side, u, here, left, occ, cost, prev)
+        load = stack_loads(st, ut, mt.neighbours.shape[0])
+        for h in range(mt.neighbours.shape[0]):
+            if h == here:
+                if stay_ok:
+                    options[n] = h
+                    n += 1
+            elif 0 <= cost[h] <= left and not mt.closed[h] and not st.block[h] \
+                    and load[h, side] + c_count <= limits[side]:
+                options[n] = h
+                n += 1
+    if not stay_ok and (n == 0 or not alone_ok):
+        return
+    if not (hp.want_unload(st, pt, params[side], side, u, fields) if heuristic
+            else choose(policy[side], params[side], UNLOAD, 1) == 0):
+        return
+    st.carrying[u] = -1
+    st.carried_by[p] = -1
+    st.hex[p] = here
+    st.status[p] = ON_MAP
+    st.moved[p] = True
+    st.steps[p] = 99  # PB-CAT-9: no close assault in the turn it is unloaded
+    occ[here, side] += 1
+    log_event(st, EV_UNLOAD, u, p, here, 0, 0, 0, 0)
+    if n == 0 or (n == 1 and options[0] == here):
+        return
+    if heuristic:
+        i = hp.pick_move(st, ut, mt, ct, pt, params[side], side, u, options, n, 0, options, options, occ, fields)
+    else:
+        i = choose(policy[side], params[side], MOVE_ON, n)
+    dest = options[i]
+    if dest == here:
+        return
+    occ[here, side] -= 1
+    occ[dest, side] += 1
+    _note_advance(st, ut, mt, side, here, dest)  # PB-VIC-6
+    _pass_through(st, mt, side, prev, here, dest)  # PB-VIC-5
+    place(st, u, dest)
+    capture_fort(st, ut, dest, side)
+    st.mine_safe[u] = False
+    log_event(st, EV_MOVE, u, here, dest, cost[dest], 0, 0, 0)
 
 
 @njit(cache=True)
@@ -394,6 +565,15 @@ def _overrun(st, ut, mt, ct, side, u, start, entry, target, exit_hex, occ):
     log_event(st, EV_OVERRUNNER, u, start, entry, target, exit_hex, 0, 0)
     result = resolve_overrun(st, ut, mt, ct, side, movers, 1, target)
     end = exit_hex if result >= 0 else entry
+    if result >= 0:
+        st.engaged[side] = True  # PB-VIC-6
+        # PB-VIC-5: an overrun that destroys the occupants counts as passing through.
+        if not _occupied_by(st, ut, target, 1 - side):
+            st.control[target] = side
+    if end < 0:
+        _overrun_off_map(st, ut, mt, side, u, start, target, occ)  # PB-OVR-10
+        return
+    st.control[end] = side
     occ[start, side] -= 1
     occ[end, side] += 1
     place(st, u, end)
@@ -402,6 +582,125 @@ def _overrun(st, ut, mt, ct, side, u, start, entry, target, exit_hex, occ):
     st.assaulted[u] = True  # the overrun is its one attack this turn (PB-OVR-7)
     st.steps[u] = 99
     log_event(st, EV_MOVE, u, start, end, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _overrun_off_map(st, ut, mt, side, u, start, target, occ):
+    """PB-OVR-10: an overrunner leaving the map through the imaginary hex beyond the target."""
+    occ[start, side] -= 1
+    st.moved[u] = True
+    st.assaulted[u] = True
+    st.steps[u] = 99
+    log_event(st, EV_MOVE, u, start, target, 0, 0, 0, 0)
+    st.hex[u] = target
+    exit_map(st, u, mt.edge_mask[target] & st.exit_edges[side])
+
+
+@njit(cache=True)
+def _overrun_entering(st, ut, mt, ct, side, u, target, exit_hex, occ):
+    """PB-OVR-10: unit u enters the map by overrunning the enemy in an entry hex from the
+    off-map hex; it ends in the exit hex, or, if the odds are below the table, stays off the map
+    (it tries again next turn: the entry hex it would be put back in is off the map)."""
+    movers = np.array([u], dtype=np.int64)
+    log_event(st, EV_OVERRUNNER, u, -1, -1, target, exit_hex, 0, 0)
+    result = resolve_overrun(st, ut, mt, ct, side, movers, 1, target)
+    if result < 0:
+        return
+    st.engaged[side] = True  # PB-VIC-6
+    if not _occupied_by(st, ut, target, 1 - side):
+        st.control[target] = side  # PB-VIC-5
+    st.control[exit_hex] = side
+    place(st, u, exit_hex)
+    occ[exit_hex, side] += 1
+    st.moved[u] = True
+    st.assaulted[u] = True  # its one attack this turn (PB-OVR-7)
+    st.steps[u] = 99
+    log_event(st, EV_ENTER, u, exit_hex, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, target, exit_hex, policy, params, occ,
+                      cost_o, prev_o, ov_entry, ov_target, ov_exit, fields):
+    """PB-OVR-4: unit u overruns `target`; other armored units of its side that have not moved
+    may join it, each through its own entry and exit hexes (one's entry may be another's exit),
+    all moved up to the target before one combined attack.  Each candidate in turn is offered
+    its paths onto the target (the random player picks one or none; the heuristic joins when
+    its AF raises the odds, `hp.want_join`).  Alone, it is the single overrun of `_overrun`."""
+    n_units = st.utype.shape[0]
+    movers = np.empty(n_units, dtype=np.int64)
+    starts = np.empty(n_units, dtype=np.int64)
+    entries = np.empty(n_units, dtype=np.int64)
+    exits = np.empty(n_units, dtype=np.int64)
+    movers[0] = u
+    starts[0] = start
+    entries[0] = entry
+    exits[0] = exit_hex
+    n = 1
+    heuristic = policy[side] == hp.HEURISTIC
+    paths = np.empty(6, dtype=np.int64)
+    for v in range(n_units):
+        t = st.utype[v]
+        if v == u or st.side[v] != side or st.status[v] != ON_MAP or not ut.can_overrun[t] or st.moved[v] \
+                or st.fired[v] or st.dispersed[v] or st.carried_by[v] >= 0 or ut.mclass[t] < 0:
+            continue
+        if mt.dist[st.hex[v], target] > ut.movement[t]:
+            continue  # too far to reach it (a cheap bound before the search)
+        load = stack_loads(st, ut, mt.neighbours.shape[0])
+        k = overrun_options(st, ut, mt, mv, ct, limits, side, v, st.hex[v], ut.movement[t], occ, cost_o, prev_o,
+                            FORT, ov_entry, ov_target, ov_exit, load)
+        m = 0
+        for j in range(k):
+            if ov_target[j] != target:
+                continue
+            free = True
+            for q in range(n):
+                if ov_entry[j] == entries[q] or ov_exit[j] == exits[q]:
+                    free = False  # each through its own entry and exit hexes
+            if free and m < 6:
+                paths[m] = j
+                m += 1
+        if m == 0:
+            continue
+        if heuristic:
+            pick = hp.want_join(st, ut, mt, ct, pt, params[side], side, v, movers, n, target, paths, m, ov_exit,
+                                occ, fields)
+        else:
+            pick = choose(policy[side], params[side], OVERRUN_JOIN, m + 1)
+            pick = -1 if pick >= m else pick
+        if pick < 0:
+            continue
+        j = paths[pick]
+        movers[n] = v
+        starts[n] = st.hex[v]
+        entries[n] = ov_entry[j]
+        exits[n] = ov_exit[j]
+        _pass_through(st, mt, side, prev_o, st.hex[v], ov_entry[j])  # PB-VIC-5: the approach
+        n += 1
+    if n == 1:
+        _overrun(st, ut, mt, ct, side, u, start, entry, target, exit_hex, occ)
+        return
+    for q in range(n):
+        log_event(st, EV_OVERRUNNER, movers[q], starts[q], entries[q], target, exits[q], 0, 0)
+    result = resolve_overrun(st, ut, mt, ct, side, movers, n, target)
+    if result >= 0:
+        st.engaged[side] = True  # PB-VIC-6
+        if not _occupied_by(st, ut, target, 1 - side):
+            st.control[target] = side  # PB-VIC-5
+    for q in range(n):
+        w = movers[q]
+        end = exits[q] if result >= 0 else entries[q]  # PB-OVR-8/9
+        if end < 0:
+            _overrun_off_map(st, ut, mt, side, w, starts[q], target, occ)  # PB-OVR-10
+            continue
+        st.control[end] = side
+        occ[starts[q], side] -= 1
+        occ[end, side] += 1
+        place(st, w, end)
+        st.mine_safe[w] = False
+        st.moved[w] = True
+        st.assaulted[w] = True  # its one attack this turn (PB-OVR-7)
+        st.steps[w] = 99
+        log_event(st, EV_MOVE, w, starts[q], end, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -456,7 +755,8 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
     for h in _targets(target_of):
         k = _aiming_at(target_of, h, group)
         if k > 0:
-            resolve_assault(st, ut, mt, ct, side, group, k, h)
+            if resolve_assault(st, ut, mt, ct, side, group, k, h) >= 0:
+                st.engaged[side] = True  # PB-VIC-6 (a CAT gives no control: PB-VIC-5)
 
 
 @njit(cache=True)
@@ -506,6 +806,7 @@ def record_turn(st, ut, turn):
         row[s, TS_OBJECTIVES] = held[:, s].sum()
     st.snap_hex[turn, :] = st.hex
     st.snap_status[turn, :] = st.status
+    st.snap_control[turn, :] = st.control
 
 
 @njit(cache=True)

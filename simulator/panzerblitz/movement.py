@@ -35,6 +35,7 @@ class MovementTables:
     pond_bit: int
     along_gully_bits: int        # hexside features along which a gully continues (stream, ford)
     gully_whole: bool            # OQ-9: the surcharge is the whole cost of leaving
+    clear_cost: np.ndarray = None  # int16[n_classes], half MF: a clear hex (PB-OVR-10's off-map hex)
 
     def class_index(self, name: str) -> int:
         return self.classes.index(name)
@@ -101,6 +102,7 @@ def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTable
         pond_bit=game_map.side_bit("pond"),
         along_gully_bits=game_map.side_bit("stream") | game_map.side_bit("ford"),
         gully_whole=_gully_reading(data, where),
+        clear_cost=clear.astype(np.int64),
     )
 
 

@@ -129,6 +129,9 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
             lines.append(f"  {unit(a)} moves {hexname(b)} -> {hexname(c)} ({d / 2:g} MF)")
         elif kind == EV_FIRER:
             pending_firers.append(f"{unit(a)} ({c})")
+        elif kind == EV_ATTACK and not pending_firers:
+            # the next battle of a multiple attack (PB-STK-4): its firers were listed with the first
+            lines.append(f"  next battle on {hexname(a)}: AF {b} vs DF {c}, {_odds(t, d, e, f, g)}")
         elif kind in (EV_ATTACK, EV_ASSAULT):
             what = "attack on" if kind == EV_ATTACK else "close assault on"
             lines.append(f"  {what} {hexname(a)}: {' + '.join(pending_firers)} = {b} vs DF {c}, "

@@ -319,6 +319,7 @@ def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     code, or -1 if the attack cannot be made (odds worse than the table, PB-CBT-9)."""
     enemy = 1 - side
     df, kind, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
+    kind = stack_kind_of(st, ut, mt, ct, h, enemy, kind)  # OQ-20
     if df <= 0:
         return -1
     total = 0
@@ -673,9 +674,19 @@ def resolve_assault(st, ut, mt, ct, side, assaulters, n_ass, target):
     target hex's combined DF; terrain modifiers apply; -2 on the die; one column up when an
     engineer assaults from a hex together with an infantry or cavalry unit."""
     enemy = 1 - side
-    df, _, n_def, n_disp = defender_stack(st, ut, mt, target, enemy)
+    df, kind, n_def, n_disp = defender_stack(st, ut, mt, target, enemy)
     if df <= 0 or st.assaulted_hex[target]:
         return -1
+    if ct.cat_rf1_armor_barred and stack_kind_of(st, ut, mt, ct, target, enemy, kind) != 0:
+        # OQ-18 alternative: the WEC's "within half range" literally: an I-class unit of
+        # range 1 (half of it 0) may not close-assault an armored target (a tie: armored for it).
+        n_ok = 0
+        for i in range(n_ass):
+            t = st.utype[assaulters[i]]
+            if not (ut.weapon[t] == 3 and ut.range[t] <= 1):
+                assaulters[n_ok] = assaulters[i]
+                n_ok += 1
+        n_ass = n_ok
     af = 0
     for i in range(n_ass):
         u = assaulters[i]
@@ -825,3 +836,462 @@ def attempt_mine_removal(st, ut, u, h, mine_category):
                 mark_lost(st, v, h)
     log_event(st, EV_MINE_REMOVAL, u, h, roll, 1 if removed else 0, 0, 0, 0)
     return removed
+
+
+# ---------------------------------------------------------------- multiple attack (PB-STK-4)
+
+# `assign[i]` of a multiple attack: the defending unit attacker i fires at, or one of these.
+NOT_FIRING, AT_LEFTOVERS = -1, -2
+
+
+@njit(cache=True)
+def fire_reaches(st, ut, mt, spotted, side, u, h):
+    """Attacker u may fire at hex h this turn (face-up, range, LOS and spotting)."""
+    return may_fire(st, ut, u, side) and st.hex[u] >= 0 and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
+        and can_see(mt, spotted, st.hex[u], h)
+
+
+@njit(cache=True)
+def multiple_order(st, ut, mt, ct, side, h, attackers, n_att, spotted, out_units, out_key):
+    """PB-STK-4 / OQ-5: the defending units in h, weakest first, and the key that orders them
+    (lower = weaker; equal keys are ties, settled by the attacker).  By the adopted reading the
+    key is the unit's DF as a defender (PB-TRANS-6 included); by the alternative it is minus
+    the odds column all the attackers together achieve against the unit (PB-STK-3's "weakest",
+    each defender its own type, PB-WEC-7).  Returns how many defenders."""
+    enemy = 1 - side
+    n = 0
+    for d in range(st.utype.shape[0]):
+        if not is_piece(st, ut, d) or st.hex[d] != h or st.side[d] != enemy:
+            continue
+        if ct.multiple_weakest_by_odds:
+            kind = 1 if ut.armored[st.utype[d]] else 0
+            af = 0
+            for i in range(n_att):
+                if fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
+                    af += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+            key = -odds_of(ct, af, unit_defense(st, ut, d)) if af > 0 else 1
+        else:
+            key = unit_defense(st, ut, d)
+        # insertion, stable by unit index
+        j = n
+        while j > 0 and out_key[j - 1] > key:
+            out_units[j] = out_units[j - 1]
+            out_key[j] = out_key[j - 1]
+            j -= 1
+        out_units[j] = d
+        out_key[j] = key
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _leftover_stack(st, ut, h, enemy, attacked):
+    """PB-STK-5 / PB-WEC-6 over the units of h not attacked: combined DF, target type (1 armored,
+    0 not, 2 a tie), count and dispersed count."""
+    df = 0
+    n_arm = 0
+    n_soft = 0
+    n_disp = 0
+    for u in range(st.utype.shape[0]):
+        if not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != enemy or attacked[u]:
+            continue
+        df += unit_defense(st, ut, u)
+        if ut.armored[st.utype[u]]:
+            n_arm += 1
+        else:
+            n_soft += 1
+        if st.dispersed[u]:
+            n_disp += 1
+    kind = 1 if n_arm > n_soft else (0 if n_soft > n_arm else 2)
+    return df, kind, n_arm + n_soft, n_disp
+
+
+@njit(cache=True)
+def multiple_attack_ok(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted):
+    """PB-STK-4: is this multiple attack legal?  `assign[i]`: the defending unit attacker i fires
+    at, NOT_FIRING, or AT_LEFTOVERS (another attack on the units left out, only by OQ-23's
+    alternative reading).  At least two defenders, each with an attacker of its own, each battle
+    at no less than 1-1 (`odds.multiple_attack_minimum`), the weakest attacked first (OQ-5); not
+    in a town or a fort (PB-STK-6/7)."""
+    enemy = 1 - side
+    if not selective_allowed(st, ut, mt, h, enemy):
+        return False
+    n_units = st.utype.shape[0]
+    attacked = np.zeros(n_units, dtype=np.bool_)
+    af = np.zeros(n_units, dtype=np.int64)
+    n_left = 0
+    for i in range(n_att):
+        d = assign[i]
+        if d == NOT_FIRING:
+            continue
+        u = attackers[i]
+        if not fire_reaches(st, ut, mt, spotted, side, u, h):
+            return False
+        for j in range(i):
+            if attackers[j] == u and assign[j] != NOT_FIRING:
+                return False  # an attacking unit fires only once
+        if d == AT_LEFTOVERS:
+            n_left += 1
+            continue
+        if d < 0 or d >= n_units or not is_piece(st, ut, d) or st.hex[d] != h or st.side[d] != enemy:
+            return False
+        attacked[d] = True
+        af[d] += firer_af(st, ut, mt, ct, u, h, 1 if ut.armored[st.utype[d]] else 0)
+    n_hit = 0
+    for d in range(n_units):
+        if attacked[d]:
+            n_hit += 1
+            if af[d] <= 0 or odds_of(ct, af[d], unit_defense(st, ut, d)) < ct.multiple_minimum:
+                return False
+    if n_hit < 2:
+        return False
+    # The weakest first (OQ-5): no unit left out may be weaker than one attacked.
+    units = np.empty(n_units, dtype=np.int64)
+    keys = np.empty(n_units, dtype=np.int64)
+    n_d = multiple_order(st, ut, mt, ct, side, h, attackers, n_att, spotted, units, keys)
+    for a in range(n_d):
+        for b in range(n_d):
+            if attacked[units[a]] and not attacked[units[b]] and keys[b] < keys[a]:
+                return False
+    if n_left > 0:
+        # OQ-23: by the adopted reading the units left out may not be fired on this turn.
+        if not ct.leftovers_open or n_hit == n_d:
+            return False
+        df, kind, _, _ = _leftover_stack(st, ut, h, enemy, attacked)
+        total = 0
+        for i in range(n_att):
+            if assign[i] == AT_LEFTOVERS:
+                total += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+        col = odds_of(ct, total, df) if total > 0 else -1
+        if col < 0 and not ct.below_table_allowed:
+            return False
+    return True
+
+
+@njit(cache=True)
+def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted):
+    """PB-STK-4 / PB-WEC-7: each defender attacked in a battle of its own (its own type, DF and
+    die roll); then, by OQ-23's alternative only, one combination attack by the AT_LEFTOVERS
+    attackers on the units left out.  Returns the number of battles fought, or -1 if the
+    attack is not legal (nothing happens)."""
+    if not multiple_attack_ok(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted):
+        return -1
+    enemy = 1 - side
+    n_units = st.utype.shape[0]
+    attacked = np.zeros(n_units, dtype=np.bool_)
+    for i in range(n_att):
+        if assign[i] >= 0:
+            attacked[assign[i]] = True
+    # The leftovers' stack is judged as it stood before the battles.
+    ldf, lkind, ln, ldisp = _leftover_stack(st, ut, h, enemy, attacked)
+    for i in range(n_att):
+        d = assign[i]
+        if d == NOT_FIRING:
+            continue
+        u = attackers[i]
+        kind = lkind if d == AT_LEFTOVERS else (1 if ut.armored[st.utype[d]] else 0)
+        st.fired[u] = True
+        if mt.concealing[st.hex[u]]:
+            st.revealed[u] = True
+        log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
+    battles = 0
+    for d in range(n_units):
+        if not attacked[d]:
+            continue
+        kind = 1 if ut.armored[st.utype[d]] else 0
+        af = 0
+        for i in range(n_att):
+            if assign[i] == d:
+                af += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+        df = unit_defense(st, ut, d)
+        col = odds_of(ct, af, df)
+        modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[d] else 0)
+        roll = roll_die()
+        result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
+        log_event(st, EV_ATTACK, h, af, df, col, roll, modifier, result)
+        if result != 0:
+            outcome = apply_one(st, ut, d, result)
+            log_event(st, EV_HIT, d, outcome, result, 0, 0, 0, 0)
+        battles += 1
+    af = 0
+    for i in range(n_att):
+        if assign[i] == AT_LEFTOVERS:
+            af += firer_af(st, ut, mt, ct, attackers[i], h, lkind)
+    if af > 0:
+        col = max(odds_of(ct, af, ldf), 0)  # below the table only when OQ-2 allows it (checked)
+        modifier = mt.terrain_mod[h] + dispersed_modifier(ct, ln, ldisp)
+        roll = roll_die()
+        result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
+        log_event(st, EV_ATTACK, h, af, ldf, col, roll, modifier, result)
+        if result != 0:
+            for u in range(n_units):
+                if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == enemy and not attacked[u]:
+                    outcome = apply_one(st, ut, u, result)
+                    log_event(st, EV_HIT, u, outcome, result, 0, 0, 0, 0)
+        battles += 1
+    return battles
+
+
+@njit(cache=True)
+def plan_multiple(st, ut, mt, ct, side, h, attackers, n_att, spotted, n_hit, assign):
+    """A legal multiple attack on the `n_hit` weakest defenders of h (OQ-5 order; ties taken as
+    they come) with these attackers, or False.  Cheap greedy: each defender, strongest first,
+    takes the smallest attacker that reaches 1-1 alone, else the strongest ones until it does;
+    the attackers left over then each join the battle whose odds they raise most.  Fills
+    `assign` (NOT_FIRING for attackers that cannot reach h)."""
+    n_units = st.utype.shape[0]
+    units = np.empty(n_units, dtype=np.int64)
+    keys = np.empty(n_units, dtype=np.int64)
+    n_d = multiple_order(st, ut, mt, ct, side, h, attackers, n_att, spotted, units, keys)
+    if n_hit < 2 or n_hit > n_d or not selective_allowed(st, ut, mt, h, 1 - side):
+        return False
+    af = np.zeros((n_att, n_hit), dtype=np.int64)
+    for i in range(n_att):
+        assign[i] = NOT_FIRING
+        if not fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
+            continue
+        dup = False
+        for j in range(i):
+            if attackers[j] == attackers[i]:
+                dup = True
+        if dup:
+            continue
+        for j in range(n_hit):
+            af[i, j] = firer_af(st, ut, mt, ct, attackers[i], h, 1 if ut.armored[st.utype[units[j]]] else 0)
+    total = np.zeros(n_hit, dtype=np.int64)
+    free = np.ones(n_att, dtype=np.bool_)
+    for j in range(n_hit - 1, -1, -1):
+        df = unit_defense(st, ut, units[j])
+        while odds_of(ct, total[j], df) < ct.multiple_minimum or total[j] <= 0:
+            need = -1
+            strongest = -1
+            for i in range(n_att):
+                if not free[i] or af[i, j] <= 0:
+                    continue
+                if odds_of(ct, total[j] + af[i, j], df) >= ct.multiple_minimum and \
+                        (need < 0 or af[i, j] < af[need, j]):
+                    need = i
+                if strongest < 0 or af[i, j] > af[strongest, j]:
+                    strongest = i
+            pick = need if need >= 0 else strongest
+            if pick < 0:
+                return False
+            free[pick] = False
+            assign[pick] = units[j]
+            total[j] += af[pick, j]
+    for i in range(n_att):
+        if not free[i]:
+            continue
+        best = -1
+        best_gain = -1
+        for j in range(n_hit):
+            if af[i, j] <= 0:
+                continue
+            df = unit_defense(st, ut, units[j])
+            g = odds_of(ct, total[j] + af[i, j], df) - odds_of(ct, total[j], df)
+            if g > best_gain:
+                best_gain = g
+                best = j
+        if best >= 0:
+            free[i] = False
+            assign[i] = units[best]
+            total[best] += af[i, best]
+    return multiple_attack_ok(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
+
+
+# ---------------------------------------------------------------- passenger alone (PB-TRANS-8)
+
+@njit(cache=True)
+def exposed_passenger(st, ut, mt, h, defender_side):
+    """PB-TRANS-8 / PB-STK-8: the passenger of an armored carrier in h that may be attacked
+    alone (not in a town, PB-STK-6; not inside a fort, PB-STK-7), or -1.  The first such
+    passenger: in these situations a hex holds at most a few carriers."""
+    if mt.town[h] or fort_in(st, ut, h, defender_side) >= 0:
+        return -1
+    for c in range(st.utype.shape[0]):
+        if is_piece(st, ut, c) and st.hex[c] == h and st.side[c] == defender_side and st.carrying[c] >= 0 \
+                and ut.armored[st.utype[c]]:
+            return st.carrying[c]
+    return -1
+
+
+@njit(cache=True)
+def resolve_passenger(st, ut, mt, ct, side, h, attackers, n_att, spotted):
+    """PB-TRANS-8: the attackers fire at an armored carrier's passenger alone: DF 1, its own
+    target type (PB-WEC-7), the result touching only the passenger (eliminated, it leaves its
+    carrier; dispersed, it stays aboard, and may not be unloaded while dispersed, PB-TRANS-5).
+    The other units of the hex are left alone this turn (PB-STK-2 reading).  Returns the
+    result, or -1 if the attack cannot be made."""
+    p = exposed_passenger(st, ut, mt, h, 1 - side)
+    if p < 0:
+        return -1
+    kind = 1 if ut.armored[st.utype[p]] else 0
+    af = 0
+    for i in range(n_att):
+        if fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
+            af += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+    if af <= 0:
+        return -1
+    col = odds_of(ct, af, 1)
+    if col < 0:
+        if not ct.below_table_allowed:
+            return -1
+        col = 0
+    for i in range(n_att):
+        u = attackers[i]
+        if fire_reaches(st, ut, mt, spotted, side, u, h):
+            st.fired[u] = True
+            if mt.concealing[st.hex[u]]:
+                st.revealed[u] = True
+            log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
+    modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[p] else 0)
+    roll = roll_die()
+    result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
+    log_event(st, EV_ATTACK, h, af, 1, col, roll, modifier, result)
+    if result == 3 or (result == 2 and st.dispersed[p]):
+        c = st.carried_by[p]
+        st.carrying[c] = -1
+        st.carried_by[p] = -1
+        st.dispersed[p] = False
+        mark_lost(st, p, h)
+        log_event(st, EV_HIT, p, NOW_ELIMINATED, result, 0, 0, 0, 0)
+    elif result != 0:
+        st.dispersed[p] = True
+        st.dispersed_this_turn[p] = True
+        log_event(st, EV_HIT, p, NOW_DISPERSED, result, 0, 0, 0, 0)
+    return result
+
+
+# ---------------------------------------------------------------- passengers in the type count (OQ-20)
+
+@njit(cache=True)
+def stack_kind_of(st, ut, mt, ct, h, defender_side, kind):
+    """PB-WEC-6 / OQ-20: the target type of the stack in h, given `kind` as defender_stack
+    found it (passengers not counted, the adopted reading).  By the alternative reading each
+    passenger counts by its own type beside its carrier (towns and forts stay armored)."""
+    if not ct.passengers_counted or mt.town[h] or fort_in(st, ut, h, defender_side) >= 0:
+        return kind
+    n_arm = 0
+    n_soft = 0
+    for u in range(st.utype.shape[0]):
+        if st.status[u] != ON_MAP or st.hex[u] != h or st.side[u] != defender_side or ut.positional[st.utype[u]]:
+            continue
+        if ut.armored[st.utype[u]]:
+            n_arm += 1
+        else:
+            n_soft += 1
+    return 1 if n_arm > n_soft else (0 if n_soft > n_arm else 2)
+
+
+# ---------------------------------------------------------------- overruns across a board edge (PB-OVR-10)
+
+@njit(cache=True)
+def edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost, fort_category,
+                         out_entry, out_target, out_exit, n, load):
+    """PB-OVR-10, leaving: an overrun of an enemy unit on a map edge the side may leave by
+    (PB-MOVE-10), the exit hex being the imaginary off-map hex opposite the entry hex, at the
+    cost of a clear hex.  Appended to overrun_options' n options (whose search filled `cost`),
+    with exit -1: the overrunner leaves the map.  Returns the new count."""
+    edges = st.exit_edges[side]
+    if edges == 0:
+        return n
+    t = st.utype[u]
+    mclass = ut.mclass[t]
+    n_hex = mt.neighbours.shape[0]
+    no_road = np.zeros(n_hex, dtype=np.bool_)
+    for target in range(n_hex):
+        if occ[target, 1 - side] == 0 or (mt.edge_mask[target] & edges) == 0:
+            continue
+        if not overrun_target_ok(st, ut, mt, ct, side, u, target, occ, fort_category):
+            continue
+        for d in range(6):
+            e = mt.neighbours[target, d]
+            if e < 0 or mt.neighbours[target, (d + 3) % 6] >= 0 or cost[e] < 0 or st.mine[e]:
+                continue
+            if e != start and (st.block[e] or load[e, side] + ut.stack_count[t] > limits[side]):
+                continue
+            into = step_cost(e, (d + 3) % 6, target, mclass, start, True, mv.enter_cost, mv.town_hex,
+                             mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
+                             mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
+                             mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
+            if into < 0 or cost[e] + into + mv.clear_cost[mclass] > budget:
+                continue
+            out_entry[n] = e
+            out_target[n] = target
+            out_exit[n] = -1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, fort_category, out_target, out_exit, load):
+    """PB-OVR-10, entering: unit u, not yet on the map, overruns an enemy unit in one of its
+    group's entry hexes, the off-map hex being the entry hex; the exit hex, opposite it, must be
+    enterable, free of enemy units and within the stacking limit, and u must have the MF for the
+    target and the exit hex.  Returns how many (target, exit) options."""
+    t = st.utype[u]
+    mclass = ut.mclass[t]
+    n_hex = mt.neighbours.shape[0]
+    no_road = np.zeros(n_hex, dtype=np.bool_)
+    g = st.group[u]
+    n = 0
+    for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
+        target = st.group_hexes[k]
+        if occ[target, 1 - side] == 0 or mv.enter_cost[target, mclass] < 0:
+            continue
+        if not overrun_target_ok(st, ut, mt, ct, side, u, target, occ, fort_category):
+            continue
+        for d in range(6):
+            if mt.neighbours[target, d] >= 0:
+                continue  # the entry side must be off the map
+            x = mt.neighbours[target, (d + 3) % 6]
+            if x < 0 or occ[x, 1 - side] > 0 or mt.closed[x] or load[x, side] + ut.stack_count[t] > limits[side]:
+                continue
+            out = step_cost(target, (d + 3) % 6, x, mclass, target, True, mv.enter_cost, mv.town_hex,
+                            mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
+                            mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
+                            mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
+            if out < 0 or mv.enter_cost[target, mclass] + out > ut.movement[t]:
+                continue
+            out_target[n] = target
+            out_exit[n] = x
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------- destroying one's own fort (PB-FORT-9)
+
+@njit(cache=True)
+def resolve_own_fort_attack(st, ut, mt, ct, side, h, attackers, n_att):
+    """PB-FORT-9: a player destroys an unwanted fort of his own only by attacking it with his
+    own units: a normal attack on the fort in h (its DF, an armored target, WEC and terrain as
+    for any attack on a fort, PB-FORT-3), the result applied to the fort and the units inside
+    (PB-FORT-5/14/16).  The firers need range and line of sight to the hex; their own side's
+    units are never hidden from them.  Like voluntary destruction (PB-SELF), the rules engine
+    checks and carries it out but the game loop does not offer it (docs/rulings.md).  Returns
+    the result, or -1 if the attack cannot be made."""
+    f = fort_in(st, ut, h, side)
+    if f < 0:
+        return -1
+    total = 0
+    for i in range(n_att):
+        u = attackers[i]
+        if may_fire(st, ut, u, side) and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
+                and (mt.dist[st.hex[u], h] <= 1 or mt.los[st.hex[u], h] != 0):
+            total += firer_af(st, ut, mt, ct, u, h, 1)
+    if total <= 0:
+        return -1
+    df = ut.defense[st.utype[f]]
+    col = odds_of(ct, total, df)
+    if col < 0:
+        if not ct.below_table_allowed:
+            return -1
+        col = 0
+    for i in range(n_att):
+        u = attackers[i]
+        if may_fire(st, ut, u, side) and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
+                and (mt.dist[st.hex[u], h] <= 1 or mt.los[st.hex[u], h] != 0):
+            st.fired[u] = True
+            log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, 1), 0, 0, 0, 0)
+    modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[f] else 0)
+    return roll_and_apply(st, ut, ct, EV_ATTACK, h, total, df, col, modifier, side)

@@ -38,6 +38,7 @@ State = namedtuple("State", [
     "steps", "overrun_hex", "assaulted_hex", "assaulted", "revealed", "limits",
     "objective", "turn_stats",
     "lost_hex", "lost_turn", "snap_hex", "snap_status",
+    "control", "snap_control", "engaged",
 ])
 
 
@@ -108,6 +109,12 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         # victory conditions are evaluated on them to find the turn a game's result was decided.
         snap_hex=np.full((sit.turns + 1, n), -1, dtype=np.int64),
         snap_status=np.zeros((sit.turns + 1, n), dtype=np.int64),
+        # PB-VIC-5: per hex, the side whose unit last occupied or passed through it (-1: none),
+        # and the same at the end of every game-turn.
+        control=np.full(n_hex, -1, dtype=np.int64),
+        snap_control=np.full((sit.turns + 1, n_hex), -1, dtype=np.int64),
+        # PB-VIC-6: per side, whether it has fired or moved a unit toward the enemy.
+        engaged=np.zeros(len(sides), dtype=np.bool_),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)

@@ -25,11 +25,13 @@ MapT = namedtuple("MapT", [
 MoveT = namedtuple("MoveT", [
     "enter_cost", "town_hex", "depressed", "leave_surcharge", "green_closed", "road_cost",
     "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits", "gully_whole",
+    "clear_cost",
 ])
 CombatT = namedtuple("CombatT", [
     "crt", "lowest_roll", "col_attack", "col_defense", "below_table_allowed", "wec", "halving",
     "mod_terrain", "mod_dispersed", "minefield_column", "mod_overrun", "mod_close_assault",
     "dispersed_mode", "overrun_hill_halving", "halftrack_majority", "load_and_move", "fired_units_stay_spotted",
+    "multiple_minimum", "multiple_weakest_by_odds", "leftovers_open", "cat_rf1_armor_barred", "passengers_counted",
 ])
 UnitT = namedtuple("UnitT", [
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
@@ -89,12 +91,14 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     mv = movement
     move_t = MoveT(mv.enter_cost.astype(np.int64), mv.town_hex, mv.depressed, mv.leave_surcharge.astype(np.int64),
                    mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
-                   mv.pond_bit, mv.along_gully_bits, mv.gully_whole)
+                   mv.pond_bit, mv.along_gully_bits, mv.gully_whole, mv.clear_cost)
     combat_t = CombatT(combat.crt, combat.lowest_roll, combat.col_attack, combat.col_defense,
                        combat.below_table_allowed, combat.wec, combat.hill_halving, combat.mod_terrain,
                        combat.mod_dispersed, combat.minefield_column, combat.mod_overrun,
                        combat.mod_close_assault, combat.dispersed_mode, combat.overrun_hill_halving,
-                       combat.halftrack_majority, combat.load_and_move, combat.fired_units_stay_spotted)
+                       combat.halftrack_majority, combat.load_and_move, combat.fired_units_stay_spotted,
+                       combat.multiple_minimum, combat.multiple_weakest_by_odds, combat.leftovers_open,
+                       combat.cat_rf1_armor_barred, combat.passengers_counted)
     u = units
     unit_t = UnitT(u.side.astype(np.int64), u.category.astype(np.int64), u.attack.astype(np.int64),
                    u.weapon.astype(np.int64), u.range.astype(np.int64), u.defense.astype(np.int64),

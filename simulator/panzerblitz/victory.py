@@ -28,13 +28,22 @@ class Outcome:
     values: dict[str, float]   # side -> its measure's value
     winner: str | None         # None = draw
     level: str                 # the winner's level, or "none"
+    no_battle: bool = False    # PB-VIC-6: neither side fired or moved toward the enemy
 
 
 def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
     """The result if the game ended after game-turn `now` (default: its last turn)."""
     sit = t.situation
+    final = now is None
     now = sit.turns if now is None else now
     sides = sit.ruleset.sides
+    if final and not st.engaged.any():
+        # PB-VIC-6: nobody ever fired or moved a unit toward the enemy (or entered the map):
+        # no battle, no victory for anyone.  Reading: the rule speaks of "the attacking
+        # player"; the cards do not name one, so the game is no battle only if neither side
+        # engaged.  Judged on the final state only (the turn-by-turn results do not track it).
+        return Outcome({s.name: RANK_NAMES[0] for s in sit.sides}, {s.name: 0.0 for s in sit.sides}, None, "none",
+                       True)
     ranks: dict[str, int] = {}
     values: dict[str, float] = {}
     # prevent_enemy depends on the other side's result: evaluate the others first.
@@ -167,8 +176,15 @@ def _seen(st: State, t: Tables, side: int) -> np.ndarray:
 
 
 def _controls(st: State, t: Tables, side: int, h: int) -> bool:
-    """PB-VIC-5 (simplified to occupation at the end; 'last passed through' is not tracked yet)."""
-    return bool(((st.hex == h) & (st.side == side) & (st.status == ON_MAP)).any())
+    """PB-VIC-5: the hex is occupied by a unit of `side`, or one of its units was the last to
+    occupy or pass through it (`st.control`; an overrun that destroyed the occupants counts,
+    a close assault does not; wrecks do not count)."""
+    occupied = (st.hex == h) & (st.status == ON_MAP) & ~t.unit_t.positional[st.utype]
+    if (occupied & (st.side == side)).any():
+        return True
+    if (occupied & (st.side != side)).any():
+        return False
+    return bool(st.control[h] == side)
 
 
 def _links(game_map, ok: np.ndarray, between: list[str], t: Tables) -> bool:
@@ -209,7 +225,8 @@ def _connected(neighbours, ok, start, goal):
 def provisional(st: State, t: Tables) -> list[Outcome]:
     """The result as it stood at the end of each game-turn (0 = after set-up): the victory
     conditions evaluated on that turn's positions as if the game had ended then."""
-    return [evaluate(st._replace(hex=st.snap_hex[turn], status=st.snap_status[turn]), t, now=turn)
+    return [evaluate(st._replace(hex=st.snap_hex[turn], status=st.snap_status[turn], control=st.snap_control[turn]),
+                     t, now=turn)
             for turn in range(st.snap_hex.shape[0])]
 
 
