@@ -214,80 +214,134 @@ def danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town
 
 @njit(cache=True)
 def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
-    """Worth of unit u ending its move (or set-up, or entry) in hex h."""
+    """Worth of unit u ending its move (or set-up, or entry) in hex h (`score_hexes` of one)."""
+    one = np.full(1, h, dtype=np.int64)
+    out = np.empty(1)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, one, 1, occ, fields, out)
+    return out[0]
+
+
+@njit(cache=True)
+def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
+    """out[i] = worth of unit u ending its move (or set-up, or entry) in hexes[i], for i < n;
+    hexes below 0 (leaving the map) are skipped.
+
+    What depends only on the unit is worked out once, and the per-hex loop reads plain local
+    arrays: scoring every hex a vehicle can reach is most of a game, and a call per hex that
+    handed over the whole state, unit, map and policy tuples cost several times the arithmetic
+    (docs/performance.md)."""
     t = st.utype[u]
     aggr = prm[AGGRESSION]
     kind = pt.goal_kind[side]
-    enemy_dist = fields[ENEMY_DIST]
-    target_near = fields[TARGET_NEAR]
     armed = ut.attack[t] > 0 and ut.weapon[t] >= 0
     carrying = st.carrying[u] >= 0
     empty_carrier = ut.carrier[t] and not armed and not carrying
     value = own_value(st, ut, pt, side, u)
-    s = 0.0
-    gd = pt.goal_dist[side, h]
+    home = st.hex[u]
     pull = HEX_PROGRESS * prm[OBJECTIVE_W] * (0.5 + aggr)
     if empty_carrier:
         # An empty truck has no business at the front, except that one which leaves the map
         # counts as a unit exited: in the last turns it runs for the edge.
-        if not (kind == EXIT and st.hex[u] >= 0 and
-                st.clock[N_TURNS] - st.clock[TURN] <= pt.goal_dist[side, st.hex[u]] // max(ut.movement[t] // 2, 1) + 1):
+        if not (kind == EXIT and home >= 0 and
+                st.clock[N_TURNS] - st.clock[TURN] <= pt.goal_dist[side, home] // max(ut.movement[t] // 2, 1) + 1):
             pull *= 0.3
-    if kind == ADVANCE or kind == EXIT:
-        s -= pull * gd
-        if kind == ADVANCE and gd == 0:
-            s += 0.5 * prm[OBJECTIVE_W]  # counted in the area
-    elif kind == DEFEND:
-        s -= pull * gd
-    if armed and (kind == NO_GOAL or (kind == DEFEND and gd <= 1)):
-        # close to shooting range of the nearest enemy, more so the more aggressive
-        pref = max(ut.range[t] * 2 // 3, 1)
-        ed = min(enemy_dist[h], 30)
-        s -= HEX_PROGRESS * aggr * pt.kill_weight[side] * max(ed - pref, 0) * (1.0 if kind == NO_GOAL else 0.3)
-    # Exposure to next turn's enemy fire.
-    s -= prm[RISK] * pt.risk_weight[side] * (1.3 - aggr) * value * \
-        danger_at(ut.armored[t], carrying, ut.defense[t], fields[THREAT_ARMORED], fields[THREAT_SOFT], mt.town,
-                  mt.terrain_mod, ct.col_attack, ct.col_defense, pt.ev, h)
-    # Cover and observation.
-    if mt.concealing[h]:
-        s += 0.25 * prm[COVER_W]  # unseen at range (PB-SPOT-1) and +1 on the die (PB-CBT-10)
-    if mt.level[h] == 2:
-        s += 0.10 * prm[COVER_W]
-    if armed and ut.range[t] > 1:
-        s += 0.5 * prm[COVER_W] * pt.outlook[h] * (1.0 if kind != ADVANCE else 0.5)
-        if target_near[h] <= ut.range[t]:
-            s += 0.2 * prm[FIRE_W] * pt.kill_weight[side]
-    if carrying:
-        # Set the passenger down before contact, not in it.
-        ud = prm[UNLOAD_DISTANCE]
-        if enemy_dist[h] < ud:
-            s -= 0.3 * (ud - enemy_dist[h])
-    if empty_carrier and enemy_dist[h] < 6:
-        s -= (0.1 if kind == EXIT else 0.2) * (6 - enemy_dist[h])
-    # Meet to load next turn (PB-TRANS-3): empty carriers go to riders with far to walk, riders
-    # wait where an empty carrier is.  The unit's own count in its present hex is left out.
-    if st.hex[u] >= 0 and (kind == EXIT or kind == ADVANCE):
-        here = fields[PAIRING, h]
-        if empty_carrier:
-            if h == st.hex[u]:
-                here += 1
-            if here > 0:
-                s += 0.6
-        elif is_rider(ut, t) and not carrying and st.carried_by[u] < 0 and needs_ride(st, ut, pt, prm, side, u, h):
-            if h == st.hex[u]:
-                here -= 1
-            if here < 0:
-                s += 0.6
-    # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays.
-    if st.mine[h]:
-        s -= 0.8 * value
-    # Do not pile up (one result hits the whole stack); do not shuffle about for nothing.
-    s -= 0.05 * occ[h, side]
-    if h == st.hex[u]:
-        s += 0.08
-    if prm[NOISE] > 0:
-        s += prm[NOISE] * np.random.random()
-    return s
+    on_goal_bonus = 0.5 * prm[OBJECTIVE_W]
+    approach = armed and (kind == NO_GOAL or kind == DEFEND)
+    pref = max(ut.range[t] * 2 // 3, 1)
+    approach_w = HEX_PROGRESS * aggr * pt.kill_weight[side]
+    approach_f = 1.0 if kind == NO_GOAL else 0.3
+    risk = prm[RISK] * pt.risk_weight[side] * (1.3 - aggr) * value
+    armored_type = ut.armored[t]
+    defense = ut.defense[t]
+    conceal_bonus = 0.25 * prm[COVER_W]
+    hill_bonus = 0.10 * prm[COVER_W]
+    observer = armed and ut.range[t] > 1
+    outlook_w = 0.5 * prm[COVER_W]
+    outlook_f = 1.0 if kind != ADVANCE else 0.5
+    fire_bonus = 0.2 * prm[FIRE_W] * pt.kill_weight[side]
+    rng = ut.range[t]
+    ud = prm[UNLOAD_DISTANCE]
+    truck_w = 0.1 if kind == EXIT else 0.2
+    meeting = home >= 0 and (kind == EXIT or kind == ADVANCE)
+    # needs_ride(), hex by hex: a rider with far to go on foot from h
+    walker = is_rider(ut, t) and not carrying and st.carried_by[u] < 0
+    ride_far = 2 * max(ut.movement[t], 1) + prm[UNLOAD_DISTANCE]
+    mine_cost = 0.8 * value
+    noise = prm[NOISE]
+    goal_dist = pt.goal_dist[side]
+    enemy_dist = fields[ENEMY_DIST]
+    target_near = fields[TARGET_NEAR]
+    pairing = fields[PAIRING]
+    threat_armored = fields[THREAT_ARMORED]
+    threat_soft = fields[THREAT_SOFT]
+    town = mt.town
+    terrain_mod = mt.terrain_mod
+    concealing = mt.concealing
+    level = mt.level
+    outlook = pt.outlook
+    mine = st.mine
+    col_attack = ct.col_attack
+    col_defense = ct.col_defense
+    ev = pt.ev
+    for i in range(n):
+        h = hexes[i]
+        if h < 0:
+            continue
+        s = 0.0
+        gd = goal_dist[h]
+        if kind == ADVANCE or kind == EXIT:
+            s -= pull * gd
+            if kind == ADVANCE and gd == 0:
+                s += on_goal_bonus  # counted in the area
+        elif kind == DEFEND:
+            s -= pull * gd
+        if approach and (kind == NO_GOAL or gd <= 1):
+            # close to shooting range of the nearest enemy, more so the more aggressive
+            ed = min(enemy_dist[h], 30)
+            s -= approach_w * max(ed - pref, 0) * approach_f
+        # Exposure to next turn's enemy fire.
+        s -= risk * danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod,
+                              col_attack, col_defense, ev, h)
+        # Cover and observation.
+        if concealing[h]:
+            s += conceal_bonus  # unseen at range (PB-SPOT-1) and +1 on the die (PB-CBT-10)
+        if level[h] == 2:
+            s += hill_bonus
+        if observer:
+            s += outlook_w * outlook[h] * outlook_f
+            if target_near[h] <= rng:
+                s += fire_bonus
+        if carrying:
+            # Set the passenger down before contact, not in it.
+            if enemy_dist[h] < ud:
+                s -= 0.3 * (ud - enemy_dist[h])
+        if empty_carrier and enemy_dist[h] < 6:
+            s -= truck_w * (6 - enemy_dist[h])
+        # Meet to load next turn (PB-TRANS-3): empty carriers go to riders with far to walk,
+        # riders wait where an empty carrier is.  The unit's own count in its present hex is
+        # left out.
+        if meeting:
+            here = pairing[h]
+            if empty_carrier:
+                if h == home:
+                    here += 1
+                if here > 0:
+                    s += 0.6
+            elif walker and gd > ride_far:
+                if h == home:
+                    here -= 1
+                if here < 0:
+                    s += 0.6
+        # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays.
+        if mine[h]:
+            s -= mine_cost
+        # Do not pile up (one result hits the whole stack); do not shuffle about for nothing.
+        s -= 0.05 * occ[h, side]
+        if h == home:
+            s += 0.08
+        if noise > 0:
+            s += noise * np.random.random()
+        out[i] = s
 
 
 @njit(cache=True)
@@ -299,9 +353,11 @@ def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing)
     t = st.utype[u]
     rider = is_rider(ut, t)
     carrier = ut.carrier[t]
+    scores = np.empty(n)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores)
     for i in range(n):
         h = options[i]
-        s = hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields)
+        s = scores[i]
         if (carrier and pairing[h] > 0) or (rider and pairing[h] < 0):
             s += 1.0 if pt.goal_kind[side] == EXIT else 0.6
         elif rider and occ[h, side] == 0 and pt.goal_kind[side] != DEFEND:
@@ -342,12 +398,10 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
     best = -1
     best_s = -1e18
     exit_worth = 4.0 * prm[OBJECTIVE_W] if pt.goal_kind[side] == EXIT else -1e9
+    scores = np.empty(n)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores)
     for i in range(n):
-        h = options[i]
-        if h <= -2:
-            s = exit_worth
-        else:
-            s = hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields)
+        s = exit_worth if options[i] <= -2 else scores[i]
         if s > best_s:
             best_s = s
             best = i

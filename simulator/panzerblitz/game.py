@@ -431,7 +431,8 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
                 exits += 1
     # PB-OVR: an armored vehicle already on the map may overrun instead of moving.
     n_over = 0
-    if st.status[u] == ON_MAP and ut.can_overrun[t]:
+    if st.status[u] == ON_MAP and ut.can_overrun[t] and _enemy_in_overrun_reach(mt, mv, occ, side, ut.mclass[t],
+                                                                                  start, budget):
         n_over = overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, prev_o,
                                  FORT, ov_entry, ov_target, ov_exit, load)
         n_over = edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, FORT,
@@ -545,6 +546,26 @@ def _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, oc
     capture_fort(st, ut, dest, side)
     st.mine_safe[u] = False
     log_event(st, EV_MOVE, u, here, dest, cost[dest], 0, 0, 0)
+
+
+@njit(cache=True)
+def _enemy_in_overrun_reach(mt, mv, occ, side, mclass, start, budget):
+    """False when no enemy stands near enough to overrun this turn, so the overrun search
+    (a second movement search for every vehicle) can be skipped: each step of the approach
+    costs at least the cheapest hex entry of the class (no road rate when overrunning,
+    PB-OVR-3; 1 MF per town hex, PB-TEC-4), and the target is next to the entry hex."""
+    step = mv.town_cost_assaulting
+    for h in range(mv.enter_cost.shape[0]):
+        c = mv.enter_cost[h, mclass]
+        if 0 <= c < step:
+            step = c
+    if step <= 0:
+        return True
+    reach = budget // step + 1
+    for h in range(mt.dist.shape[0]):
+        if occ[h, 1 - side] > 0 and mt.dist[start, h] <= reach:
+            return True
+    return False
 
 
 @njit(cache=True)
