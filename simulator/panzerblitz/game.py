@@ -99,26 +99,44 @@ def _setup_ok(st, ut, mt, mv, limits, u, h, side):
 
     Reading (docs/rulings.md): a unit sets up only where it could stand after moving: not a
     vehicle in a swamp off the road."""
+    load, fort, enemy = _setup_counts(st, ut, mt.neighbours.shape[0], side)
+    return _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy)
+
+
+@njit(cache=True)
+def _setup_counts(st, ut, n_hex, side):
+    """What the set-up checks read of every hex, counted once for all the candidate hexes of a
+    unit: `side`'s stacking load (PB-STACK-1, as `fits`), a fort there, an enemy unit there."""
+    load = stack_loads(st, ut, n_hex)
+    fort = np.zeros(n_hex, dtype=np.bool_)
+    enemy = np.zeros(n_hex, dtype=np.bool_)
+    for v in range(st.utype.shape[0]):
+        if st.status[v] == ON_MAP:
+            if st.side[v] != side and is_piece(st, ut, v):
+                enemy[st.hex[v]] = True
+            if ut.category[st.utype[v]] == FORT:
+                fort[st.hex[v]] = True
+    return load, fort, enemy
+
+
+@njit(cache=True)
+def _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy):
+    """`_setup_ok` with the hex counts of `_setup_counts`."""
     if mt.closed[h]:
         return False
     mc = ut.mclass[st.utype[u]]
     if mc >= 0 and mv.enter_cost[h, mc] < 0 and not road_hex(mt, mv, h):
         return False
+    if enemy[h]:
+        return False  # opposing units never share a hex (PB-STACK-7)
     cat = ut.category[st.utype[u]]
-    has_fort = False
-    for v in range(st.utype.shape[0]):
-        if st.status[v] == ON_MAP and st.hex[v] == h:
-            if st.side[v] != side and is_piece(st, ut, v):
-                return False  # opposing units never share a hex (PB-STACK-7)
-            if ut.category[st.utype[v]] == FORT:
-                has_fort = True
     if cat == MINE:
-        return not st.mine[h] and not has_fort
+        return not st.mine[h] and not fort[h]
     if cat == BLOCK:
-        return not st.block[h] and not has_fort
+        return not st.block[h] and not fort[h]
     if cat == FORT:
-        return not has_fort and not st.mine[h] and not st.block[h] and not mt.swamp[h]
-    return fits(st, ut, limits, h, side, u)
+        return not fort[h] and not st.mine[h] and not st.block[h] and not mt.swamp[h]
+    return load[h, side] + ut.stack_count[st.utype[u]] <= limits[side]
 
 
 @njit(cache=True)
@@ -159,9 +177,10 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
         if st.side[u] != side or st.group_entering[g] or st.carried_by[u] >= 0:
             continue
         n = 0
+        load, fort, enemy = _setup_counts(st, ut, n_hex, side)
         for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
             h = st.group_hexes[k]
-            if _setup_ok(st, ut, mt, mv, limits, u, h, side) and _constraints_ok(st, ut, mt, u, h):
+            if _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy) and _constraints_ok(st, ut, mt, u, h):
                 options[n] = h
                 n += 1
         if heuristic:
