@@ -15,9 +15,11 @@ from policies.random_play import (
     ASSAULT_TARGET,
     ENTRY_HEX,
     FIRE_TARGET,
+    INTENSIVE,
     LOAD,
     MINE_CLEAR,
     MOVE_DEST,
+    PBA_DISMOUNT,
     SETUP_HEX,
     TECHNIQUE,
     UNLOAD,
@@ -43,8 +45,10 @@ from simulator.panzerblitz.rules import (
     log_event,
     may_assault,
     may_fire,
+    may_fire_intensively,
     mine_removal_targets,
     minefield_attacks,
+    observe,
     occupancy,
     overrun_options,
     place,
@@ -55,6 +59,8 @@ from simulator.panzerblitz.rules import (
     resolve_overrun,
     resolve_selective,
     selective_allowed,
+    side_load,
+    spend_intensive,
     spotted_hexes,
     stack_loads,
 )
@@ -199,6 +205,8 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
     n_units = st.utype.shape[0]
     spotted = spotted_hexes(st, ut, mt, ct, side)  # spotters in place at the start of the turn
     occ = occupancy(st, ut, n_hex)
+    if ct.indirect_fire:
+        observe(st, ut, mt, side, spotted)  # PB-OPT-IF-2/3: what the CPs observe for indirect fire
     # PB-MINE-9 (OQ-13): engineers beside a minefield may try to clear it instead of firing.
     heuristic = policy[side] == hp.HEURISTIC
     mines_near = np.empty(6, dtype=np.int64)
@@ -219,6 +227,8 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
             stack_kind[h] = defender_stack(st, ut, mt, h, 1 - side)[1]
     if heuristic:
         hp.plan_fire(st, ut, mt, ct, pt, params[side], side, spotted, occ, stack_kind, target_of)
+        if ct.intensive_fire:
+            hp.plan_intensive(st, ut, mt, ct, pt, side, spotted, stack_kind, target_of)
     else:
         for u in np.random.permutation(n_units):
             if not may_fire(st, ut, u, side):
@@ -227,6 +237,10 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
             i = choose(policy[side], params[side], FIRE_TARGET, n)
             if i >= 0:
                 target_of[u] = opt_hex[i]
+                # PB-OPT-AMMO-1: random play fires intensively now and then.
+                if may_fire_intensively(st, ut, ct, u, side) and \
+                        choose(policy[side], params[side], INTENSIVE, 1) == 0:
+                    st.intensive[u] = True
     attackers = np.empty(n_units, dtype=np.int64)
     for h in _targets(target_of):
         k = _aiming_at(target_of, h, attackers)
@@ -238,6 +252,8 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
                 resolve_selective(st, ut, mt, ct, side, h, attackers, k, spotted)
             else:
                 resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
+            if ct.intensive_fire:
+                spend_intensive(st, attackers, k)  # PB-OPT-AMMO-2
 
 
 @njit(cache=True)
@@ -333,7 +349,14 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         i = choose(policy[side], params[side], MOVE_DEST, n + n_over)
     if i >= n:
         k = i - n
+        rider = -1
+        if ct.panzerblitz_assault and pba_rider(st, ut, side, u, ov_entry[k]) >= 0 and \
+                (heuristic or choose(policy[side], params[side], PBA_DISMOUNT, 1) == 0):
+            rider = pba_dismount(st, ut, side, u, ov_entry[k], ov_target[k], occ)
         _overrun(st, ut, mt, ct, side, u, start, ov_entry[k], ov_target[k], ov_exit[k], occ)
+        if rider >= 0 and not st.overrun_hex[ov_target[k]]:
+            st.pba_target[rider] = -1  # the overrun was not made: nothing was overrun
+            st.steps[rider] = 99
         return
     dest = start if i < 0 else options[i]
     if st.status[u] == WAITING:
@@ -374,6 +397,41 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         st.steps[p] = 99  # PB-CAT-9: no close assault in the turn it is unloaded
         occ[st.hex[u], side] += 1
         log_event(st, EV_UNLOAD, u, p, st.hex[u], 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def pba_rider(st, ut, side, u, entry):
+    """PB-OPT-PBA-1: the infantry riding armored vehicle u that may dismount in the overrun's
+    entry hex (room there, PB-STACK-1), or -1."""
+    p = st.carrying[u]
+    if p < 0 or not ut.armored[st.utype[u]] or not ut.can_assault[st.utype[p]] or st.dispersed[p]:
+        return -1
+    # PB-STACK-1 in the entry hex, with the carrier counted too: a cancelled overrun ends there (PB-OVR-9).
+    load = side_load(st, ut, entry, side) + ut.stack_count[st.utype[p]]
+    if st.hex[u] != entry:
+        load += ut.stack_count[st.utype[u]]
+    if load > st.limits[side]:
+        return -1
+    return p
+
+
+@njit(cache=True)
+def pba_dismount(st, ut, side, u, entry, target, occ):
+    """PB-OPT-PBA-1: the rider of u gets off in the entry hex before the overrun; in S5 it may
+    close-assault the overrun hex, and only it (the exception to PB-CAT-9)."""
+    p = pba_rider(st, ut, side, u, entry)
+    if p < 0:
+        return -1
+    st.carrying[u] = -1
+    st.carried_by[p] = -1
+    st.hex[p] = entry
+    st.status[p] = ON_MAP
+    st.moved[p] = True
+    st.steps[p] = 1  # it got off one hex short of the target: a CAT move (PB-CAT-3)
+    st.pba_target[p] = target
+    occ[entry, side] += 1
+    log_event(st, EV_UNLOAD, u, p, entry, 1, 0, 0, 0)  # 1: a PanzerBlitz Assault dismount
+    return p
 
 
 @njit(cache=True)
@@ -443,7 +501,8 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
         n = 0
         for d in range(6):
             h = mt.neighbours[st.hex[u], d]
-            if h >= 0 and occ[h, 1 - side] > 0 and not st.assaulted_hex[h]:
+            if h >= 0 and occ[h, 1 - side] > 0 and not st.assaulted_hex[h] and \
+                    (st.pba_target[u] < 0 or st.pba_target[u] == h):  # PB-OPT-PBA-1: only the overrun hex
                 opts[n] = h
                 n += 1
         if policy[side] == hp.HEURISTIC:
@@ -457,6 +516,8 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
         k = _aiming_at(target_of, h, group)
         if k > 0:
             resolve_assault(st, ut, mt, ct, side, group, k, h)
+    if ct.panzerblitz_assault:
+        st.pba_target[:] = -1
 
 
 @njit(cache=True)

@@ -38,6 +38,7 @@ State = namedtuple("State", [
     "steps", "overrun_hex", "assaulted_hex", "assaulted", "revealed", "limits",
     "objective", "turn_stats",
     "lost_hex", "lost_turn", "snap_hex", "snap_status",
+    "intensive", "observed", "pba_target",
 ])
 
 
@@ -108,6 +109,11 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         # victory conditions are evaluated on them to find the turn a game's result was decided.
         snap_hex=np.full((sit.turns + 1, n), -1, dtype=np.int64),
         snap_status=np.zeros((sit.turns + 1, n), dtype=np.int64),
+        # Optional rules (PB-OPT): units declared to fire intensively in this fire phase
+        # (PB-OPT-AMMO-1); hexes the phasing side's command posts observe for indirect fire
+        # (PB-OPT-IF-2/3); the overrun hex a dismounted rider may close-assault (PB-OPT-PBA-1).
+        intensive=np.zeros(n, dtype=np.bool_), observed=np.zeros(n_hex, dtype=np.bool_),
+        pba_target=np.full(n, -1, dtype=np.int64),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
