@@ -24,15 +24,18 @@ from numba import njit
 from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL
 from simulator.panzerblitz.combat import hill_halves, modified_attack, odds_column
 from simulator.panzerblitz.rules import (
+    attack_af,
     defender_stack,
     dispersed_modifier,
     exposed_passenger,
+    fire_mode,
     fire_options,
     fire_reaches,
-    firer_af,
+    firer_af_mode,
     is_piece,
     may_assault,
     may_fire,
+    may_fire_intensively,
     odds_of,
     plan_multiple,
     stack_kind_of,
@@ -534,6 +537,61 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
                 target_of[firers[i]] = h
 
 
+@njit(cache=True)
+def _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of):
+    """The modified AF of every unit declared against h (direct or indirect fire)."""
+    total = 0
+    for u in range(target_of.shape[0]):
+        if target_of[u] == h and may_fire(st, ut, u, side):
+            mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
+            if mode != 0:
+                total += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
+    return total
+
+
+@njit(cache=True)
+def _fire_worth(ct, pt, col, mod, worth):
+    return worth * expected(pt, col, mod) if col >= 0 else 0.0
+
+
+@njit(cache=True)
+def plan_intensive(st, ut, mt, ct, pt, side, spotted, stack_kind, target_of):
+    """PB-OPT-AMMO: after the attacks are planned, fire an H or M unit intensively only where it
+    turns the battle: the tripled AF raises the odds column, and the expected damage gained on
+    that target is worth more than the unit, which leaves the game after firing (PB-OPT-AMMO-2).
+    At most one unit per attack, the one that gains most."""
+    n_units = st.utype.shape[0]
+    enemy = 1 - side
+    for h in np.unique(target_of[target_of >= 0]):
+        df, kind, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
+        if df <= 0:
+            continue
+        if stack_kind[h] >= 0:
+            kind = stack_kind[h]
+        mod = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
+        worth = pt.kill_weight[side] * stack_value(st, ut, mt, pt, side, h)
+        total = _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of)
+        col = odds_of(ct, total, df)
+        base = _fire_worth(ct, pt, col, mod, worth)
+        best = -1
+        best_gain = 0.0
+        for u in range(n_units):
+            if target_of[u] != h or not may_fire_intensively(st, ut, ct, u, side):
+                continue
+            st.intensive[u] = True
+            tripled = _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of)
+            st.intensive[u] = False
+            new_col = odds_of(ct, tripled, df)
+            if new_col <= col:
+                continue  # the battle is not turned
+            gain = _fire_worth(ct, pt, new_col, mod, worth) - base - own_value(st, ut, pt, side, u)
+            if gain > best_gain:
+                best_gain = gain
+                best = u
+        if best >= 0:
+            st.intensive[best] = True
+
+
 # ---------------------------------------------------------------- close assault and transport
 
 @njit(cache=True)
@@ -622,8 +680,8 @@ def pick_technique(st, ut, mt, ct, pt, side, h, attackers, n_att, spotted, assig
     kind = stack_kind_of(st, ut, mt, ct, h, enemy, kind)
     total = 0
     for i in range(n_att):
-        if fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
-            total += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+        if fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
+            total += attack_af(st, ut, mt, ct, spotted, attackers[i], h, kind)
     best = COMBINE
     best_gain = 0.0
     col = odds_of(ct, total, df) if total > 0 and df > 0 else -1
@@ -638,8 +696,8 @@ def pick_technique(st, ut, mt, ct, pt, side, h, attackers, n_att, spotted, assig
         pk = 1 if ut.armored[st.utype[p]] else 0
         total = 0
         for i in range(n_att):
-            if fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
-                total += firer_af(st, ut, mt, ct, attackers[i], h, pk)
+            if fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
+                total += attack_af(st, ut, mt, ct, spotted, attackers[i], h, pk)
         col = odds_of(ct, total, 1) if total > 0 else -1
         if col >= 0:
             g = (pt.unit_value[st.utype[p]] + pt.victory_weight[side, st.utype[p]]) * \
@@ -658,7 +716,7 @@ def pick_technique(st, ut, mt, ct, pt, side, h, attackers, n_att, spotted, assig
             for i in range(n_att):
                 if trial[i] == d:
                     hit = True
-                    af += firer_af(st, ut, mt, ct, attackers[i], h, 1 if ut.armored[st.utype[d]] else 0)
+                    af += attack_af(st, ut, mt, ct, spotted, attackers[i], h, 1 if ut.armored[st.utype[d]] else 0)
             if hit:
                 c = odds_of(ct, af, unit_defense(st, ut, d))
                 g += unit_worth(st, ut, pt, side, d) * \

@@ -16,6 +16,9 @@ RANDOM = 0  # kernel id (policies/spec.py)
 SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET, TECHNIQUE, MINE_CLEAR = range(9)
 MOVE_ON = 9  # where an empty carrier goes on to after unloading (PB-TRANS-3); staying is an option
 OVERRUN_JOIN = 10  # which path a unit joins another's overrun by (PB-OVR-4); the last option: not at all
+# Optional rules (asked only when their switch is on): fire intensively (PB-OPT-AMMO), dismount
+# at an overrun's entry hex to close-assault its target (PB-OPT-PBA).
+INTENSIVE, PBA_DISMOUNT = 11, 12
 
 # Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
 # games are not all-out brawls.
@@ -31,6 +34,8 @@ def choose(policy, params, kind, n_options):
         return -1
     if kind == MOVE_DEST and np.random.random() < params[STAY_PUT]:
         return -1
-    if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR:
+    if kind == INTENSIVE:
+        return 0 if np.random.random() < 0.25 else -1
+    if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR or kind == PBA_DISMOUNT:
         return 0 if np.random.random() < 0.5 else -1
     return np.random.randint(0, n_options)

@@ -81,7 +81,9 @@ def cmd_los(args: argparse.Namespace) -> int:
     from simulator.los import LineOfSight, compile_rules, default_cache_dir
 
     sit = _load(args.situation, args.set)
-    rules = compile_rules(sit.ruleset.data["los"], sit.map, str(sit.ruleset.path / "ruleset.toml"))
+    # PB-OPT-RSLOS-1: `--set readings.real_space_los=true` builds the real-space table.
+    real_space = sit.ruleset.data.get("readings", {}).get("real_space_los", False) is True
+    rules = compile_rules(sit.ruleset.data["los"], sit.map, str(sit.ruleset.path / "ruleset.toml"), real_space)
     los = LineOfSight(sit.map, rules)
     cache = Path(args.cache_dir) if args.cache_dir else default_cache_dir() / "los"
     path = cache / f"los-{los.cache_key()}.npy"

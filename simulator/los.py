@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from simulator.errors import DataError
-from simulator.hexgrid import hex_distance, line_chain
+from simulator.hexgrid import SQRT3, _round_axial, hex_distance, line_chain
 from simulator.mapdata import GameMap, index_tables
 
 # Bump when the tracing or the judging changes, so stale cached tables are not reused.
@@ -56,17 +56,25 @@ class LosRules:
     blind_level: int           # depressed hexes and hexes at or below this level cannot see each other
     depressed_level: int       # the level a depressed hex counts as otherwise
     adjacent_clear: bool
+    # PB-OPT-RSLOS-1: trace the real centre-to-centre line instead of the hex chains (PB-LOS-4);
+    # a bar run along counts unless it is an `along_exempt_bit` bar joined to a `joined_bit` bar.
+    real_space: bool = False
+    along_exempt_bit: int = 0
+    joined_bit: int = 0
 
     def key(self) -> bytes:
         parts = [repr((self.levels, self.bars, self.high_mask, self.high_level, self.blind_level,
                        self.depressed_level, self.adjacent_clear)).encode()]
+        if self.real_space:  # PB-OPT-RSLOS-1: another table (absent from the key when off)
+            parts.append(repr(("real_space", self.along_exempt_bit, self.joined_bit)).encode())
         for a in (self.bar_bits, self.mode, self.max_cross, self.depressed):
             parts.append(np.ascontiguousarray(a).tobytes())
         return b"|".join(parts)
 
 
-def compile_rules(spec: dict, game_map: GameMap, where: str) -> LosRules:
-    """Turn the ruleset's `[los]` table into arrays, checking every name in it."""
+def compile_rules(spec: dict, game_map: GameMap, where: str, real_space: bool = False) -> LosRules:
+    """Turn the ruleset's `[los]` table into arrays, checking every name in it.  `real_space`
+    chooses the optional real-space line (PB-OPT-RSLOS-1, readings.real_space_los)."""
     def need(d: dict, key: str, fld: str, expected: str):
         if key not in d:
             raise DataError(where, f"{fld}.{key}", "missing", expected)
@@ -142,8 +150,17 @@ def compile_rules(spec: dict, game_map: GameMap, where: str) -> LosRules:
         blind_level = max(blind) if blind else -1
         depressed_level = lvl[dep.get("counts_as", levels[0])]
     bar_bits = np.array([game_map.side_bit(b) for b in bars], dtype=np.uint32)
+    along_exempt_bit, joined_bit = 0, 0
+    exempt = spec.get("real_space", {}).get("along_exempt")
+    if exempt:
+        for k in ("bar", "joined_to"):
+            if exempt.get(k) not in bars:
+                raise DataError(where, f"los.real_space.along_exempt.{k}", f"got {exempt.get(k)!r}", f"one of {list(bars)}")
+        along_exempt_bit = game_map.side_bit(exempt["bar"])
+        joined_bit = game_map.side_bit(exempt["joined_to"])
     return LosRules(levels, bars, bar_bits, mode, max_cross, high_mask, high_level, depressed,
-                    blind_level, depressed_level, bool(spec.get("adjacent_always_clear", True)))
+                    blind_level, depressed_level, bool(spec.get("adjacent_always_clear", True)),
+                    bool(real_space), along_exempt_bit, joined_bit)
 
 
 @njit(cache=True)
@@ -240,6 +257,223 @@ def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours,
     return table
 
 
+# ---------------------------------------------------------------- real-space LOS (PB-OPT-RSLOS-1)
+
+@njit(cache=True)
+def _hex_at(px, py, index_of_axial, q0, r0):
+    fq = px / 1.5
+    fr = py / SQRT3 - 0.5 * fq
+    hq, hr = _round_axial(fq, fr)
+    iq = hq - q0
+    ir = hr - r0
+    if 0 <= iq < index_of_axial.shape[0] and 0 <= ir < index_of_axial.shape[1]:
+        return index_of_axial[iq, ir]
+    return -1
+
+
+@njit(cache=True)
+def _direction(neighbours, h0, h1):
+    for j in range(6):
+        if neighbours[h0, j] == h1:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def _side_blocks(sf, h0, h1, t, first, last, la, lb, level, bar_bits, mode, max_cross, high_mask,
+                 high_level, counts):
+    """The bars on one hexside the real-space line crosses at fraction t of its length, judged
+    by the same rule table as the chains: k = 1 becomes "a side of the firer's hex", k = range
+    "a side of the target's hex", nearer the target/firer compares t with one half."""
+    if sf == 0:
+        return False
+    for bi in range(bar_bits.shape[0]):
+        if sf & bar_bits[bi] == 0:
+            continue
+        if (high_mask & bar_bits[bi]) != 0 and (level[h0] >= high_level or level[h1] >= high_level):
+            return True
+        m = mode[la, lb, bi]
+        if m == 1:
+            return True
+        if m == 2 and first:
+            return True
+        if m == 3 and last:
+            return True
+        if m == 4 and t >= 0.5 - 1e-9:
+            return True
+        if m == 5 and t <= 0.5 + 1e-9:
+            return True
+        counts[bi] += 1
+        lim = max_cross[la, lb, bi]
+        if lim >= 0 and counts[bi] > lim:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _along_sides(a, b, q, r, index_of_axial, q0, r0, neighbours, out_hex, out_dir, out_t):
+    """The hexsides the centre-to-centre line runs along (a hex on either side of it over a
+    stretch of the line, not at a single crossing point): (hex, direction, t) each."""
+    ax = 1.5 * q[a]
+    ay = SQRT3 * (r[a] + 0.5 * q[a])
+    dx = 1.5 * q[b] - ax
+    dy = SQRT3 * (r[b] + 0.5 * q[b]) - ay
+    length = np.sqrt(dx * dx + dy * dy)
+    nx = -dy / length * 1e-7
+    ny = dx / length * 1e-7
+    # Flat-topped hexes: hexsides run at 0, 60 and 120 degrees; a line along one must too.
+    parallel = False
+    for k in range(3):
+        ang = k * np.pi / 3.0
+        if abs(dx * np.sin(ang) - dy * np.cos(ang)) < 1e-9 * length:
+            parallel = True
+    if not parallel:
+        return 0
+    steps = 32 * hex_distance(q, r, a, b)
+    n = 0
+    last0, last1, run = -1, -1, 0
+    for i in range(1, steps):
+        t = i / steps
+        px = ax + dx * t
+        py = ay + dy * t
+        h0 = _hex_at(px + nx, py + ny, index_of_axial, q0, r0)
+        h1 = _hex_at(px - nx, py - ny, index_of_axial, q0, r0)
+        if h0 < 0 or h1 < 0 or h0 == h1 or _direction(neighbours, h0, h1) < 0:
+            run = 0
+            last0, last1 = -1, -1
+            continue
+        if h0 == last0 and h1 == last1:
+            run += 1
+            if run == 1:  # the second sample on this hexside: the line runs along it
+                out_hex[n] = h0
+                out_dir[n] = _direction(neighbours, h0, h1)
+                out_t[n] = t
+                n += 1
+        else:
+            run = 0
+            last0, last1 = h0, h1
+    return n
+
+
+@njit(cache=True)
+def rs_trace_blocked(a, b, side, dist, la, lb, q, r, index_of_axial, q0, r0, level, side_features,
+                     neighbours, bar_bits, mode, max_cross, high_mask, high_level,
+                     along_hex, along_dir, along_t, n_along, along_exempt_bit, joined_bit):
+    """PB-OPT-RSLOS-1: is the straight line from a's centre to b's centre, moved sideways by
+    `side` * 1e-6 hex, blocked?  Every hexside it crosses counts, however briefly it clips a
+    hex (each exit point is found by bisection: a hex is convex, so the line is in it over one
+    interval), and so do the hexsides it runs along."""
+    ax = 1.5 * q[a]
+    ay = SQRT3 * (r[a] + 0.5 * q[a])
+    dx = 1.5 * q[b] - ax
+    dy = SQRT3 * (r[b] + 0.5 * q[b]) - ay
+    length = np.sqrt(dx * dx + dy * dy)
+    nx = -dy / length * 1e-6 * side
+    ny = dx / length * 1e-6 * side
+    counts = np.zeros(bar_bits.shape[0], dtype=np.int32)
+    span = 2.1 / length  # longer than any chord of a hex (circumradius 1), as a fraction of the line
+    cur = a
+    lo = 0.0
+    guard = 0
+    while cur != b and guard < 8 * dist + 8:
+        guard += 1
+        lft = lo
+        rgt = min(1.0, lo + span)
+        for _ in range(40):
+            mid = 0.5 * (lft + rgt)
+            if _hex_at(ax + dx * mid + nx, ay + dy * mid + ny, index_of_axial, q0, r0) == cur:
+                lft = mid
+            else:
+                rgt = mid
+        nxt = _hex_at(ax + dx * rgt + nx, ay + dy * rgt + ny, index_of_axial, q0, r0)
+        if nxt < 0:
+            return True  # the line leaves the printed map
+        if nxt == cur:
+            nxt = b  # at the far end
+        d = _direction(neighbours, cur, nxt)
+        if d < 0:
+            return True
+        if _side_blocks(side_features[cur, d], cur, nxt, rgt, cur == a or nxt == a, cur == b or nxt == b,
+                        la, lb, level, bar_bits, mode, max_cross, high_mask, high_level, counts):
+            return True
+        cur = nxt
+        lo = rgt
+    if cur != b:
+        return True
+    for k in range(n_along):
+        h0 = along_hex[k]
+        d = along_dir[k]
+        sf = side_features[h0, d]
+        if sf & along_exempt_bit:
+            # a brown bar joined to an orange bar does not count when run along
+            h1 = neighbours[h0, d]
+            joined = (side_features[h0, (d + 1) % 6] | side_features[h0, (d + 5) % 6]) & joined_bit
+            if h1 >= 0:
+                joined |= (side_features[h1, (d + 2) % 6] | side_features[h1, (d + 4) % 6]) & joined_bit
+            if joined:
+                sf = sf & ~along_exempt_bit
+        h1 = neighbours[h0, d]
+        if _side_blocks(sf, h0, h1, along_t[k], h0 == a or h1 == a, h0 == b or h1 == b, la, lb, level,
+                        bar_bits, mode, max_cross, high_mask, high_level, counts):
+            return True
+    return False
+
+
+@njit(cache=True)
+def rs_los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits,
+                mode, max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
+                adjacent_clear, along_exempt_bit, joined_bit, max_len):
+    """PB-OPT-RSLOS-1: los_pair with the real centre-to-centre line.  Elevations, gullies and
+    the rule table are as in `los_pair`; where the line runs exactly through a hex corner, both
+    sides are traced and either blocking blocks (the defender's benefit of the doubt)."""
+    if a == b:
+        return True
+    dist = hex_distance(q, r, a, b)
+    if dist == 1 and adjacent_clear:
+        return True
+    la = level[a]
+    lb = level[b]
+    if depressed[a] and (depressed[b] or lb <= blind_level):
+        return False
+    if depressed[b] and (depressed[a] or la <= blind_level):
+        return False
+    if depressed[a]:
+        la = depressed_level
+    if depressed[b]:
+        lb = depressed_level
+    along_hex = np.empty(max_len, dtype=np.int64)
+    along_dir = np.empty(max_len, dtype=np.int64)
+    along_t = np.empty(max_len, dtype=np.float64)
+    n_along = _along_sides(a, b, q, r, index_of_axial, q0, r0, neighbours, along_hex, along_dir, along_t)
+    for side in (1.0, -1.0):
+        if rs_trace_blocked(a, b, side, dist, la, lb, q, r, index_of_axial, q0, r0, level, side_features,
+                            neighbours, bar_bits, mode, max_cross, high_mask, high_level,
+                            along_hex, along_dir, along_t, n_along, along_exempt_bit, joined_bit):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _build_table_rs(q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits, mode,
+                    max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
+                    adjacent_clear, along_exempt_bit, joined_bit, max_len):
+    # Serial: numba's parfor lowering mistypes the hex indices of this loop nest (about 15 s
+    # for a three-board map, once; the table is cached).
+    n = q.shape[0]
+    table = np.zeros((n, n), dtype=np.uint8)
+    for a in range(n):
+        table[a, a] = 1
+        for b in range(a + 1, n):
+            if rs_los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours,
+                           bar_bits, mode, max_cross, high_mask, high_level, depressed, blind_level,
+                           depressed_level, adjacent_clear, along_exempt_bit, joined_bit, max_len):
+                table[a, b] = 1
+    for a in range(n):
+        for b in range(a + 1, n):
+            table[b, a] = table[a, b]
+    return table
+
+
 class LineOfSight:
     """Callable view of the rules on one map: `clear(a, b)` for single pairs, `table()`."""
 
@@ -258,8 +492,13 @@ class LineOfSight:
 
     def clear(self, a: int, b: int) -> bool:
         """Trace one pair directly (tests, debugging); the game uses the table."""
+        if self.rules.real_space:
+            return bool(rs_los_pair(a, b, *self._args(), *self._rs_args()))
         chain = np.empty(self._max_len, dtype=np.int64)
         return bool(los_pair(a, b, *self._args(), chain))
+
+    def _rs_args(self):
+        return (self.rules.along_exempt_bit, self.rules.joined_bit, 4 * self._max_len)
 
     def chains(self, a: int, b: int) -> list[list[int]]:
         """The two candidate chains from a to b (for tests and for drawing)."""
@@ -279,6 +518,8 @@ class LineOfSight:
         return h.hexdigest()[:32]
 
     def build(self) -> np.ndarray:
+        if self.rules.real_space:
+            return _build_table_rs(*self._args(), *self._rs_args())
         return _build_table(*self._args(), self._max_len)
 
     def table(self, cache_dir: Path | None = None) -> np.ndarray:

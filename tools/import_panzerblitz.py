@@ -97,6 +97,10 @@ def import_units(src: Path, dst: Path) -> None:
         "#   attack, weapon (A/H/M/I), range, defense, movement: the printed factors (PB-GEN-3)",
         "#   movement_class: leg | truck | vehicle | wagon | cavalry | none (PB-TEC-1)",
         "#   armored: an armored target (PB-WEC); carrier: may carry one passenger (PB-TRANS-1)",
+        "#   optional_indirect_fire: \"any_range\" | \"beyond_half_range\" for the units the digest lets",
+        "#     fire indirectly under the optional rule (PB-OPT-IF-1/4); absent = never.  (`indirect_fire`",
+        "#     is OpenPanzerBlitz's own flag, kept as imported and not used.)",
+        "#   intensive_fire = false: an H or M unit that may not fire intensively (PB-OPT-AMMO-4)",
         "",
     ]
     for u in sorted(data["units"], key=lambda x: x["id"]):
@@ -123,8 +127,20 @@ def import_units(src: Path, dst: Path) -> None:
         }
         lines.append(f"[units.{json.dumps(u['id'])}]")
         lines.extend(assign(k, v) for k, v in entry.items())
+        if u["id"] in OPTIONAL_INDIRECT_FIRE:
+            lines.append(f"{assign('optional_indirect_fire', OPTIONAL_INDIRECT_FIRE[u['id']])}  # PB-OPT-IF-1/4")
         lines.append("")
     dst.write_text("\n".join(lines))
+
+
+# PB-OPT-IF-1/4 (the digest, not OpenPanzerBlitz): mortars fire indirectly at any range; the German
+# SPA and the German howitzers only beyond half their range.  Russian howitzers only under PB-EXP-IF.
+OPTIONAL_INDIRECT_FIRE = {
+    "81mm-mortar": "any_range", "82mm-mortar": "any_range", "82mm-mortar-motorized": "any_range",
+    "120mm-mortar-german": "any_range", "120mm-mortar-russian": "any_range",
+    "wespe": "beyond_half_range", "hummel": "beyond_half_range", "75mm-how-company": "beyond_half_range",
+    "150mm-how-company": "beyond_half_range", "105mm-how": "beyond_half_range", "150mm-how": "beyond_half_range",
+}
 
 
 # ---------------------------------------------------------------------------- situations

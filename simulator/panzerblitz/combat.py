@@ -52,6 +52,14 @@ class CombatTables:
     leftovers_open: bool      # OQ-23: leftovers of a multiple attack may still be fired on
     cat_rf1_armor_barred: bool  # OQ-18: RF-1 I-class units may not close-assault armored targets
     passengers_counted: bool  # OQ-20: passengers count by their own type in PB-WEC-6
+    # Optional rules (PB-OPT), all off by default.
+    indirect_fire: bool = False            # PB-OPT-IF-1..5
+    indirect_armor_any_range: bool = True  # OQ-15: armored targets halved at any range
+    intensive_fire: bool = False           # PB-OPT-AMMO-1..4
+    intensive_factor: int = 3              # PB-OPT-AMMO-1
+    intensive_printed: bool = True         # OQ-14: multiply the printed AF (else the final AF)
+    real_space_los: bool = False           # PB-OPT-RSLOS-1 / PB-LOS-9
+    panzerblitz_assault: bool = False      # PB-OPT-PBA-1
 
     def column(self, name: str) -> int:
         return self.column_names.index(name)
@@ -132,7 +140,20 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         == "selective_only",
         cat_rf1_armor_barred=not choice("rf1_close_assault_armor", (True, False), True),
         passengers_counted=choice("passengers_in_type_count", (True, False), False),
+        indirect_fire=choice("indirect_fire", (True, False), False),
+        indirect_armor_any_range=choice("indirect_fire_armor", ("any_range", "wec"), "any_range") == "any_range",
+        intensive_fire=choice("intensive_fire", (True, False), False),
+        intensive_factor=_positive_int(readings.get("intensive_fire_factor", 3), where, "readings.intensive_fire_factor"),
+        intensive_printed=choice("intensive_fire_order", ("printed", "final"), "printed") == "printed",
+        real_space_los=choice("real_space_los", (True, False), False),
+        panzerblitz_assault=choice("panzerblitz_assault", (True, False), False),
     )
+
+
+def _positive_int(v, where: str, fld: str) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+        raise DataError(where, fld, f"got {v!r}", "an integer >= 1")
+    return v
 
 
 @njit(cache=True)

@@ -15,11 +15,13 @@ from policies.random_play import (
     ASSAULT_TARGET,
     ENTRY_HEX,
     FIRE_TARGET,
+    INTENSIVE,
     LOAD,
     MINE_CLEAR,
     MOVE_DEST,
     MOVE_ON,
     OVERRUN_JOIN,
+    PBA_DISMOUNT,
     SETUP_HEX,
     TECHNIQUE,
     UNLOAD,
@@ -48,8 +50,10 @@ from simulator.panzerblitz.rules import (
     log_event,
     may_assault,
     may_fire,
+    may_fire_intensively,
     mine_removal_targets,
     minefield_attacks,
+    observe,
     occupancy,
     overrun_options,
     place,
@@ -64,6 +68,7 @@ from simulator.panzerblitz.rules import (
     resolve_selective,
     selective_allowed,
     side_load,
+    spend_intensive,
     spotted_hexes,
     stack_kind_of,
     stack_loads,
@@ -230,6 +235,8 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
     n_units = st.utype.shape[0]
     spotted = spotted_hexes(st, ut, mt, ct, side)  # spotters in place at the start of the turn
     occ = occupancy(st, ut, n_hex)
+    if ct.indirect_fire:
+        observe(st, ut, mt, side, spotted)  # PB-OPT-IF-2/3: what the CPs observe for indirect fire
     # PB-MINE-9 (OQ-13): engineers beside a minefield may try to clear it instead of firing.
     heuristic = policy[side] == hp.HEURISTIC
     mines_near = np.empty(6, dtype=np.int64)
@@ -250,6 +257,8 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
             stack_kind[h] = stack_kind_of(st, ut, mt, ct, h, 1 - side, defender_stack(st, ut, mt, h, 1 - side)[1])
     if heuristic:
         hp.plan_fire(st, ut, mt, ct, pt, params[side], side, spotted, occ, stack_kind, target_of)
+        if ct.intensive_fire:
+            hp.plan_intensive(st, ut, mt, ct, pt, side, spotted, stack_kind, target_of)
     else:
         for u in np.random.permutation(n_units):
             if not may_fire(st, ut, u, side):
@@ -258,12 +267,18 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
             i = choose(policy[side], params[side], FIRE_TARGET, n)
             if i >= 0:
                 target_of[u] = opt_hex[i]
+                # PB-OPT-AMMO-1: random play fires intensively now and then.
+                if may_fire_intensively(st, ut, ct, u, side) and \
+                        choose(policy[side], params[side], INTENSIVE, 1) == 0:
+                    st.intensive[u] = True
     attackers = np.empty(n_units, dtype=np.int64)
     assign = np.empty(n_units, dtype=np.int64)
     for h in _targets(target_of):
         k = _aiming_at(target_of, h, attackers)
         if k > 0:
             attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, policy, params)
+            if ct.intensive_fire:
+                spend_intensive(st, attackers, k)  # PB-OPT-AMMO-2
 
 
 @njit(cache=True)
@@ -464,8 +479,15 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
     if i >= n:
         k = i - n
         _pass_through(st, mt, side, prev_o, start, ov_entry[k])  # PB-VIC-5: the approach
+        rider = -1
+        if ct.panzerblitz_assault and pba_rider(st, ut, side, u, ov_entry[k]) >= 0 and \
+                (heuristic or choose(policy[side], params[side], PBA_DISMOUNT, 1) == 0):
+            rider = pba_dismount(st, ut, side, u, ov_entry[k], ov_target[k], occ)
         _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, ov_entry[k], ov_target[k], ov_exit[k],
                           policy, params, occ, cost_o, prev_o, ov_entry, ov_target, ov_exit, fields)
+        if rider >= 0 and not st.overrun_hex[ov_target[k]]:
+            st.pba_target[rider] = -1  # the overrun was not made: nothing was overrun
+            st.steps[rider] = 99
         return
     dest = start if i < 0 else options[i]
     if st.status[u] == WAITING:
@@ -585,6 +607,41 @@ def _enemy_in_overrun_reach(mt, mv, occ, side, mclass, start, budget):
         if occ[h, 1 - side] > 0 and mt.dist[start, h] <= reach:
             return True
     return False
+
+
+@njit(cache=True)
+def pba_rider(st, ut, side, u, entry):
+    """PB-OPT-PBA-1: the infantry riding armored vehicle u that may dismount in the overrun's
+    entry hex (room there, PB-STACK-1), or -1."""
+    p = st.carrying[u]
+    if p < 0 or not ut.armored[st.utype[u]] or not ut.can_assault[st.utype[p]] or st.dispersed[p]:
+        return -1
+    # PB-STACK-1 in the entry hex, with the carrier counted too: a cancelled overrun ends there (PB-OVR-9).
+    load = side_load(st, ut, entry, side) + ut.stack_count[st.utype[p]]
+    if st.hex[u] != entry:
+        load += ut.stack_count[st.utype[u]]
+    if load > st.limits[side]:
+        return -1
+    return p
+
+
+@njit(cache=True)
+def pba_dismount(st, ut, side, u, entry, target, occ):
+    """PB-OPT-PBA-1: the rider of u gets off in the entry hex before the overrun; in S5 it may
+    close-assault the overrun hex, and only it (the exception to PB-CAT-9)."""
+    p = pba_rider(st, ut, side, u, entry)
+    if p < 0:
+        return -1
+    st.carrying[u] = -1
+    st.carried_by[p] = -1
+    st.hex[p] = entry
+    st.status[p] = ON_MAP
+    st.moved[p] = True
+    st.steps[p] = 1  # it got off one hex short of the target: a CAT move (PB-CAT-3)
+    st.pba_target[p] = target
+    occ[entry, side] += 1
+    log_event(st, EV_UNLOAD, u, p, entry, 1, 0, 0, 0)  # 1: a PanzerBlitz Assault dismount
+    return p
 
 
 @njit(cache=True)
@@ -782,7 +839,8 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
         n = 0
         for d in range(6):
             h = mt.neighbours[st.hex[u], d]
-            if h >= 0 and occ[h, 1 - side] > 0 and not st.assaulted_hex[h]:
+            if h >= 0 and occ[h, 1 - side] > 0 and not st.assaulted_hex[h] and \
+                    (st.pba_target[u] < 0 or st.pba_target[u] == h):  # PB-OPT-PBA-1: only the overrun hex
                 opts[n] = h
                 n += 1
         if policy[side] == hp.HEURISTIC:
@@ -797,6 +855,8 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
         if k > 0:
             if resolve_assault(st, ut, mt, ct, side, group, k, h) >= 0:
                 st.engaged[side] = True  # PB-VIC-6 (a CAT gives no control: PB-VIC-5)
+    if ct.panzerblitz_assault:
+        st.pba_target[:] = -1
 
 
 @njit(cache=True)

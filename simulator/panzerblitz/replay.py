@@ -24,6 +24,7 @@ from simulator.panzerblitz.rules import (
     EV_EXIT,
     EV_FIRER,
     EV_HIT,
+    EV_INTENSIVE,
     EV_LOAD,
     EV_MINE,
     EV_MINE_REMOVAL,
@@ -128,7 +129,7 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
         elif kind == EV_MOVE:
             lines.append(f"  {unit(a)} moves {hexname(b)} -> {hexname(c)} ({d / 2:g} MF)")
         elif kind == EV_FIRER:
-            pending_firers.append(f"{unit(a)} ({c})")
+            pending_firers.append(f"{unit(a)} ({c}{', indirect' if d else ''})")
         elif kind == EV_ATTACK and not pending_firers:
             # the next battle of a multiple attack (PB-STK-4): its firers were listed with the first
             lines.append(f"  next battle on {hexname(a)}: AF {b} vs DF {c}, {_odds(t, d, e, f, g)}")
@@ -164,7 +165,10 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
         elif kind == EV_LOAD:
             lines.append(f"  {unit(a)} loads {unit(b)} in {hexname(c)}")
         elif kind == EV_UNLOAD:
-            lines.append(f"  {unit(a)} unloads {unit(b)} in {hexname(c)}")
+            lines.append(f"  {unit(a)} unloads {unit(b)} in {hexname(c)}"
+                         + (" to close-assault the units it overruns (PanzerBlitz Assault)" if d else ""))
+        elif kind == EV_INTENSIVE:
+            lines.append(f"    {unit(a)} fired intensively: removed from play, counted as lost")
     o = rec.outcome
     lines.append("== end of game ==")
     for s in sides:

@@ -216,16 +216,127 @@ def dispersed_modifier(ct, n_defenders, n_dispersed):
 @njit(cache=True)
 def firer_af(st, ut, mt, ct, u, h, kind):
     """PB-CBT-5: the modified AF unit u brings against the stack in h (0 = may not fire)."""
+    return firer_af_mode(st, ut, mt, ct, u, h, kind, False)
+
+
+@njit(cache=True)
+def firer_af_mode(st, ut, mt, ct, u, h, kind, indirect):
+    """firer_af, for direct or indirect fire (PB-OPT-IF-5), with intensive fire (PB-OPT-AMMO-1).
+
+    Indirect fire obeys the WEC and PB-HILL as a non-adjacent attack (halved against slopes and
+    hilltops, not hilltop to hilltop); against armored targets it is halved at any range (OQ-15
+    adopted: the WEC's beyond-half-range column), or follows the WEC (OQ-15 alternative).
+    Intensive fire multiplies the printed AF before WEC and terrain (OQ-14 adopted) or the
+    final AF (alternative)."""
     t = st.utype[u]
     a = st.hex[u]
     dist = mt.dist[a, h]
-    halved = hill_halves(mt.level[a], mt.level[h], dist == 1, brown_between(mt, a, h))
+    wec_dist = dist
+    if indirect:
+        halved = hill_halves(mt.level[a], mt.level[h], False, False)
+        if ct.indirect_armor_any_range:
+            wec_dist = ut.range[t] + 1  # beyond half range whatever the distance (OQ-15)
+    else:
+        halved = hill_halves(mt.level[a], mt.level[h], dist == 1, brown_between(mt, a, h))
+    af = ut.attack[t]
+    factor = 1
+    if st.intensive[u]:
+        if ct.intensive_printed:
+            af = af * ct.intensive_factor
+        else:
+            factor = ct.intensive_factor
     if kind == 2:
         # PB-WEC-6 tie: the type less favourable to this firer.
-        x = modified_attack(ut.attack[t], ut.weapon[t], True, dist, ut.range[t], halved, ct.wec, ct.halving)
-        y = modified_attack(ut.attack[t], ut.weapon[t], False, dist, ut.range[t], halved, ct.wec, ct.halving)
-        return min(x, y)
-    return modified_attack(ut.attack[t], ut.weapon[t], kind == 1, dist, ut.range[t], halved, ct.wec, ct.halving)
+        x = modified_attack(af, ut.weapon[t], True, wec_dist, ut.range[t], halved, ct.wec, ct.halving)
+        y = modified_attack(af, ut.weapon[t], False, wec_dist, ut.range[t], halved, ct.wec, ct.halving)
+        return min(x, y) * factor
+    return modified_attack(af, ut.weapon[t], kind == 1, wec_dist, ut.range[t], halved, ct.wec, ct.halving) * factor
+
+
+@njit(cache=True)
+def may_fire_indirect(st, ut, mt, ct, u, a, h):
+    """PB-OPT-IF-1/2/4: with the optional rule on, unit u (in hex a) may fire indirectly at h:
+    it is a unit the data lets fire indirectly, h is beyond half its range if it is SPA or a
+    howitzer, and a command post observes h this phase (`st.observed`, see `observe`)."""
+    if not ct.indirect_fire:
+        return False
+    k = ut.indirect[st.utype[u]]
+    if k == 0:
+        return False
+    if k == 2 and 2 * mt.dist[a, h] <= ut.range[st.utype[u]]:
+        return False  # PB-OPT-IF-4: only at targets more than half the RF away
+    return st.observed[h]
+
+
+@njit(cache=True)
+def fire_mode(st, ut, mt, ct, spotted, u, a, h):
+    """How unit u in hex a may fire at h: 1 direct (PB-CBT-4), 2 indirect (PB-OPT-IF), 0 not."""
+    if can_see(mt, spotted, a, h):
+        return 1
+    if may_fire_indirect(st, ut, mt, ct, u, a, h):
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def attack_af(st, ut, mt, ct, spotted, u, h, kind):
+    """`firer_af` of a unit declared against h: direct fire where it sees h, else indirect
+    (PB-OPT-IF-5), with intensive fire if declared (PB-OPT-AMMO-1)."""
+    return firer_af_mode(st, ut, mt, ct, u, h, kind, fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h) == 2)
+
+
+@njit(cache=True)
+def observe(st, ut, mt, side, spotted):
+    """PB-OPT-IF-2/3, PB-CP-2: mark the hexes `side` may fire on indirectly this phase: an
+    unloaded command post of the side (undispersed: a dispersed unit does not spot, PB-SPOT-2)
+    has a clear LOS to the hex; a hex in woods or a town must also be spotted by a unit
+    adjacent to it that the CP can see."""
+    n_hex = mt.neighbours.shape[0]
+    st.observed[:] = False
+    for c in range(st.utype.shape[0]):
+        if not is_piece(st, ut, c) or st.side[c] != side or not ut.observer[st.utype[c]] or st.dispersed[c]:
+            continue
+        hc = st.hex[c]
+        for h in range(n_hex):
+            if st.observed[h] or (mt.dist[hc, h] > 1 and mt.los[hc, h] == 0):
+                continue
+            if not mt.concealing[h]:
+                st.observed[h] = True
+                continue
+            if not spotted[h]:
+                continue
+            for s in range(st.utype.shape[0]):
+                if is_piece(st, ut, s) and st.side[s] == side and not st.dispersed[s] \
+                        and mt.dist[st.hex[s], h] == 1 \
+                        and (mt.dist[hc, st.hex[s]] <= 1 or mt.los[hc, st.hex[s]] != 0):
+                    st.observed[h] = True  # PB-OPT-IF-3: the CP sees the spotter
+                    break
+
+
+@njit(cache=True)
+def may_fire_intensively(st, ut, ct, u, side):
+    """PB-OPT-AMMO-1/2/4: an H or M unit that may fire (and carries no passenger), with the
+    optional rule on; it can do so only once, since it leaves the game after."""
+    return ct.intensive_fire and ut.intensive[st.utype[u]] and st.carrying[u] < 0 and may_fire(st, ut, u, side)
+
+
+EV_INTENSIVE = 30
+
+
+@njit(cache=True)
+def spend_intensive(st, attackers, n_att):
+    """PB-OPT-AMMO-2: right after its attack, each unit that fired intensively is removed from
+    play and counts as lost (ammunition spent); one whose attack was not made keeps it."""
+    for i in range(n_att):
+        u = attackers[i]
+        if not st.intensive[u]:
+            continue
+        st.intensive[u] = False
+        if st.fired[u] and st.status[u] == ON_MAP:
+            h = st.hex[u]
+            st.dispersed[u] = False
+            mark_lost(st, u, h)
+            log_event(st, EV_INTENSIVE, u, h, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -250,10 +361,11 @@ def fire_options(st, ut, mt, ct, side, spotted, occ, u, out_hex, out_af, stack_k
             continue
         if mt.dist[a, h] > ut.range[t]:
             continue
-        if not can_see(mt, spotted, a, h):
+        mode = fire_mode(st, ut, mt, ct, spotted, u, a, h)
+        if mode == 0:
             continue
         kind = stack_kind[h] if stack_kind[h] >= 0 else defender_stack(st, ut, mt, h, enemy)[1]
-        af = firer_af(st, ut, mt, ct, u, h, kind)
+        af = firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
         if af < 1:
             continue  # PB-CBT-5 step 4
         out_hex[n] = h
@@ -325,9 +437,10 @@ def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     total = 0
     for i in range(n_att):
         u = attackers[i]
-        if may_fire(st, ut, u, side) and st.hex[u] >= 0 and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
-                and can_see(mt, spotted, st.hex[u], h):
-            total += firer_af(st, ut, mt, ct, u, h, kind)
+        if may_fire(st, ut, u, side) and st.hex[u] >= 0 and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]]:
+            mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
+            if mode != 0:
+                total += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
     if total <= 0:
         return -1
     col = odds_of(ct, total, df)
@@ -341,7 +454,9 @@ def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
             st.fired[u] = True  # PB-SEQ-3.1: a unit that fires may not move this turn
             if mt.concealing[st.hex[u]]:
                 st.revealed[u] = True  # used only by the Panzer Leader spotting variant
-            log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
+            mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
+            log_event(st, EV_FIRER, u, h, firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2),
+                      1 if mode == 2 else 0, 0, 0, 0)  # 1: indirect fire (PB-OPT-IF)
     modifier = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
     return roll_and_apply(st, ut, ct, EV_ATTACK, h, total, df, col, modifier, enemy)
 
@@ -757,9 +872,10 @@ def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
         af = 0
         for i in range(n_att):
             u = attackers[i]
-            if may_fire(st, ut, u, side) and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
-                    and can_see(mt, spotted, st.hex[u], h):
-                af += firer_af(st, ut, mt, ct, u, h, kind)
+            if may_fire(st, ut, u, side) and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]]:
+                mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
+                if mode != 0:
+                    af += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
         if af <= 0:
             continue
         col = odds_of(ct, af, unit_defense(st, ut, d))
@@ -774,7 +890,9 @@ def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
             st.fired[u] = True
             if mt.concealing[st.hex[u]]:
                 st.revealed[u] = True
-            log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
+            mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
+            log_event(st, EV_FIRER, u, h, firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2),
+                      1 if mode == 2 else 0, 0, 0, 0)  # 1: indirect fire (PB-OPT-IF)
     modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[best_unit] else 0)
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, best_col, roll + modifier)
@@ -845,10 +963,11 @@ NOT_FIRING, AT_LEFTOVERS = -1, -2
 
 
 @njit(cache=True)
-def fire_reaches(st, ut, mt, spotted, side, u, h):
-    """Attacker u may fire at hex h this turn (face-up, range, LOS and spotting)."""
+def fire_reaches(st, ut, mt, ct, spotted, side, u, h):
+    """Attacker u may fire at hex h this turn (face-up, range, LOS and spotting, or indirect
+    fire where the optional rule allows it: PB-OPT-IF)."""
     return may_fire(st, ut, u, side) and st.hex[u] >= 0 and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
-        and can_see(mt, spotted, st.hex[u], h)
+        and fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h) != 0
 
 
 @njit(cache=True)
@@ -867,8 +986,8 @@ def multiple_order(st, ut, mt, ct, side, h, attackers, n_att, spotted, out_units
             kind = 1 if ut.armored[st.utype[d]] else 0
             af = 0
             for i in range(n_att):
-                if fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
-                    af += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+                if fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
+                    af += attack_af(st, ut, mt, ct, spotted, attackers[i], h, kind)
             key = -odds_of(ct, af, unit_defense(st, ut, d)) if af > 0 else 1
         else:
             key = unit_defense(st, ut, d)
@@ -925,7 +1044,7 @@ def multiple_attack_ok(st, ut, mt, ct, side, h, attackers, n_att, assign, spotte
         if d == NOT_FIRING:
             continue
         u = attackers[i]
-        if not fire_reaches(st, ut, mt, spotted, side, u, h):
+        if not fire_reaches(st, ut, mt, ct, spotted, side, u, h):
             return False
         for j in range(i):
             if attackers[j] == u and assign[j] != NOT_FIRING:
@@ -936,7 +1055,7 @@ def multiple_attack_ok(st, ut, mt, ct, side, h, attackers, n_att, assign, spotte
         if d < 0 or d >= n_units or not is_piece(st, ut, d) or st.hex[d] != h or st.side[d] != enemy:
             return False
         attacked[d] = True
-        af[d] += firer_af(st, ut, mt, ct, u, h, 1 if ut.armored[st.utype[d]] else 0)
+        af[d] += attack_af(st, ut, mt, ct, spotted, u, h, 1 if ut.armored[st.utype[d]] else 0)
     n_hit = 0
     for d in range(n_units):
         if attacked[d]:
@@ -961,7 +1080,7 @@ def multiple_attack_ok(st, ut, mt, ct, side, h, attackers, n_att, assign, spotte
         total = 0
         for i in range(n_att):
             if assign[i] == AT_LEFTOVERS:
-                total += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+                total += attack_af(st, ut, mt, ct, spotted, attackers[i], h, kind)
         col = odds_of(ct, total, df) if total > 0 else -1
         if col < 0 and not ct.below_table_allowed:
             return False
@@ -993,7 +1112,7 @@ def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
         st.fired[u] = True
         if mt.concealing[st.hex[u]]:
             st.revealed[u] = True
-        log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
+        log_event(st, EV_FIRER, u, h, attack_af(st, ut, mt, ct, spotted, u, h, kind), 0, 0, 0, 0)
     battles = 0
     for d in range(n_units):
         if not attacked[d]:
@@ -1002,7 +1121,7 @@ def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
         af = 0
         for i in range(n_att):
             if assign[i] == d:
-                af += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+                af += attack_af(st, ut, mt, ct, spotted, attackers[i], h, kind)
         df = unit_defense(st, ut, d)
         col = odds_of(ct, af, df)
         modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[d] else 0)
@@ -1016,7 +1135,7 @@ def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
     af = 0
     for i in range(n_att):
         if assign[i] == AT_LEFTOVERS:
-            af += firer_af(st, ut, mt, ct, attackers[i], h, lkind)
+            af += attack_af(st, ut, mt, ct, spotted, attackers[i], h, lkind)
     if af > 0:
         col = max(odds_of(ct, af, ldf), 0)  # below the table only when OQ-2 allows it (checked)
         modifier = mt.terrain_mod[h] + dispersed_modifier(ct, ln, ldisp)
@@ -1048,7 +1167,7 @@ def plan_multiple(st, ut, mt, ct, side, h, attackers, n_att, spotted, n_hit, ass
     af = np.zeros((n_att, n_hit), dtype=np.int64)
     for i in range(n_att):
         assign[i] = NOT_FIRING
-        if not fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
+        if not fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
             continue
         dup = False
         for j in range(i):
@@ -1057,7 +1176,7 @@ def plan_multiple(st, ut, mt, ct, side, h, attackers, n_att, spotted, n_hit, ass
         if dup:
             continue
         for j in range(n_hit):
-            af[i, j] = firer_af(st, ut, mt, ct, attackers[i], h, 1 if ut.armored[st.utype[units[j]]] else 0)
+            af[i, j] = attack_af(st, ut, mt, ct, spotted, attackers[i], h, 1 if ut.armored[st.utype[units[j]]] else 0)
     total = np.zeros(n_hit, dtype=np.int64)
     free = np.ones(n_att, dtype=np.bool_)
     for j in range(n_hit - 1, -1, -1):
@@ -1128,8 +1247,8 @@ def resolve_passenger(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     kind = 1 if ut.armored[st.utype[p]] else 0
     af = 0
     for i in range(n_att):
-        if fire_reaches(st, ut, mt, spotted, side, attackers[i], h):
-            af += firer_af(st, ut, mt, ct, attackers[i], h, kind)
+        if fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
+            af += attack_af(st, ut, mt, ct, spotted, attackers[i], h, kind)
     if af <= 0:
         return -1
     col = odds_of(ct, af, 1)
@@ -1139,11 +1258,11 @@ def resolve_passenger(st, ut, mt, ct, side, h, attackers, n_att, spotted):
         col = 0
     for i in range(n_att):
         u = attackers[i]
-        if fire_reaches(st, ut, mt, spotted, side, u, h):
+        if fire_reaches(st, ut, mt, ct, spotted, side, u, h):
             st.fired[u] = True
             if mt.concealing[st.hex[u]]:
                 st.revealed[u] = True
-            log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, kind), 0, 0, 0, 0)
+            log_event(st, EV_FIRER, u, h, attack_af(st, ut, mt, ct, spotted, u, h, kind), 0, 0, 0, 0)
     modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[p] else 0)
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)

@@ -39,6 +39,7 @@ State = namedtuple("State", [
     "objective", "turn_stats",
     "lost_hex", "lost_turn", "snap_hex", "snap_status",
     "control", "snap_control", "engaged",
+    "intensive", "observed", "pba_target",
 ])
 
 
@@ -115,6 +116,11 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         snap_control=np.full((sit.turns + 1, n_hex), -1, dtype=np.int64),
         # PB-VIC-6: per side, whether it has fired or moved a unit toward the enemy.
         engaged=np.zeros(len(sides), dtype=np.bool_),
+        # Optional rules (PB-OPT): units declared to fire intensively in this fire phase
+        # (PB-OPT-AMMO-1); hexes the phasing side's command posts observe for indirect fire
+        # (PB-OPT-IF-2/3); the overrun hex a dismounted rider may close-assault (PB-OPT-PBA-1).
+        intensive=np.zeros(n, dtype=np.bool_), observed=np.zeros(n_hex, dtype=np.bool_),
+        pba_target=np.full(n, -1, dtype=np.int64),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)

@@ -32,11 +32,14 @@ CombatT = namedtuple("CombatT", [
     "mod_terrain", "mod_dispersed", "minefield_column", "mod_overrun", "mod_close_assault",
     "dispersed_mode", "overrun_hill_halving", "halftrack_majority", "load_and_move", "fired_units_stay_spotted",
     "multiple_minimum", "multiple_weakest_by_odds", "leftovers_open", "cat_rf1_armor_barred", "passengers_counted",
+    "indirect_fire", "indirect_armor_any_range", "intensive_fire", "intensive_factor", "intensive_printed",
+    "panzerblitz_assault",
 ])
 UnitT = namedtuple("UnitT", [
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
     "vehicle", "carrier", "positional", "stack_count", "victory_count", "leaves_wreck",
     "can_overrun", "can_assault", "engineer", "fort",
+    "indirect", "intensive", "observer",
 ])
 
 # Map edges as bits of edge_mask (north, south, east, west).
@@ -64,7 +67,8 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     movement = compile_movement(rs.data, m, where)
     units = compile_units(rs.data, rs.sides, movement.classes, where)
     if los_table is None:
-        los_table = LineOfSight(m, compile_rules(rs.data["los"], m, where)).table()
+        # PB-OPT-RSLOS-1: the real-space reading is part of the rules, hence of the cache key.
+        los_table = LineOfSight(m, compile_rules(rs.data["los"], m, where, combat.real_space_los)).table()
     concealing = m.has_feature("woods") | m.has_feature("town")  # PB-SPOT-1
     terrain_mod = np.zeros(m.n_hexes, dtype=np.int64)
     for f in combat.terrain_mod_features:
@@ -98,12 +102,15 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
                        combat.mod_close_assault, combat.dispersed_mode, combat.overrun_hill_halving,
                        combat.halftrack_majority, combat.load_and_move, combat.fired_units_stay_spotted,
                        combat.multiple_minimum, combat.multiple_weakest_by_odds, combat.leftovers_open,
-                       combat.cat_rf1_armor_barred, combat.passengers_counted)
+                       combat.cat_rf1_armor_barred, combat.passengers_counted,
+                       combat.indirect_fire, combat.indirect_armor_any_range, combat.intensive_fire,
+                       combat.intensive_factor, combat.intensive_printed, combat.panzerblitz_assault)
     u = units
     unit_t = UnitT(u.side.astype(np.int64), u.category.astype(np.int64), u.attack.astype(np.int64),
                    u.weapon.astype(np.int64), u.range.astype(np.int64), u.defense.astype(np.int64),
                    u.movement.astype(np.int64), u.mclass.astype(np.int64), u.armored, u.vehicle,
                    u.carrier, u.positional, u.stack_count.astype(np.int64), u.victory_count,
-                   u.leaves_wreck, u.can_overrun, u.can_assault, u.engineer, u.fort)
+                   u.leaves_wreck, u.can_overrun, u.can_assault, u.engineer, u.fort,
+                   u.indirect.astype(np.int64), u.intensive, u.observer)
     limits = np.array([rs.stacking_limit(s) for s in rs.sides], dtype=np.int64)
     return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits)

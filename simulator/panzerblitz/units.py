@@ -19,6 +19,8 @@ POSITIONAL = ("fortification", "roadblock", "minefield")
 NO_OVERRUN = ("self_propelled_artillery",)
 # PB-CAT-1: infantry-category units and cavalry may close-assault.
 CLOSE_ASSAULT = ("infantry", "cavalry")
+# PB-OPT-IF-1/4: a unit type's `optional_indirect_fire` (index = UnitTypes.indirect).
+INDIRECT_KINDS = ("none", "any_range", "beyond_half_range")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,10 @@ class UnitTypes:
     can_assault: np.ndarray   # bool (PB-CAT-1)
     engineer: np.ndarray      # bool
     fort: np.ndarray          # bool: a fortification (PB-FORT)
+    # Optional rules (PB-OPT): who may fire indirectly / intensively, who observes for them.
+    indirect: np.ndarray = None   # int8: 0 never, 1 at any range, 2 beyond half range (PB-OPT-IF-1/4)
+    intensive: np.ndarray = None  # bool: may fire intensively (PB-OPT-AMMO-1/4)
+    observer: np.ndarray = None   # bool: a command post (PB-CP-2, PB-OPT-IF-2)
 
     def index(self, name: str) -> int:
         return self.names.index(name)
@@ -53,6 +59,10 @@ def compile_units(data: dict, sides: list[str], movement_classes: tuple[str, ...
     names = tuple(sorted(units))
     stack_counts = data["stacking"].get("category_counts", {})
     uncounted = set(data.get("victory", {}).get("uncounted_categories", []))
+    intensive_classes = data.get("readings", {}).get("intensive_fire_classes", ["H", "M"])
+    if not isinstance(intensive_classes, list) or any(c not in WEAPON_INDEX for c in intensive_classes):
+        raise DataError(where, "readings.intensive_fire_classes", f"got {intensive_classes!r}",
+                        f"a list of weapon classes from {list(WEAPON_INDEX)}")
     rows = []
     for name in names:
         u = units[name]
@@ -72,6 +82,9 @@ def compile_units(data: dict, sides: list[str], movement_classes: tuple[str, ...
                 raise DataError(where, f"{fld}.{k}", f"got {v!r}", "a number >= 0")
         side = u.get("side", "any")
         armored = bool(u.get("armored", False))
+        indirect = u.get("optional_indirect_fire", "none")
+        if indirect not in INDIRECT_KINDS:
+            raise DataError(where, f"{fld}.optional_indirect_fire", f"got {indirect!r}", f"one of {list(INDIRECT_KINDS)}")
         vehicle = bool(u.get("vehicle", False))
         rows.append(dict(
             side=sides.index(side) if side in sides else -1,
@@ -90,6 +103,9 @@ def compile_units(data: dict, sides: list[str], movement_classes: tuple[str, ...
             can_assault=cat in CLOSE_ASSAULT,
             engineer=bool(u.get("engineer", False)),
             fort=cat == "fortification",
+            indirect=INDIRECT_KINDS.index(indirect),
+            intensive=weapon in intensive_classes and bool(u.get("intensive_fire", True)),
+            observer=cat == "command_post",
         ))
 
     def col(key, dtype):
@@ -104,4 +120,5 @@ def compile_units(data: dict, sides: list[str], movement_classes: tuple[str, ...
         victory_count=col("victory_count", np.bool_), leaves_wreck=col("leaves_wreck", np.bool_),
         can_overrun=col("can_overrun", np.bool_), can_assault=col("can_assault", np.bool_),
         engineer=col("engineer", np.bool_), fort=col("fort", np.bool_),
+        indirect=col("indirect", np.int8), intensive=col("intensive", np.bool_), observer=col("observer", np.bool_),
     )
