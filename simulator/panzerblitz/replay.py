@@ -109,8 +109,13 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
     names = t.units.names
     st = rec.state
 
-    def unit(u: int) -> str:
-        return f"{sides[st.side[u]][:3].capitalize()} {names[st.utype[u]]}#{u}"
+    # The side a counter began with (new_state numbers the groups side by side, in file
+    # order): a fort taken over later (PB-FORT-8) is set up by its first owner.
+    group_side = [sides.index(s.name) for s in t.situation.sides for _ in s.groups]
+
+    def unit(u: int, first_owner: bool = False) -> str:
+        side = group_side[st.group[u]] if first_owner else st.side[u]
+        return f"{sides[side][:3].capitalize()} {names[st.utype[u]]}#{u}"
 
     def hexname(h: int) -> str:
         return m.labels[h] if h >= 0 else "off map"
@@ -123,7 +128,7 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
         if kind == EV_TURN:
             lines.append(f"== turn {turn}, {sides[side]} player-turn ==")
         elif kind == EV_SETUP:
-            lines.append(f"  set-up: {unit(a)} in {hexname(b)}")
+            lines.append(f"  set-up: {unit(a, True)} in {hexname(b)}")
         elif kind == EV_ENTER:
             lines.append(f"  {unit(a)} enters at {hexname(b)} ({c / 2:g} MF)")
         elif kind == EV_MOVE:
