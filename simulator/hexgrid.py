@@ -113,6 +113,19 @@ def _round_axial(fq: float, fr: float) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def hex_at(px, py, index_of_axial, q0, r0):
+    """The hex containing the point (px, py) (flat-topped, unit size), or -1 off the map."""
+    fq = px / 1.5
+    fr = py / SQRT3 - 0.5 * fq
+    hq, hr = _round_axial(fq, fr)
+    iq = hq - q0
+    ir = hr - r0
+    if 0 <= iq < index_of_axial.shape[0] and 0 <= ir < index_of_axial.shape[1]:
+        return index_of_axial[iq, ir]
+    return -1
+
+
+@njit(cache=True)
 def line_chain(q: np.ndarray, r: np.ndarray, index_of_axial: np.ndarray, q0: int, r0: int,
                a: int, b: int, side: float, out: np.ndarray) -> int:
     """Shortest chain of hexes from a to b along the centre-to-centre segment.
@@ -140,17 +153,7 @@ def line_chain(q: np.ndarray, r: np.ndarray, index_of_axial: np.ndarray, q0: int
     out[0] = a
     for i in range(1, n):
         t = i / n
-        px = ax + dx * t + nx
-        py = ay + dy * t + ny
-        fq = px / 1.5
-        fr = py / SQRT3 - 0.5 * fq
-        hq, hr = _round_axial(fq, fr)
-        iq = hq - q0
-        ir = hr - r0
-        if 0 <= iq < index_of_axial.shape[0] and 0 <= ir < index_of_axial.shape[1]:
-            out[i] = index_of_axial[iq, ir]
-        else:
-            out[i] = -1
+        out[i] = hex_at(ax + dx * t + nx, ay + dy * t + ny, index_of_axial, q0, r0)
     out[n] = b
     return n + 1
 

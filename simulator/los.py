@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from simulator.errors import DataError
-from simulator.hexgrid import SQRT3, _round_axial, hex_distance, line_chain
+from simulator.hexgrid import SQRT3, hex_at, hex_distance, line_chain
 from simulator.mapdata import GameMap, index_tables
 
 # Bump when the tracing or the judging changes, so stale cached tables are not reused.
@@ -207,6 +207,24 @@ def _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar
 
 
 @njit(cache=True)
+def end_levels(a, b, level, depressed, blind_level, depressed_level):
+    """(never see each other, level of a, level of b) for the line between hexes a and b.
+    PB-GULLY-1: a depressed hex and a ground-level or depressed hex never see each other;
+    PB-GULLY-2: otherwise a depressed unit counts as being at ground level."""
+    la = level[a]
+    lb = level[b]
+    if depressed[a] and (depressed[b] or lb <= blind_level):
+        return True, la, lb
+    if depressed[b] and (depressed[a] or la <= blind_level):
+        return True, la, lb
+    if depressed[a]:
+        la = depressed_level
+    if depressed[b]:
+        lb = depressed_level
+    return False, la, lb
+
+
+@njit(cache=True)
 def los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits,
              mode, max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
              adjacent_clear, chain):
@@ -216,18 +234,9 @@ def los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbour
     dist = hex_distance(q, r, a, b)
     if dist == 1 and adjacent_clear:
         return True  # PB-LOS-5: adjacent units always see each other
-    la = level[a]
-    lb = level[b]
-    # PB-GULLY-1: a depressed hex and a ground-level or depressed hex never see each other.
-    if depressed[a] and (depressed[b] or lb <= blind_level):
+    blind, la, lb = end_levels(a, b, level, depressed, blind_level, depressed_level)
+    if blind:
         return False
-    if depressed[b] and (depressed[a] or la <= blind_level):
-        return False
-    # PB-GULLY-2: otherwise the depressed unit counts as being at ground level.
-    if depressed[a]:
-        la = depressed_level
-    if depressed[b]:
-        lb = depressed_level
     for side in (1.0, -1.0):
         n = line_chain(q, r, index_of_axial, q0, r0, a, b, side, chain)
         if _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar_bits,
@@ -258,18 +267,6 @@ def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours,
 
 
 # ---------------------------------------------------------------- real-space LOS (PB-OPT-RSLOS-1)
-
-@njit(cache=True)
-def _hex_at(px, py, index_of_axial, q0, r0):
-    fq = px / 1.5
-    fr = py / SQRT3 - 0.5 * fq
-    hq, hr = _round_axial(fq, fr)
-    iq = hq - q0
-    ir = hr - r0
-    if 0 <= iq < index_of_axial.shape[0] and 0 <= ir < index_of_axial.shape[1]:
-        return index_of_axial[iq, ir]
-    return -1
-
 
 @njit(cache=True)
 def _direction(neighbours, h0, h1):
@@ -336,8 +333,8 @@ def _along_sides(a, b, q, r, index_of_axial, q0, r0, neighbours, out_hex, out_di
         t = i / steps
         px = ax + dx * t
         py = ay + dy * t
-        h0 = _hex_at(px + nx, py + ny, index_of_axial, q0, r0)
-        h1 = _hex_at(px - nx, py - ny, index_of_axial, q0, r0)
+        h0 = hex_at(px + nx, py + ny, index_of_axial, q0, r0)
+        h1 = hex_at(px - nx, py - ny, index_of_axial, q0, r0)
         if h0 < 0 or h1 < 0 or h0 == h1 or _direction(neighbours, h0, h1) < 0:
             run = 0
             last0, last1 = -1, -1
@@ -381,11 +378,11 @@ def rs_trace_blocked(a, b, side, dist, la, lb, q, r, index_of_axial, q0, r0, lev
         rgt = min(1.0, lo + span)
         for _ in range(40):
             mid = 0.5 * (lft + rgt)
-            if _hex_at(ax + dx * mid + nx, ay + dy * mid + ny, index_of_axial, q0, r0) == cur:
+            if hex_at(ax + dx * mid + nx, ay + dy * mid + ny, index_of_axial, q0, r0) == cur:
                 lft = mid
             else:
                 rgt = mid
-        nxt = _hex_at(ax + dx * rgt + nx, ay + dy * rgt + ny, index_of_axial, q0, r0)
+        nxt = hex_at(ax + dx * rgt + nx, ay + dy * rgt + ny, index_of_axial, q0, r0)
         if nxt < 0:
             return True  # the line leaves the printed map
         if nxt == cur:
@@ -431,16 +428,9 @@ def rs_los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighb
     dist = hex_distance(q, r, a, b)
     if dist == 1 and adjacent_clear:
         return True
-    la = level[a]
-    lb = level[b]
-    if depressed[a] and (depressed[b] or lb <= blind_level):
+    blind, la, lb = end_levels(a, b, level, depressed, blind_level, depressed_level)
+    if blind:
         return False
-    if depressed[b] and (depressed[a] or la <= blind_level):
-        return False
-    if depressed[a]:
-        la = depressed_level
-    if depressed[b]:
-        lb = depressed_level
     along_hex = np.empty(max_len, dtype=np.int64)
     along_dir = np.empty(max_len, dtype=np.int64)
     along_t = np.empty(max_len, dtype=np.float64)

@@ -688,6 +688,15 @@ def overrun_target_ok(st, ut, mt, ct, side, u, h, occ, fort_category):
 
 
 @njit(cache=True)
+def assault_step(mt, mv, h, d, n, mclass, start, no_road):
+    """`step_cost` of a step in a turn of overrun or close assault: no road rate (PB-OVR-3),
+    1 MF a town hex (PB-TEC-4); `no_road` is all False."""
+    return step_cost(h, d, n, mclass, start, True, mv.enter_cost, mv.town_hex, mv.depressed, mv.leave_surcharge,
+                     mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
+                     mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
+
+
+@njit(cache=True)
 def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost, prev, fort_category,
                     out_entry, out_target, out_exit, load):
     """PB-OVR-3: every (entry, target, exit) path unit u can overrun along this turn.
@@ -726,14 +735,8 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
                 continue
             if e != start and stop_here[e]:
                 continue  # a mover stopped before the target cannot overrun (QA/Overrun)
-            into = step_cost(e, (d + 3) % 6, target, mclass, start, True, mv.enter_cost, mv.town_hex,
-                             mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
-                             mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
-                             mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
-            out = step_cost(target, (d + 3) % 6, x, mclass, start, True, mv.enter_cost, mv.town_hex,
-                            mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
-                            mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
-                            mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
+            into = assault_step(mt, mv, e, (d + 3) % 6, target, mclass, start, no_road)
+            out = assault_step(mt, mv, target, (d + 3) % 6, x, mclass, start, no_road)
             if into < 0 or out < 0 or cost[e] + into + out > budget:
                 continue
             if load[x, side] + ut.stack_count[t] > limits[side]:
@@ -1329,10 +1332,7 @@ def edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ
                 continue
             if e != start and (st.block[e] or load[e, side] + ut.stack_count[t] > limits[side]):
                 continue
-            into = step_cost(e, (d + 3) % 6, target, mclass, start, True, mv.enter_cost, mv.town_hex,
-                             mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
-                             mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
-                             mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
+            into = assault_step(mt, mv, e, (d + 3) % 6, target, mclass, start, no_road)
             if into < 0 or cost[e] + into + mv.clear_cost[mclass] > budget:
                 continue
             out_entry[n] = e
@@ -1366,10 +1366,7 @@ def entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, fort_categor
             x = mt.neighbours[target, (d + 3) % 6]
             if x < 0 or occ[x, 1 - side] > 0 or mt.closed[x] or load[x, side] + ut.stack_count[t] > limits[side]:
                 continue
-            out = step_cost(target, (d + 3) % 6, x, mclass, target, True, mv.enter_cost, mv.town_hex,
-                            mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
-                            mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
-                            mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
+            out = assault_step(mt, mv, target, (d + 3) % 6, x, mclass, target, no_road)
             if out < 0 or mv.enter_cost[target, mclass] + out > ut.movement[t]:
                 continue
             out_target[n] = target
