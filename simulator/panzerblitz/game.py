@@ -562,14 +562,7 @@ def _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, oc
     if not (hp.want_unload(st, pt, params[side], side, u, fields) if heuristic
             else choose(policy[side], params[side], UNLOAD, 1) == 0):
         return
-    st.carrying[u] = -1
-    st.carried_by[p] = -1
-    st.hex[p] = here
-    st.status[p] = ON_MAP
-    st.moved[p] = True
-    st.steps[p] = 99  # PB-CAT-9: no close assault in the turn it is unloaded
-    occ[here, side] += 1
-    log_event(st, EV_UNLOAD, u, p, here, 0, 0, 0, 0)
+    _set_down(st, u, p, here, side, occ, 99, 0)  # PB-CAT-9: no close assault in the turn it is unloaded
     if n == 0 or (n == 1 and options[0] == here):
         return
     if heuristic:
@@ -632,16 +625,24 @@ def pba_dismount(st, ut, side, u, entry, target, occ):
     p = pba_rider(st, ut, side, u, entry)
     if p < 0:
         return -1
+    # it got off one hex short of the target: a CAT move (PB-CAT-3); logged as a PBA dismount (1)
+    _set_down(st, u, p, entry, side, occ, 1, 1)
+    st.pba_target[p] = target
+    return p
+
+
+@njit(cache=True)
+def _set_down(st, u, p, h, side, occ, steps, how):
+    """PB-TRANS-3: carrier u sets its passenger p down in hex h; the passenger may not move
+    this turn, and `steps` is what counts as its move for close assault (PB-CAT-9)."""
     st.carrying[u] = -1
     st.carried_by[p] = -1
-    st.hex[p] = entry
+    st.hex[p] = h
     st.status[p] = ON_MAP
     st.moved[p] = True
-    st.steps[p] = 1  # it got off one hex short of the target: a CAT move (PB-CAT-3)
-    st.pba_target[p] = target
-    occ[entry, side] += 1
-    log_event(st, EV_UNLOAD, u, p, entry, 1, 0, 0, 0)  # 1: a PanzerBlitz Assault dismount
-    return p
+    st.steps[p] = steps
+    occ[h, side] += 1
+    log_event(st, EV_UNLOAD, u, p, h, how, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -658,27 +659,37 @@ def _path_length(prev, start, dest):
 def _overrun(st, ut, mt, ct, side, u, start, entry, target, exit_hex, occ):
     """PB-OVR-3..9: move to the entry hex, attack, end in the exit hex (or the entry hex if
     the odds are below the table)."""
-    movers = np.array([u], dtype=np.int64)
-    log_event(st, EV_OVERRUNNER, u, start, entry, target, exit_hex, 0, 0)
-    result = resolve_overrun(st, ut, mt, ct, side, movers, 1, target)
-    end = exit_hex if result >= 0 else entry
+    _overrun_movers(st, ut, mt, ct, side, np.array([u], dtype=np.int64), np.array([start], dtype=np.int64),
+                    np.array([entry], dtype=np.int64), np.array([exit_hex], dtype=np.int64), 1, target, occ)
+
+
+@njit(cache=True)
+def _overrun_movers(st, ut, mt, ct, side, movers, starts, entries, exits, n, target, occ):
+    """The n movers, each at its entry hex, overrun `target` in one attack (PB-OVR-4/5), then
+    each ends in its exit hex, or its entry hex if the odds are below the table (PB-OVR-8/9)."""
+    for q in range(n):
+        log_event(st, EV_OVERRUNNER, movers[q], starts[q], entries[q], target, exits[q], 0, 0)
+    result = resolve_overrun(st, ut, mt, ct, side, movers, n, target)
     if result >= 0:
         st.engaged[side] = True  # PB-VIC-6
         # PB-VIC-5: an overrun that destroys the occupants counts as passing through.
         if not _occupied_by(st, ut, target, 1 - side):
             st.control[target] = side
-    if end < 0:
-        _overrun_off_map(st, ut, mt, side, u, start, target, occ)  # PB-OVR-10
-        return
-    st.control[end] = side
-    occ[start, side] -= 1
-    occ[end, side] += 1
-    place(st, u, end)
-    st.mine_safe[u] = False
-    st.moved[u] = True
-    st.assaulted[u] = True  # the overrun is its one attack this turn (PB-OVR-7)
-    st.steps[u] = 99
-    log_event(st, EV_MOVE, u, start, end, 0, 0, 0, 0)
+    for q in range(n):
+        w = movers[q]
+        end = exits[q] if result >= 0 else entries[q]
+        if end < 0:
+            _overrun_off_map(st, ut, mt, side, w, starts[q], target, occ)  # PB-OVR-10
+            continue
+        st.control[end] = side
+        occ[starts[q], side] -= 1
+        occ[end, side] += 1
+        place(st, w, end)
+        st.mine_safe[w] = False
+        st.moved[w] = True
+        st.assaulted[w] = True  # the overrun is its one attack this turn (PB-OVR-7)
+        st.steps[w] = 99
+        log_event(st, EV_MOVE, w, starts[q], end, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -735,6 +746,7 @@ def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, tar
     n = 1
     heuristic = policy[side] == hp.HEURISTIC
     paths = np.empty(6, dtype=np.int64)
+    load = stack_loads(st, ut, mt.neighbours.shape[0])  # nobody moves until all have been asked
     for v in range(n_units):
         t = st.utype[v]
         if v == u or st.side[v] != side or st.status[v] != ON_MAP or not ut.can_overrun[t] or st.moved[v] \
@@ -742,7 +754,6 @@ def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, tar
             continue
         if mt.dist[st.hex[v], target] > ut.movement[t]:
             continue  # too far to reach it (a cheap bound before the search)
-        load = stack_loads(st, ut, mt.neighbours.shape[0])
         k = overrun_options(st, ut, mt, mv, ct, limits, side, v, st.hex[v], ut.movement[t], occ, cost_o, prev_o,
                             FORT, ov_entry, ov_target, ov_exit, load)
         m = 0
@@ -773,31 +784,7 @@ def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, tar
         exits[n] = ov_exit[j]
         _pass_through(st, mt, side, prev_o, st.hex[v], ov_entry[j])  # PB-VIC-5: the approach
         n += 1
-    if n == 1:
-        _overrun(st, ut, mt, ct, side, u, start, entry, target, exit_hex, occ)
-        return
-    for q in range(n):
-        log_event(st, EV_OVERRUNNER, movers[q], starts[q], entries[q], target, exits[q], 0, 0)
-    result = resolve_overrun(st, ut, mt, ct, side, movers, n, target)
-    if result >= 0:
-        st.engaged[side] = True  # PB-VIC-6
-        if not _occupied_by(st, ut, target, 1 - side):
-            st.control[target] = side  # PB-VIC-5
-    for q in range(n):
-        w = movers[q]
-        end = exits[q] if result >= 0 else entries[q]  # PB-OVR-8/9
-        if end < 0:
-            _overrun_off_map(st, ut, mt, side, w, starts[q], target, occ)  # PB-OVR-10
-            continue
-        st.control[end] = side
-        occ[starts[q], side] -= 1
-        occ[end, side] += 1
-        place(st, w, end)
-        st.mine_safe[w] = False
-        st.moved[w] = True
-        st.assaulted[w] = True  # its one attack this turn (PB-OVR-7)
-        st.steps[w] = 99
-        log_event(st, EV_MOVE, w, starts[q], end, 0, 0, 0, 0)
+    _overrun_movers(st, ut, mt, ct, side, movers, starts, entries, exits, n, target, occ)
 
 
 @njit(cache=True)
