@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL
-from simulator.panzerblitz.combat import hill_halves, modified_attack, odds_column
+from simulator.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack, odds_column
 from simulator.panzerblitz.rules import (
     attack_af,
     defender_stack,
@@ -170,6 +170,24 @@ def own_value(st, ut, pt, side, u):
     if p >= 0:
         v += pt.unit_value[st.utype[p]] + pt.victory_weight[1 - side, st.utype[p]]
     return v
+
+
+WEAPON_A, WEAPON_I = WEAPON_INDEX["A"], WEAPON_INDEX["I"]
+
+
+@njit(cache=True)
+def march_key(st, ut, u):
+    """PB-SIT-7 road-march order, higher first: the tanks and assault guns (armored, A or I
+    class) lead, the toughest first, so the column meets the enemy with its armor; the
+    carriers with their passengers follow; the artillery (H, M) and the rest close it."""
+    t = st.utype[u]
+    key = 100 * ut.defense[t] + ut.attack[t]
+    w = ut.weapon[t]
+    if ut.armored[t] and (w == WEAPON_A or w == WEAPON_I) and st.carrying[u] < 0:
+        key += 1_000_000
+    elif st.carrying[u] >= 0:
+        key += 500_000
+    return key
 
 
 @njit(cache=True)

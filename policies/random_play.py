@@ -19,6 +19,7 @@ OVERRUN_JOIN = 10  # which path a unit joins another's overrun by (PB-OVR-4); th
 # Optional rules (asked only when their switch is on): fire intensively (PB-OPT-AMMO), dismount
 # at an overrun's entry hex to close-assault its target (PB-OPT-PBA).
 INTENSIVE, PBA_DISMOUNT = 11, 12
+MARCH_ORDER = 14  # which of the counters left goes next in a road-march column (PB-SIT-7)
 
 # Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
 # games are not all-out brawls.

@@ -61,20 +61,27 @@ class LosRules:
     real_space: bool = False
     along_exempt_bit: int = 0
     joined_bit: int = 0
+    # OQ-17 alternative: besides the nearest chains, every shortest chain whose hexes all lie
+    # within one hex of the segment is a candidate (blocked if any is).
+    band_chains: bool = False
 
     def key(self) -> bytes:
         parts = [repr((self.levels, self.bars, self.high_mask, self.high_level, self.blind_level,
                        self.depressed_level, self.adjacent_clear)).encode()]
         if self.real_space:  # PB-OPT-RSLOS-1: another table (absent from the key when off)
             parts.append(repr(("real_space", self.along_exempt_bit, self.joined_bit)).encode())
+        if self.band_chains:  # OQ-17 alternative: likewise
+            parts.append(b"band_chains")
         for a in (self.bar_bits, self.mode, self.max_cross, self.depressed):
             parts.append(np.ascontiguousarray(a).tobytes())
         return b"|".join(parts)
 
 
-def compile_rules(spec: dict, game_map: GameMap, where: str, real_space: bool = False) -> LosRules:
+def compile_rules(spec: dict, game_map: GameMap, where: str, real_space: bool = False,
+                  band_chains: bool = False) -> LosRules:
     """Turn the ruleset's `[los]` table into arrays, checking every name in it.  `real_space`
-    chooses the optional real-space line (PB-OPT-RSLOS-1, readings.real_space_los)."""
+    chooses the optional real-space line (PB-OPT-RSLOS-1, readings.real_space_los);
+    `band_chains` the OQ-17 alternative chains (readings.los_chains)."""
     def need(d: dict, key: str, fld: str, expected: str):
         if key not in d:
             raise DataError(where, f"{fld}.{key}", "missing", expected)
@@ -160,7 +167,7 @@ def compile_rules(spec: dict, game_map: GameMap, where: str, real_space: bool = 
         joined_bit = game_map.side_bit(exempt["joined_to"])
     return LosRules(levels, bars, bar_bits, mode, max_cross, high_mask, high_level, depressed,
                     blind_level, depressed_level, bool(spec.get("adjacent_always_clear", True)),
-                    bool(real_space), along_exempt_bit, joined_bit)
+                    bool(real_space), along_exempt_bit, joined_bit, bool(band_chains))
 
 
 @njit(cache=True)
@@ -182,27 +189,117 @@ def _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar
         sf = side_features[h0, d]
         if sf == 0:
             continue
+        if _crossing_blocks(sf, h0, h1, k, dist, la, lb, level, bar_bits, mode, high_mask, high_level):
+            return True
         for bi in range(bar_bits.shape[0]):
-            if sf & bar_bits[bi] == 0:
+            if sf & bar_bits[bi] != 0:
+                counts[bi] += 1
+                lim = max_cross[la, lb, bi]
+                if lim >= 0 and counts[bi] > lim:
+                    return True  # PB-LOS-7 note E: too many hilltop bars
+    return False
+
+
+@njit(cache=True)
+def _crossing_blocks(sf, h0, h1, k, dist, la, lb, level, bar_bits, mode, high_mask, high_level):
+    """Whether the bars on the hexside h0|h1, crossed k-th of `dist`, block by themselves."""
+    for bi in range(bar_bits.shape[0]):
+        if sf & bar_bits[bi] == 0:
+            continue
+        # PB-LOS-7 note G: woods/town bars on hilltop hexes block at any elevation.
+        if (high_mask & bar_bits[bi]) != 0 and (level[h0] >= high_level or level[h1] >= high_level):
+            return True
+        m = mode[la, lb, bi]
+        if m == 1:
+            return True
+        if m == 2 and k == 1:
+            return True
+        if m == 3 and k == dist:
+            return True
+        if m == 4 and 2 * k >= dist + 1:
+            return True
+        if m == 5 and 2 * k <= dist + 1:
+            return True
+    return False
+
+
+BAND_WIDTH = 8  # candidate hexes kept per step of a band (a band one hex wide holds at most 3)
+
+
+@njit(cache=True)
+def _band_blocked(a, b, dist, la, lb, q, r, level, side_features, neighbours, bar_bits, mode, max_cross,
+                  high_mask, high_level):
+    """OQ-17 alternative: is any shortest chain from a to b whose hexes all lie within one hex
+    (one centre spacing) of the centre-to-centre segment blocked?  The chains are the paths of
+    a layered graph (step k holds the candidate hexes k steps from a and dist - k from b), so
+    instead of listing them: a crossing that blocks by itself on some a-to-b path, or a path
+    crossing a bar more often than note E allows (the longest-path count per bar)."""
+    ax = 1.5 * q[a]
+    ay = SQRT3 * (r[a] + 0.5 * q[a])
+    dx = 1.5 * q[b] - ax
+    dy = SQRT3 * (r[b] + 0.5 * q[b]) - ay
+    length = np.sqrt(dx * dx + dy * dy)
+    n_bars = bar_bits.shape[0]
+    layer = np.full((dist + 1, BAND_WIDTH), -1, dtype=np.int64)
+    size = np.zeros(dist + 1, dtype=np.int64)
+    layer[0, 0] = a
+    size[0] = 1
+    for k in range(1, dist + 1):
+        for i in range(size[k - 1]):
+            h = layer[k - 1, i]
+            for d in range(6):
+                x = neighbours[h, d]
+                if x < 0 or hex_distance(q, r, x, b) != dist - k:
+                    continue
+                px = 1.5 * q[x] - ax
+                py = SQRT3 * (r[x] + 0.5 * q[x]) - ay
+                if abs(px * dy - py * dx) / length > SQRT3 + 1e-9:
+                    continue  # more than one hex from the segment
+                seen = False
+                for j in range(size[k]):
+                    if layer[k, j] == x:
+                        seen = True
+                if not seen and size[k] < BAND_WIDTH:
+                    layer[k, size[k]] = x
+                    size[k] += 1
+    # Which candidates lead on to b.
+    good = np.zeros((dist + 1, BAND_WIDTH), dtype=np.bool_)
+    for j in range(size[dist]):
+        good[dist, j] = layer[dist, j] == b
+    for k in range(dist - 1, -1, -1):
+        for i in range(size[k]):
+            for j in range(size[k + 1]):
+                if good[k + 1, j] and _direction(neighbours, layer[k, i], layer[k + 1, j]) >= 0:
+                    good[k, i] = True
+    # Forward over the good candidates: the most crossings of each bar on a path so far.
+    most = np.full((dist + 1, BAND_WIDTH, n_bars), -1, dtype=np.int64)
+    most[0, 0, :] = 0
+    for k in range(1, dist + 1):
+        for j in range(size[k]):
+            if not good[k, j]:
                 continue
-            # PB-LOS-7 note G: woods/town bars on hilltop hexes block at any elevation.
-            if (high_mask & bar_bits[bi]) != 0 and (level[h0] >= high_level or level[h1] >= high_level):
-                return True
-            m = mode[la, lb, bi]
-            if m == 1:
-                return True
-            if m == 2 and k == 1:
-                return True
-            if m == 3 and k == dist:
-                return True
-            if m == 4 and 2 * k >= dist + 1:
-                return True
-            if m == 5 and 2 * k <= dist + 1:
-                return True
-            counts[bi] += 1
-            lim = max_cross[la, lb, bi]
-            if lim >= 0 and counts[bi] > lim:
-                return True  # PB-LOS-7 note E: too many hilltop bars
+            h1 = layer[k, j]
+            for i in range(size[k - 1]):
+                h0 = layer[k - 1, i]
+                if not good[k - 1, i] or most[k - 1, i, 0] < 0:
+                    continue
+                d = _direction(neighbours, h0, h1)
+                if d < 0:
+                    continue
+                sf = side_features[h0, d]
+                if sf != 0 and _crossing_blocks(sf, h0, h1, k, dist, la, lb, level, bar_bits, mode, high_mask,
+                                                high_level):
+                    return True
+                for bi in range(n_bars):
+                    c = most[k - 1, i, bi] + (1 if sf & bar_bits[bi] != 0 else 0)
+                    if c > most[k, j, bi]:
+                        most[k, j, bi] = c
+    for j in range(size[dist]):
+        if layer[dist, j] == b:
+            for bi in range(n_bars):
+                lim = max_cross[la, lb, bi]
+                if lim >= 0 and most[dist, j, bi] > lim:
+                    return True  # PB-LOS-7 note E on some chain of the band
     return False
 
 
@@ -227,7 +324,7 @@ def end_levels(a, b, level, depressed, blind_level, depressed_level):
 @njit(cache=True)
 def los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits,
              mode, max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
-             adjacent_clear, chain):
+             adjacent_clear, chain, band_chains=False):
     """True when the line of sight between hexes a and b is clear (either way round)."""
     if a == b:
         return True
@@ -242,13 +339,16 @@ def los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbour
         if _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar_bits,
                           mode, max_cross, high_mask, high_level):
             return False  # PB-LOS-4: blocked if any candidate chain is blocked
+    if band_chains and _band_blocked(a, b, dist, la, lb, q, r, level, side_features, neighbours, bar_bits, mode,
+                                     max_cross, high_mask, high_level):
+        return False  # OQ-17 alternative
     return True
 
 
 @njit(cache=True, parallel=True)
 def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits, mode,
                  max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
-                 adjacent_clear, max_len):
+                 adjacent_clear, max_len, band_chains):
     n = q.shape[0]
     table = np.zeros((n, n), dtype=np.uint8)
     for a in prange(n):
@@ -257,7 +357,7 @@ def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours,
         for b in range(a + 1, n):
             if los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours,
                         bar_bits, mode, max_cross, high_mask, high_level, depressed,
-                        blind_level, depressed_level, adjacent_clear, chain):
+                        blind_level, depressed_level, adjacent_clear, chain, band_chains):
                 table[a, b] = 1
     # Mirror: the rule table is symmetric (checked in compile_rules), so LOS is reciprocal.
     for a in range(n):
@@ -485,7 +585,7 @@ class LineOfSight:
         if self.rules.real_space:
             return bool(rs_los_pair(a, b, *self._args(), *self._rs_args()))
         chain = np.empty(self._max_len, dtype=np.int64)
-        return bool(los_pair(a, b, *self._args(), chain))
+        return bool(los_pair(a, b, *self._args(), chain, self.rules.band_chains))
 
     def _rs_args(self):
         return (self.rules.along_exempt_bit, self.rules.joined_bit, 4 * self._max_len)
@@ -510,7 +610,7 @@ class LineOfSight:
     def build(self) -> np.ndarray:
         if self.rules.real_space:
             return _build_table_rs(*self._args(), *self._rs_args())
-        return _build_table(*self._args(), self._max_len)
+        return _build_table(*self._args(), self._max_len, self.rules.band_chains)
 
     def table(self, cache_dir: Path | None = None) -> np.ndarray:
         """The LOS table, loaded from the disk cache when this map was built before."""

@@ -172,6 +172,29 @@ class GameMap:
         """Hex index of a label such as '2G10' (either name of a merged half hex)."""
         return self.index[label.strip().upper()]
 
+    def path_along(self, side_feature: str, start: int, goal: int) -> np.ndarray | None:
+        """The shortest chain of hexes from `start` to `goal` crossing only hexsides that carry
+        `side_feature` (a road, say), both ends included; None if there is none."""
+        bit = self.side_bit(side_feature)
+        prev = np.full(self.n_hexes, -2, dtype=np.int64)
+        prev[start] = -1
+        frontier = [start]
+        while frontier and prev[goal] == -2:
+            nxt = []
+            for h in frontier:
+                for d in range(N_DIRECTIONS):
+                    n = self.neighbours[h, d]
+                    if n != NO_HEX and (self.side_features[h, d] & bit) and prev[n] == -2:
+                        prev[n] = h
+                        nxt.append(n)
+            frontier = nxt
+        if prev[goal] == -2:
+            return None
+        path = [goal]
+        while path[-1] != start:
+            path.append(int(prev[path[-1]]))
+        return np.array(path[::-1], dtype=np.int64)
+
     def board_names(self) -> list[str]:
         return [b for row in self.layout for b in row]
 

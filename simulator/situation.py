@@ -30,13 +30,14 @@ AREA_KEYS = {"hexes", "boards", "edge", "region", "columns", "rows", "terrain", 
              "exclude_hexes", "with_unit", "min_distance_from_unit"}
 ENTRY_KEYS = {"turn", "road_march", "column"}
 LEVELS = ("marginal", "tactical", "decisive", "victory")
-COMPARES = (">=", "<=", ">", "<")
+COMPARES = (">=", "<=", ">", "<", "==")
 # The victory vocabulary: measure -> (required keys, optional keys).
 MEASURES = {
-    "destroyed": ({"whose"}, {"units", "weights"}),
-    "in_area": ({"whose", "area"}, {"units", "weights"}),
-    "exited": ({"whose", "edge"}, {"units", "weights", "stay_off_turns"}),
-    "not_exited": ({"whose", "edge"}, {"units", "weights"}),
+    "destroyed": ({"whose"}, {"units", "weights", "group"}),
+    "in_area": ({"whose", "area"}, {"units", "weights", "group"}),
+    "exited": ({"whose", "edge"}, {"units", "weights", "stay_off_turns", "group"}),
+    "not_exited": ({"whose", "edge"}, {"units", "weights", "group"}),
+    "entered": ({"whose", "area"}, set()),
     "hexes_controlled": ({"whose", "hexes"}, set()),
     "furthest_advance": ({"whose", "toward"}, {"units"}),
     "line_of_fire": ({"whose", "between"}, set()),
@@ -95,6 +96,8 @@ class Group:
     turn: int = 0
     road_march: dict | None = None
     column: bool = False
+    # PB-SIT-7: the road a road-march group follows, entry hex first, toward-hex last.
+    road_path: np.ndarray | None = None
 
 
 @dataclass
@@ -295,7 +298,7 @@ def check_measure(m, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
     required, optional = MEASURES[kind]
     allowed = {"measure"} | required | optional
     if top:
-        allowed |= {"compare", *LEVELS}
+        allowed |= {"compare", "also", *LEVELS}
     probs.unknown_keys(m, allowed, fld)
     for k in sorted(required - set(m)):
         probs.add(f"{fld}.{k}", "missing", f"required for measure {kind!r}")
@@ -335,6 +338,7 @@ def check_victory(v, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
     check_measure(v, game_map, ruleset, probs, fld, top=True)
     if not isinstance(v, dict):
         return
+    _check_also(v.get("also", []), game_map, ruleset, probs, f"{fld}.also")
     compare = v.get("compare", ">=")
     if compare not in COMPARES:
         probs.add(f"{fld}.compare", f"got {compare!r}", f"one of {list(COMPARES)}")
@@ -358,6 +362,60 @@ def check_victory(v, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
         if values != ordered:
             probs.add(fld, f"levels {dict(zip(levels, values, strict=True))} are out of order",
                       "each higher level to be harder to reach than the one below it")
+
+
+def _check_also(also, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: str) -> None:
+    """`[[side.victory.also]]`: another way to reach a level, when every condition of `all`
+    holds (a card's special rule, such as PB-SIT-10's)."""
+    if not probs.check_type(also, list, fld, "a list of [[side.victory.also]] tables"):
+        return
+    for i, alt in enumerate(also):
+        f = f"{fld}[{i}]"
+        if not probs.check_type(alt, dict, f, "a table with level and all"):
+            continue
+        probs.unknown_keys(alt, {"level", "all", "rule", "text"}, f)
+        if alt.get("level") not in LEVELS:
+            probs.add(f"{f}.level", f"got {alt.get('level')!r}", f"one of {list(LEVELS)}")
+        conds = alt.get("all")
+        if not isinstance(conds, list) or not conds:
+            probs.add(f"{f}.all", f"got {conds!r}", "a list of conditions { measure = ..., compare = ..., threshold = N }")
+            continue
+        for k, c in enumerate(conds):
+            cf = f"{f}.all[{k}]"
+            if not probs.check_type(c, dict, cf, "a measure with compare and threshold"):
+                continue
+            check_measure({x: y for x, y in c.items() if x not in ("compare", "threshold")}, game_map, ruleset,
+                          probs, cf, top=False)
+            if c.get("compare", ">=") not in COMPARES:
+                probs.add(f"{cf}.compare", f"got {c.get('compare')!r}", f"one of {list(COMPARES)}")
+            if not isinstance(c.get("threshold"), int | float) or isinstance(c.get("threshold"), bool):
+                probs.add(f"{cf}.threshold", f"got {c.get('threshold')!r}", "a number")
+
+
+def _measures(v) -> list[dict]:
+    """Every measure table inside a victory condition (ratios' parts, `also` conditions)."""
+    if not isinstance(v, dict):
+        return []
+    out = [v]
+    for key in ("numerator", "denominator"):
+        out += _measures(v.get(key))
+    for alt in v.get("also", []) if isinstance(v.get("also"), list) else []:
+        for c in alt.get("all", []) if isinstance(alt, dict) and isinstance(alt.get("all"), list) else []:
+            out += _measures(c)
+    return out
+
+
+def _check_group_names(sides: list[Side], probs: Problems) -> None:
+    """A measure's `group` names a group of the side whose units it counts."""
+    for si, s in enumerate(sides):
+        for m in _measures(s.victory):
+            if "group" not in m:
+                continue
+            whose = s if m.get("whose", "own") == "own" or len(sides) != 2 else sides[1 - si]
+            names = [g.name for g in whose.groups]
+            if m["group"] not in names:
+                probs.add(f"side[{s.name}].victory", f"group {m['group']!r} is not a group of the {whose.name} side",
+                          f"one of {names}")
 
 
 # ------------------------------------------------------------------------- loading
@@ -519,6 +577,7 @@ def _check_sides(sides_doc, doc, game_map: GameMap, ruleset: Ruleset, probs: Pro
         else:
             check_victory(sdoc["victory"], game_map, ruleset, probs, f"{fld}.victory")
         out.append(Side(side_name, groups, sdoc.get("victory", {})))
+    _check_group_names(out, probs)
     # Fixed set-ups: everything placed on one named hex must fit the stacking limit (PB-STACK-1).
     for (side_name, h), loads in fixed_hex_load.items():
         total = sum(c for _, c in loads)
@@ -581,6 +640,7 @@ def _check_group(g, fld, side_name, turns, game_map, ruleset, probs, fixed_hex_l
                     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                         probs.add(f"{rm_fld}.{k}", f"got {v!r}", "a whole number >= 0")
     hexes = resolve_static_area(area, game_map, ruleset, probs.file, f"{fld}.{akey}")
+    road_path = _road_march_path(road_march, hexes, game_map, probs, f"{fld}.enter.road_march")
     if "with_unit" not in area and len(hexes) == 0:
         probs.add(f"{fld}.{akey}", f"the area {_short(area)} contains no usable hex", "an area with at least one hex on this map")
     elif len(hexes) and good_units and side_name in ruleset.sides:
@@ -591,7 +651,27 @@ def _check_group(g, fld, side_name, turns, game_map, ruleset, probs, fixed_hex_l
         elif has_setup and load > cap:
             probs.add(f"{fld}.setup", f"{load} units cannot set up in {len(hexes)} hexes",
                       f"at most {ruleset.stacking_limit(side_name)} {side_name} units per hex (PB-STACK-1)")
-    return Group(name, good_units, has_enter, area, hexes, turn, road_march, bool(area.get("column", False)))
+    return Group(name, good_units, has_enter, area, hexes, turn, road_march, bool(area.get("column", False)),
+                 road_path)
+
+
+def _road_march_path(road_march, hexes: np.ndarray, game_map: GameMap, probs: Problems, fld: str):
+    """PB-SIT-7: a column enters at one hex and follows the road from there to `toward`."""
+    if not isinstance(road_march, dict) or str(road_march.get("toward", "")).upper() not in game_map.index:
+        return None
+    if len(hexes) != 1:
+        probs.add(fld, f"the group enters through {len(hexes)} hexes", "exactly one entry hex, where the road enters")
+        return None
+    if "road" not in game_map.side_vocab:
+        probs.add(fld, "the map has no roads", "a map whose hexsides carry roads")
+        return None
+    start, goal = int(hexes[0]), game_map.lookup(str(road_march["toward"]))
+    path = game_map.path_along("road", start, goal)
+    if path is None or len(path) < 2:
+        probs.add(f"{fld}.toward", f"no road leads from {game_map.labels[start]} to {road_march['toward']}",
+                  "a hex the entry hex is joined to by road")
+        return None
+    return path
 
 
 def _short(area: dict) -> str:

@@ -170,6 +170,60 @@ def test_pb_los_4_ties_give_the_defender_the_benefit_of_the_doubt(pb_ruleset):
     assert not los.clear(b, a)
 
 
+def _band_edge_off_the_nearest_chains(m, los, a, b):
+    """A hexside crossed by some shortest chain within one hex of the segment a-b but by
+    neither nearest chain (the OQ-17 alternative's extra candidates), or None."""
+    from simulator.hexgrid import SQRT3, hex_distance
+
+    def xy(h):
+        return 1.5 * m.q[h], SQRT3 * (m.r[h] + 0.5 * m.q[h])
+
+    (ax, ay), (bx, by) = xy(a), xy(b)
+    dist = hex_distance(m.q, m.r, a, b)
+
+    def near(h):
+        px, py = xy(h)
+        return abs((px - ax) * (by - ay) - (py - ay) * (bx - ax)) / np.hypot(bx - ax, by - ay) <= SQRT3 + 1e-9
+
+    def on_path(h, k):
+        return hex_distance(m.q, m.r, a, h) == k and hex_distance(m.q, m.r, h, b) == dist - k and near(h)
+
+    nearest = {(c[k - 1], c[k]) for c in los.chains(a, b) for k in range(1, len(c))}
+    for k in range(2, dist):  # not the firer's or the target's hexside
+        for h0 in range(m.n_hexes):
+            if not on_path(h0, k - 1):
+                continue
+            for d in range(6):
+                h1 = int(m.neighbours[h0, d])
+                if h1 >= 0 and on_path(h1, k) and (h0, h1) not in nearest:
+                    return h0, d
+    return None
+
+
+def test_oq_17_band_chains_block_more_lines(pb_ruleset):
+    """OQ-17 (PB-LOS-4): the adopted reading judges the nearest chains only; the alternative
+    (readings.los_chains = "band") also every shortest chain within one hex of the segment."""
+    from simulator.los import LineOfSight
+    m = make_map(pb_ruleset)
+    plain = los_on(pb_ruleset, m)
+    a = m.lookup("9A2")
+    b, found = next((b, f) for b in range(m.n_hexes)
+                    if (f := _band_edge_off_the_nearest_chains(m, plain, a, b)) is not None)
+    h0, d = found
+    m.side_features[h0, d] |= m.side_bit("green")
+    m.side_features[m.neighbours[h0, d], (d + 3) % 6] |= m.side_bit("green")
+    nearest = los_on(pb_ruleset, m)
+    band = LineOfSight(m, compile_rules(pb_ruleset.data["los"], m, "test", band_chains=True))
+    assert nearest.clear(a, b) and nearest.clear(b, a)
+    assert not band.clear(a, b) and not band.clear(b, a)
+    assert band.rules.key() != nearest.rules.key()  # its own cached table
+    # Wherever the nearest chains are blocked, so is the band (it only adds candidates).
+    for x in range(0, m.n_hexes, 7):
+        for y in range(m.n_hexes):
+            if not nearest.clear(x, y):
+                assert not band.clear(x, y)
+
+
 def test_pb_los_1_units_and_hex_interiors_never_block(pb_ruleset):
     # Woods, towns and slopes inside the hexes between do not block without bars.
     feats = {1: {"woods"}, 2: {"town"}, 3: {"swamp"}}

@@ -240,6 +240,48 @@ def test_PB_OPT_IF_5_halvings_and_oq_15(tmp_path, reading):
     assert firer_af(st, ut, mt, ct, u, clear, 1) == af
 
 
+def test_PB_SIT_8_cps_spot_for_120mm_mortars_only_within_4_hexes(tmp_path):
+    """Situation 8's special rule (Q&A: the CP must be within 4 hexes of the 120mm mortar), as
+    the special rule's params: other indirect firers keep spotting from any distance."""
+    b3 = board3(tmp_path)
+    m0, mt0 = b3.situation.map, b3.map_t
+    ok = ~mt0.closed & ~mt0.concealing & (mt0.level == 0)
+    found = None
+    for tg in np.flatnonzero(ok):
+        seers = np.flatnonzero(ok & (mt0.dist[:, tg] >= 2) & (mt0.los[:, tg] != 0))
+        for a in np.flatnonzero(ok & (mt0.dist[:, tg] >= 2) & (mt0.dist[:, tg] <= 10) & (mt0.los[:, tg] == 0)):
+            near = [c for c in seers if 1 <= mt0.dist[c, a] <= 4]
+            far = [c for c in seers if mt0.dist[c, a] > 4]
+            if near and far:
+                found = (m0.labels[a], m0.labels[tg], m0.labels[near[0]], m0.labels[far[0]])
+                break
+        if found:
+            break
+    assert found, "board 3 has no such geometry"
+    firer, target, near, far = found
+    special = ('\n[[special]]\nrule = "PB-SIT-8"\ntext = "CPs within 4 hexes"\n'
+               'params = { cp_within = 4, units = ["120mm-mortar-german"] }\n')
+    for mortar, cp, fires in (("120mm-mortar-german", near, True), ("120mm-mortar-german", far, False),
+                              ("81mm-mortar", far, True)):
+        build_position(tmp_path, [("german", mortar, firer), ("german", "command-post", cp),
+                                  ("russian", "rifle-company-43", target)])
+        path = tmp_path / "position.toml"
+        path.write_text(path.read_text() + special)
+        t = build_tables(load_situation(path, {"readings.indirect_fire": True}))
+        st = placed_state(t)
+        assert (hexn(t, target) in options(t, st, unit_of(t, st, mortar))) == fires, (mortar, cp)
+
+
+def test_PB_SIT_8_bad_params_name_the_field(tmp_path):
+    build_position(tmp_path, [("german", "command-post", "3A1")])
+    path = tmp_path / "position.toml"
+    path.write_text(path.read_text() + '\n[[special]]\nrule = "PB-SIT-8"\ntext = "x"\n'
+                    'params = { cp_within = 4, units = ["120mm-mortar-germn"] }\n')
+    with pytest.raises(DataError) as e:
+        build_tables(load_situation(path))
+    assert "special[0].params.units" in str(e.value) and "120mm-mortar-germn" in str(e.value)
+
+
 def test_PB_OPT_IF_1_the_heuristic_fires_indirectly(tmp_path):
     firer, target, seer, _ = hidden_geometry(tmp_path, 20)
     units = [("german", "120mm-mortar-german", firer), ("german", "command-post", seer),

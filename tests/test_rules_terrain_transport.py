@@ -265,3 +265,52 @@ def test_make_map_helper_is_a_real_board(pb_ruleset):
     m = make_map(pb_ruleset)
     assert m.n_hexes == 4 * 10 + 3 * 11
     assert compile_movement(pb_ruleset.data, m, "t").enter_cost.shape == (m.n_hexes, 5)
+
+
+# ------------------------------------------------------------------ PB-ROAD-10 swamp/road hexes
+
+def _reach(t, st, u):
+    import numpy as np
+
+    from simulator.panzerblitz.rules import reach_of
+    n = t.situation.map.n_hexes
+    occ = occupancy(st, t.unit_t, n)
+    cost, prev = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)
+    reach_of(st, t.unit_t, t.map_t, t.move_t, st.side[u], u, st.hex[u], int(t.unit_t.movement[st.utype[u]]),
+             occ, cost, prev)  # (movement is kept in half MF)
+    return cost, prev
+
+
+def test_pb_road_10_a_vehicle_joins_foot_units_on_a_swamp_road_for_1_mf_and_stops(tmp_path):
+    """1BB10 and 1CC9 are swamp/road hexes (the road runs 1AA9 - 1BB10 - 1CC9 - ...)."""
+    t, st = position(tmp_path, [("german", "truck-german", "1AA9")], '[["1", "3"]]')
+    cost, _ = _reach(t, st, unit_of(t, st, "truck-german"))
+    assert cost[hexn(t, "1BB10")] == 1 and cost[hexn(t, "1CC9")] == 2  # empty: the road rate (half MF)
+    t, st = position(tmp_path, [("german", "truck-german", "1AA9"), ("german", "rifle-platoon-german-42", "1BB10")],
+                     '[["1", "3"]]')
+    cost, prev = _reach(t, st, unit_of(t, st, "truck-german"))
+    assert cost[hexn(t, "1BB10")] == 2 * t.move_t.swamp_stack_cost // 2 == 2  # PB-ROAD-10.3: 1 MF
+    assert prev[hexn(t, "1CC9")] != hexn(t, "1BB10")  # PB-ROAD-10.4: onto, not through
+    # PB-ROAD-10.1: foot units join a stack there too, but not at the road rate (the swamp's 1 MF).
+    t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "1AA9"), ("german", "truck-german", "1BB10")],
+                     '[["1", "3"]]')
+    cost, _ = _reach(t, st, unit_of(t, st, "rifle-platoon-german-42"))
+    assert cost[hexn(t, "1BB10")] == 2
+
+
+def test_pb_road_10_never_two_vehicles_on_a_swamp_road(tmp_path):
+    from simulator.panzerblitz.game import _setup_ok
+    from simulator.panzerblitz.invariants import OK, SWAMP_ROAD_VEHICLES, violation
+    t, st = position(tmp_path, [("german", "sdkfz-251", "1AA9"), ("german", "truck-german", "1BB10")], '[["1", "3"]]')
+    ht, truck = unit_of(t, st, "sdkfz-251"), unit_of(t, st, "truck-german")
+    cost, prev = _reach(t, st, ht)
+    assert cost[hexn(t, "1BB10")] == -1 and prev[hexn(t, "1CC9")] != hexn(t, "1BB10")  # not even passing
+    ut, mt, mv = t.unit_t, t.map_t, t.move_t
+    assert violation(st, ut, mt, mv, t.stack_limit) == OK
+    st.hex[ht] = hexn(t, "1BB10")
+    assert violation(st, ut, mt, mv, t.stack_limit) == SWAMP_ROAD_VEHICLES
+    st.hex[ht] = -1
+    assert not _setup_ok(st, ut, mt, mv, t.stack_limit, ht, hexn(t, "1BB10"), GERMAN)
+    assert _setup_ok(st, ut, mt, mv, t.stack_limit, ht, hexn(t, "1AA9"), GERMAN)
+    st.hex[truck] = -1
+    assert _setup_ok(st, ut, mt, mv, t.stack_limit, ht, hexn(t, "1BB10"), GERMAN)

@@ -272,14 +272,46 @@ SITUATION_NOTES = {
         "Victory as on the card: Russians need MORE units than the Germans on board 2 for a",
         "marginal win, the Germans AS MANY; twice and three times as many for tactical/decisive."],
     10: ["PB-SIT-10 (Q&A): the Germans may also win marginally by destroying all 12 Russian units",
-         "on board 1 without entering board 3 (special rule below; thresholds kept from the source)."],
+         "on board 1 without entering board 3 ([[side.victory.also]] below; thresholds kept from the",
+         "source)."],
 }
 
 SPECIAL_RULES = {
     7: [{"rule": "PB-SIT-7", "text": "Road march: both columns enter on the road, unstacked, infantry and guns carried, 12 hexes per turn until the lead unit comes within 3 hexes of the enemy; from turn 3 units may leave the road and move at full speed."}],
-    8: [{"rule": "PB-SIT-8", "text": "Command posts must be within 4 hexes of the 120mm mortars to spot for them."}],
+    8: [{"rule": "PB-SIT-8", "text": "Command posts must be within 4 hexes of the 120mm mortars to spot for them.",
+         "params": {"cp_within": 4, "units": ["120mm-mortar-german", "120mm-mortar-russian"]}}],
     10: [{"rule": "PB-SIT-10", "text": "The Germans win a marginal victory by destroying all 12 Russian units that set up on board 1 without entering board 3; if they have not entered board 3 by the last turn the Russians may move onto board 3 in their final player-turn and win decisively."}],
     12: [{"rule": "PB-SIT-12", "text": "German towed artillery (105mm and 150mm howitzers) replaces the Wespe and Hummel, as the Q&A allows; it may be carried by trucks or wagons."}],
+}
+
+
+# Special victory rules as `[[side.victory.also]]` alternatives, appended after the levels.
+VICTORY_ALSO = {
+    (10, "german"): [
+        "",
+        "# PB-SIT-10 (Q&A): a marginal win also by destroying all 12 Russian units that set up on",
+        "# board 1 (the 26th AT Bgde.) without ever entering board 3.",
+        "[[side.victory.also]]",
+        'rule = "PB-SIT-10"',
+        'level = "marginal"',
+        "all = [",
+        '  { measure = "destroyed", whose = "enemy", group = "26th AT Bgde.", compare = ">=", threshold = 12 },',
+        '  { measure = "entered", whose = "own", area = { boards = ["3"] }, compare = "==", threshold = 0 },',
+        "]",
+    ],
+    (10, "russian"): [
+        "",
+        "# PB-SIT-10 (Q&A): if the Germans have not entered board 3 by the last turn, the Russians win",
+        "# decisively by moving onto it in their final player-turn (read: a Russian unit on board 3 at",
+        "# the end, no German unit ever on it; docs/rulings.md).",
+        "[[side.victory.also]]",
+        'rule = "PB-SIT-10"',
+        'level = "decisive"',
+        "all = [",
+        '  { measure = "entered", whose = "enemy", area = { boards = ["3"] }, compare = "==", threshold = 0 },',
+        '  { measure = "in_area", whose = "own", area = { boards = ["3"] }, compare = ">=", threshold = 1 },',
+        "]",
+    ],
 }
 
 
@@ -358,9 +390,12 @@ def import_situation(src: Path, ruleset) -> str:
             out.append(assign(lv["level"], lv["threshold"]))
         if n == 7 and side_name == "russian":
             out[-3] = assign("marginal", {"threshold": 1, "compare": ">"}, "the card: MORE than the Germans")
+        out += VICTORY_ALSO.get((n, side_name), [])
         out.append("")
     for sr in SPECIAL_RULES.get(n, []):
-        out += ["[[special]]", assign("rule", sr["rule"]), assign("text", sr["text"]), ""]
+        out += ["[[special]]", assign("rule", sr["rule"]), assign("text", sr["text"])]
+        out += [assign("params", sr["params"])] if "params" in sr else []
+        out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -59,6 +59,7 @@ class CombatTables:
     intensive_factor: int = 3              # PB-OPT-AMMO-1
     intensive_printed: bool = True         # OQ-14: multiply the printed AF (else the final AF)
     real_space_los: bool = False           # PB-OPT-RSLOS-1 / PB-LOS-9
+    band_chains: bool = False              # OQ-17 alternative: every shortest chain near the line
     panzerblitz_assault: bool = False      # PB-OPT-PBA-1
 
     def column(self, name: str) -> int:
@@ -146,6 +147,7 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         intensive_factor=_positive_int(readings.get("intensive_fire_factor", 3), where, "readings.intensive_fire_factor"),
         intensive_printed=choice("intensive_fire_order", ("printed", "final"), "printed") == "printed",
         real_space_los=choice("real_space_los", (True, False), False),
+        band_chains=choice("los_chains", ("nearest", "band"), "nearest") == "band",
         panzerblitz_assault=choice("panzerblitz_assault", (True, False), False),
     )
 

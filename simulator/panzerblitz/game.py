@@ -29,6 +29,7 @@ from policies.random_play import (
 )
 from simulator.panzerblitz.combat import seed_dice
 from simulator.panzerblitz.invariants import check, road_hex
+from simulator.panzerblitz.road_march import end_marches, march_columns
 from simulator.panzerblitz.rules import (
     EV_ENTER,
     EV_LOAD,
@@ -48,6 +49,7 @@ from simulator.panzerblitz.rules import (
     fits,
     is_piece,
     log_event,
+    mark_passed,
     may_assault,
     may_fire,
     may_fire_intensively,
@@ -78,6 +80,7 @@ from simulator.panzerblitz.state import (
     ELIMINATED,
     EXITED,
     FIRST_SIDE,
+    MARCH_OVER,
     N_TURNS,
     ON_MAP,
     PHASING,
@@ -130,8 +133,13 @@ def _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy):
     if mt.closed[h]:
         return False
     mc = ut.mclass[st.utype[u]]
-    if mc >= 0 and mv.enter_cost[h, mc] < 0 and not road_hex(mt, mv, h):
-        return False
+    if mc >= 0 and mv.enter_cost[h, mc] < 0:
+        if not road_hex(mt, mv, h):
+            return False
+        for v in range(st.utype.shape[0]):
+            if v != u and st.hex[v] == h and st.carried_by[v] < 0 and ut.mclass[st.utype[v]] >= 0 \
+                    and mv.enter_cost[h, ut.mclass[st.utype[v]]] < 0:
+                return False  # PB-ROAD-10.2: never two vehicles on a swamp/road hex
     if enemy[h]:
         return False  # opposing units never share a hex (PB-STACK-7)
     cat = ut.category[st.utype[u]]
@@ -197,7 +205,7 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
         h = options[i]
         place(st, u, h)
         if not ut.positional[st.utype[u]]:
-            st.control[h] = side  # PB-VIC-5
+            mark_passed(st, h, side)  # PB-VIC-5
         occ[h, side] += 1
         if ut.carrier[st.utype[u]]:
             pairing[h] -= 1
@@ -337,7 +345,7 @@ def _pass_through(st, mt, side, prev, start, dest):
     h = dest
     n = 0
     while h >= 0 and n < 1000:
-        st.control[h] = side
+        mark_passed(st, h, side)
         if h == start:
             break
         h = prev[h]
@@ -389,6 +397,8 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
     t = st.utype[u]
     mf = ut.movement[t]
     spent = 0
+    if st.march_state[st.group[u]] != MARCH_OVER:
+        return  # PB-SIT-7: the column moves as one (road_march.py)
     if st.status[u] == WAITING:
         if st.entry_turn[u] > st.clock[TURN] or st.carried_by[u] >= 0:
             return
@@ -674,14 +684,14 @@ def _overrun_movers(st, ut, mt, ct, side, movers, starts, entries, exits, n, tar
         st.engaged[side] = True  # PB-VIC-6
         # PB-VIC-5: an overrun that destroys the occupants counts as passing through.
         if not _occupied_by(st, ut, target, 1 - side):
-            st.control[target] = side
+            mark_passed(st, target, side)
     for q in range(n):
         w = movers[q]
         end = exits[q] if result >= 0 else entries[q]
         if end < 0:
             _overrun_off_map(st, ut, mt, side, w, starts[q], target, occ)  # PB-OVR-10
             continue
-        st.control[end] = side
+        mark_passed(st, end, side)
         occ[starts[q], side] -= 1
         occ[end, side] += 1
         place(st, w, end)
@@ -716,8 +726,8 @@ def _overrun_entering(st, ut, mt, ct, side, u, target, exit_hex, occ):
         return
     st.engaged[side] = True  # PB-VIC-6
     if not _occupied_by(st, ut, target, 1 - side):
-        st.control[target] = side  # PB-VIC-5
-    st.control[exit_hex] = side
+        mark_passed(st, target, side)  # PB-VIC-5
+    mark_passed(st, exit_hex, side)
     place(st, u, exit_hex)
     occ[exit_hex, side] += 1
     st.moved[u] = True
@@ -801,6 +811,8 @@ def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, param
     ov_target = np.empty(6 * n_hex, dtype=np.int64)
     ov_exit = np.empty(6 * n_hex, dtype=np.int64)
     fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
+    if vehicles:
+        march_columns(st, ut, mt, mv, side, policy, params)  # PB-SIT-7
     if policy[side] == hp.HEURISTIC:
         hp.enemy_fields(st, ut, mt, ct, side, fields)
     for u in np.random.permutation(st.utype.shape[0]):
@@ -860,6 +872,7 @@ def player_turn(st, ut, mt, mv, ct, pt, limits, side, policy, params):
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
     recover(st, side)                                   # S6
+    end_marches(st)                                     # PB-SIT-7
 
 
 @njit(cache=True)
@@ -894,6 +907,7 @@ def record_turn(st, ut, turn):
     st.snap_hex[turn, :] = st.hex
     st.snap_status[turn, :] = st.status
     st.snap_control[turn, :] = st.control
+    st.snap_visited[turn, :] = st.visited
 
 
 @njit(cache=True)

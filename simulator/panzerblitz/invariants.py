@@ -13,7 +13,7 @@ from simulator.panzerblitz.rules import is_piece
 from simulator.panzerblitz.state import N_EVENTS, PHASING, VIOLATION, VIOLATION_EVENT
 
 OK, BOTH_SIDES_IN_HEX, OVERSTACKED, CLOSED_HEX, PROHIBITED_TERRAIN, DISPERSED_ACTED, FIRED_AND_MOVED, \
-    PASSENGER_MISMATCH = range(8)
+    PASSENGER_MISMATCH, SWAMP_ROAD_VEHICLES = range(9)
 NAMES = {
     OK: "ok",
     BOTH_SIDES_IN_HEX: "units of both sides in one hex (PB-STACK-7)",
@@ -23,6 +23,7 @@ NAMES = {
     DISPERSED_ACTED: "a dispersed unit moved or fired (PB-DISP-2)",
     FIRED_AND_MOVED: "a unit fired and moved in one turn (PB-SEQ-3)",
     PASSENGER_MISMATCH: "a passenger not with its carrier (PB-TRANS)",
+    SWAMP_ROAD_VEHICLES: "two vehicles on a swamp/road hex (PB-ROAD-10)",
 }
 
 
@@ -30,6 +31,7 @@ NAMES = {
 def violation(st, ut, mt, mv, limits):
     n_hex = mt.neighbours.shape[0]
     count = np.zeros((n_hex, 2), dtype=np.int64)
+    by_road = np.zeros(n_hex, dtype=np.int64)
     phasing = st.clock[PHASING]
     for u in range(st.utype.shape[0]):
         c = st.carried_by[u]
@@ -43,8 +45,12 @@ def violation(st, ut, mt, mv, limits):
         if mt.closed[h]:
             return CLOSED_HEX
         mc = ut.mclass[t]
-        if mc >= 0 and mv.enter_cost[h, mc] < 0 and not road_hex(mt, mv, h):
-            return PROHIBITED_TERRAIN
+        if mc >= 0 and mv.enter_cost[h, mc] < 0:
+            if not road_hex(mt, mv, h):
+                return PROHIBITED_TERRAIN
+            by_road[h] += 1
+            if by_road[h] > 1:
+                return SWAMP_ROAD_VEHICLES
         if st.side[u] == phasing and st.dispersed[u] and st.fired[u]:
             return DISPERSED_ACTED
         if st.side[u] == phasing and st.fired[u] and st.moved[u]:

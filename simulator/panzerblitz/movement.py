@@ -36,6 +36,7 @@ class MovementTables:
     along_gully_bits: int        # hexside features along which a gully continues (stream, ford)
     gully_whole: bool            # OQ-9: the surcharge is the whole cost of leaving
     clear_cost: np.ndarray = None  # int16[n_classes], half MF: a clear hex (PB-OVR-10's off-map hex)
+    swamp_stack_cost: int = 2    # half MF: joining foot units on a swamp/road hex (PB-ROAD-10.3)
 
     def class_index(self, name: str) -> int:
         return self.classes.index(name)
@@ -103,7 +104,15 @@ def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTable
         along_gully_bits=game_map.side_bit("stream") | game_map.side_bit("ford"),
         gully_whole=_gully_reading(data, where),
         clear_cost=clear.astype(np.int64),
+        swamp_stack_cost=_half(_required(rules, "swamp_road_stack_cost", where), where,
+                               "terrain.rules.swamp_road_stack_cost"),
     )
+
+
+def _required(rules: dict, key: str, where: str):
+    if key not in rules:
+        raise DataError(where, f"terrain.rules.{key}", "missing", "a cost in movement factors")
+    return rules[key]
 
 
 def _gully_reading(data: dict, where: str) -> bool:
@@ -116,11 +125,14 @@ def _gully_reading(data: dict, where: str) -> bool:
 @njit(cache=True)
 def step_cost(h, d, n, mclass, start, assaulting, enter_cost, town_hex, depressed, leave_surcharge,
               green_closed, road_cost, town_cost_assaulting, road_bit, green_bit, pond_bit,
-              along_gully_bits, side_features, road_usable, road_clear, gully_whole=False):
+              along_gully_bits, side_features, road_usable, road_clear, gully_whole=False, swamp_stack=None,
+              swamp_stack_cost=2):
     """Cost in half MF of the step from hex h across side d into neighbour n; -1 if illegal.
 
     `road_usable[x]`: hex x's road is not negated (no wreck or block, PB-ROAD-11).
     `road_clear[x]`: no other unit or wreck in hex x, so the road rate may pass it (PB-ROAD-5).
+    `swamp_stack[x]` (optional): x is a swamp/road hex this mover may join non-vehicular units
+    on, along the road but not at the road rate, for `swamp_stack_cost` (PB-ROAD-10.3/4).
     """
     sf = side_features[h, d]
     if sf & pond_bit:
@@ -131,6 +143,9 @@ def step_cost(h, d, n, mclass, start, assaulting, enter_cost, town_hex, depresse
     if (not assaulting and (sf & road_bit) and road_usable[h] and road_usable[n]
             and road_clear[n] and (road_clear[h] or h == start)):
         return road_cost
+    if (swamp_stack is not None and swamp_stack[n] and not assaulting and (sf & road_bit) and road_usable[h]
+            and road_usable[n] and (road_clear[h] or h == start)):
+        return swamp_stack_cost  # PB-ROAD-10.3: onto the foot units on a swamp road, 1 MF (it stops there)
     if enter_cost[h, mclass] < 0:
         # PB-MAP-1/2 (QA/Mapboard A-B): a unit standing where it could go only by road (a
         # vehicle on a swamp road) leaves only along the road.
@@ -155,12 +170,13 @@ def step_cost(h, d, n, mclass, start, assaulting, enter_cost, town_hex, depresse
 def reachable(start, mf_half, mclass, assaulting, neighbours, enter_cost, town_hex, depressed,
               leave_surcharge, green_closed, road_cost, town_cost_assaulting, road_bit, green_bit,
               pond_bit, along_gully_bits, side_features, road_usable, road_clear, enemy, stop_here,
-              block, cost_out, prev_out, gully_whole=False):
+              block, cost_out, prev_out, gully_whole=False, swamp_stack=None, swamp_stack_cost=2):
     """Every hex one unit can reach this turn, with the least cost (half MF) and the path.
 
     `enemy[x]`: enemy units in x: never entered (PB-MOVE-6).  `stop_here[x]`: a minefield
     (PB-MINE-3) or a block (PB-BLOCK-2): the unit stops on entering.  `block[x]`: a block: it
-    may be entered only by a unit that began its turn adjacent to it.  PB-MOVE-4: a unit may
+    may be entered only by a unit that began its turn adjacent to it.  `swamp_stack`: see
+    `step_cost` (such a hex must also be a `stop_here` for the mover).  PB-MOVE-4: a unit may
     always move exactly one hex, whatever it costs, unless that hex or hexside is forbidden.
     Fills cost_out (-1 = unreachable) and prev_out; returns the number of hexes reached.
     """
@@ -193,7 +209,8 @@ def reachable(start, mf_half, mclass, assaulting, neighbours, enter_cost, town_h
                 step = step_cost(h, d, nb, mclass, start, assaulting, enter_cost, town_hex,
                                  depressed, leave_surcharge, green_closed, road_cost,
                                  town_cost_assaulting, road_bit, green_bit, pond_bit,
-                                 along_gully_bits, side_features, road_usable, road_clear, gully_whole)
+                                 along_gully_bits, side_features, road_usable, road_clear, gully_whole,
+                                 swamp_stack, swamp_stack_cost)
                 if step < 0:
                     continue
                 nc = c + step

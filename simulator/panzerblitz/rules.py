@@ -21,6 +21,7 @@ from simulator.panzerblitz.movement import reachable, step_cost
 from simulator.panzerblitz.state import (
     ELIMINATED,
     EXITED,
+    MARCH_OVER,
     N_EVENTS,
     ON_MAP,
     PHASING,
@@ -86,6 +87,14 @@ def side_load(st, ut, h, side):
     if st.block[h] and not counter:
         load += block_count(ut)  # PB-BLOCK-4/6: the block a destroyed fort left has no counter
     return load
+
+
+@njit(cache=True)
+def mark_passed(st, h, side):
+    """A unit of `side` occupied or passed through hex h: it controls it until another side's
+    unit does (PB-VIC-5), and the side has entered it (the `entered` measure, PB-SIT-10)."""
+    st.control[h] = side
+    st.visited[h] |= 1 << side
 
 
 @njit(cache=True)
@@ -265,7 +274,18 @@ def may_fire_indirect(st, ut, mt, ct, u, a, h):
         return False
     if k == 2 and 2 * mt.dist[a, h] <= ut.range[st.utype[u]]:
         return False  # PB-OPT-IF-4: only at targets more than half the RF away
-    return st.observed[h]
+    reach = ut.cp_within[st.utype[u]]
+    if reach == 0:
+        return st.observed[h] != 0
+    # PB-SIT-8: only a command post within `reach` hexes of the firer may spot for it.
+    slot = 0
+    for c in range(st.utype.shape[0]):
+        if st.side[c] != st.side[u] or not ut.observer[st.utype[c]]:
+            continue
+        if (st.observed[h] >> slot) & 1 and mt.dist[st.hex[c], a] <= reach:
+            return True
+        slot += 1
+    return False
 
 
 @njit(cache=True)
@@ -290,18 +310,24 @@ def observe(st, ut, mt, side, spotted):
     """PB-OPT-IF-2/3, PB-CP-2: mark the hexes `side` may fire on indirectly this phase: an
     unloaded command post of the side (undispersed: a dispersed unit does not spot, PB-SPOT-2)
     has a clear LOS to the hex; a hex in woods or a town must also be spotted by a unit
-    adjacent to it that the CP can see."""
+    adjacent to it that the CP can see.  `st.observed[h]` has one bit per command post of the
+    side (in unit order) that observes h, for PB-SIT-8's distance limit."""
     n_hex = mt.neighbours.shape[0]
-    st.observed[:] = False
+    st.observed[:] = 0
+    slot = -1
     for c in range(st.utype.shape[0]):
-        if not is_piece(st, ut, c) or st.side[c] != side or not ut.observer[st.utype[c]] or st.dispersed[c]:
+        if st.side[c] != side or not ut.observer[st.utype[c]]:
             continue
+        slot += 1
+        if not is_piece(st, ut, c) or st.dispersed[c] or slot > 62:
+            continue
+        bit = np.int64(1) << slot
         hc = st.hex[c]
         for h in range(n_hex):
-            if st.observed[h] or (mt.dist[hc, h] > 1 and mt.los[hc, h] == 0):
+            if st.observed[h] & bit or (mt.dist[hc, h] > 1 and mt.los[hc, h] == 0):
                 continue
             if not mt.concealing[h]:
-                st.observed[h] = True
+                st.observed[h] |= bit
                 continue
             if not spotted[h]:
                 continue
@@ -309,7 +335,7 @@ def observe(st, ut, mt, side, spotted):
                 if is_piece(st, ut, s) and st.side[s] == side and not st.dispersed[s] \
                         and mt.dist[st.hex[s], h] == 1 \
                         and (mt.dist[hc, st.hex[s]] <= 1 or mt.los[hc, st.hex[s]] != 0):
-                    st.observed[h] = True  # PB-OPT-IF-3: the CP sees the spotter
+                    st.observed[h] |= bit  # PB-OPT-IF-3: the CP sees the spotter
                     break
 
 
@@ -345,7 +371,8 @@ def may_fire(st, ut, u, side):
     if not is_piece(st, ut, u) or st.side[u] != side:
         return False
     t = st.utype[u]
-    return (not st.dispersed[u]) and (not st.fired[u]) and ut.attack[t] > 0 and ut.weapon[t] >= 0
+    return ((not st.dispersed[u]) and (not st.fired[u]) and ut.attack[t] > 0 and ut.weapon[t] >= 0
+            and st.march_state[st.group[u]] == MARCH_OVER)  # PB-SIT-7: a marching column does not fire
 
 
 @njit(cache=True)
@@ -553,14 +580,46 @@ def move_flags(st, ut, mt, side, mover, occ):
 
 
 @njit(cache=True)
+def swamp_road_stacks(st, ut, mt, mv, side, u):
+    """PB-ROAD-10.2-4: the swamp/road hexes a mover that may be there only by road (a vehicle)
+    may move onto because they hold its side's non-vehicular units and no vehicle or wreck;
+    it pays `mv.swamp_stack_cost` and stops there.  None for other movers."""
+    mclass = ut.mclass[st.utype[u]]
+    n_hex = mt.neighbours.shape[0]
+    out = np.zeros(n_hex, dtype=np.bool_)
+    if mclass < 0:
+        return out
+    foot = np.zeros(n_hex, dtype=np.bool_)
+    wheels = np.zeros(n_hex, dtype=np.bool_)
+    for v in range(st.utype.shape[0]):
+        if v == u or not is_piece(st, ut, v) or st.side[v] != side:
+            continue
+        h = st.hex[v]
+        if not mt.swamp[h]:
+            continue
+        if ut.vehicle[st.utype[v]]:
+            wheels[h] = True  # PB-ROAD-10.2: never two vehicles on a swamp road, not even passing
+        else:
+            foot[h] = True
+    for h in range(n_hex):
+        if foot[h] and not wheels[h] and mv.enter_cost[h, mclass] < 0 and st.wrecks[h, 0] + st.wrecks[h, 1] == 0:
+            out[h] = True
+    return out
+
+
+@njit(cache=True)
 def reach_of(st, ut, mt, mv, side, u, start, mf_half, occ, cost, prev):
     enemy, road_usable, road_clear, stop_here = move_flags(st, ut, mt, side, u, occ)
+    soft = swamp_road_stacks(st, ut, mt, mv, side, u)
+    for h in range(soft.shape[0]):
+        if soft[h]:
+            stop_here[h] = True  # PB-ROAD-10.4: onto, not through
     t = st.utype[u]
     return reachable(start, mf_half, ut.mclass[t], False, mt.neighbours, mv.enter_cost, mv.town_hex,
                      mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
                      mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
                      mv.along_gully_bits, mt.side_features, road_usable, road_clear, enemy,
-                     stop_here, st.block, cost, prev, mv.gully_whole)
+                     stop_here, st.block, cost, prev, mv.gully_whole, soft, mv.swamp_stack_cost)
 
 
 @njit(cache=True)
@@ -783,7 +842,7 @@ def may_assault(st, ut, u, side):
         return False
     t = st.utype[u]
     return (ut.can_assault[t] and not st.dispersed[u] and not st.fired[u] and not st.assaulted[u]
-            and st.steps[u] <= 1 and ut.attack[t] > 0)
+            and st.steps[u] <= 1 and ut.attack[t] > 0 and st.march_state[st.group[u]] == MARCH_OVER)  # PB-SIT-7
 
 
 @njit(cache=True)

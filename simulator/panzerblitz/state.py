@@ -18,6 +18,10 @@ from simulator.panzerblitz.tables import EDGE_BITS, Tables
 WAITING, ON_MAP, EXITED, ELIMINATED = 0, 1, 2, 3
 STATUS_NAMES = {WAITING: "waiting", ON_MAP: "on map", EXITED: "exited", ELIMINATED: "eliminated"}
 
+# Per group, `march_state` (PB-SIT-7, road_march.py): not a road-march group or its march is
+# over / marching / marching, and the march ends at the end of this player-turn.
+MARCH_OVER, MARCHING, MARCH_ENDING = 0, 1, 2
+
 # Clock slots.
 TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT = 0, 1, 2, 3, 4, 5, 6, 7
 
@@ -38,8 +42,10 @@ State = namedtuple("State", [
     "steps", "overrun_hex", "assaulted_hex", "assaulted", "revealed", "limits",
     "objective", "turn_stats",
     "lost_hex", "lost_turn", "snap_hex", "snap_status",
-    "control", "snap_control", "engaged",
+    "control", "snap_control", "visited", "snap_visited", "engaged",
     "intensive", "observed", "pba_target",
+    "march_state", "march_side", "march_turn", "march_speed", "march_stop", "march_lead",
+    "march_path_start", "march_path", "march_rank",
 ])
 
 
@@ -56,6 +62,7 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
     group_hexes: list[np.ndarray] = []
     group_entering = []
     with_type, far_type, far_min = [], [], []
+    march_state, march_side, march_turn, march_speed, march_stop, march_paths = [], [], [], [], [], []
     for s in sit.sides:
         si = sides.index(s.name)
         for g in s.groups:
@@ -67,6 +74,14 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
             md = g.area.get("min_distance_from_unit")
             far_type.append(t.units.index(md["unit"]) if md else -1)
             far_min.append(md["hexes"] if md else 0)
+            # PB-SIT-7: a road-march column (simulator/panzerblitz/road_march.py).
+            rm = g.road_march if g.road_path is not None else None
+            march_state.append(MARCHING if rm else MARCH_OVER)
+            march_side.append(si)
+            march_turn.append(g.turn)
+            march_speed.append(rm["hexes_per_turn"] if rm else 0)
+            march_stop.append(rm["stop_within"] if rm else 0)
+            march_paths.append(g.road_path if rm else np.zeros(0, dtype=np.int64))
             for name, count in g.units.items():
                 for _ in range(count):
                     utype.append(t.units.index(name))
@@ -114,13 +129,25 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         # and the same at the end of every game-turn.
         control=np.full(n_hex, -1, dtype=np.int64),
         snap_control=np.full((sit.turns + 1, n_hex), -1, dtype=np.int64),
+        # Per hex, a bit per side whose unit ever occupied or passed through it (the victory
+        # measure `entered`, PB-SIT-10), and the same at the end of every game-turn.
+        visited=np.zeros(n_hex, dtype=np.int64), snap_visited=np.zeros((sit.turns + 1, n_hex), dtype=np.int64),
         # PB-VIC-6: per side, whether it has fired or moved a unit toward the enemy.
         engaged=np.zeros(len(sides), dtype=np.bool_),
         # Optional rules (PB-OPT): units declared to fire intensively in this fire phase
         # (PB-OPT-AMMO-1); hexes the phasing side's command posts observe for indirect fire
         # (PB-OPT-IF-2/3); the overrun hex a dismounted rider may close-assault (PB-OPT-PBA-1).
-        intensive=np.zeros(n, dtype=np.bool_), observed=np.zeros(n_hex, dtype=np.bool_),
+        intensive=np.zeros(n, dtype=np.bool_), observed=np.zeros(n_hex, dtype=np.int64),
         pba_target=np.full(n, -1, dtype=np.int64),
+        # PB-SIT-7 road march, per group: state, side, entry turn, hexes per turn, how near the
+        # enemy the lead stops, the lead's index on the road path (-1: not entered yet); the
+        # road paths one after another; per unit its place in the column (-1: none).
+        march_state=np.array(march_state, dtype=np.int64), march_side=np.array(march_side, dtype=np.int64),
+        march_turn=np.array(march_turn, dtype=np.int64), march_speed=np.array(march_speed, dtype=np.int64),
+        march_stop=np.array(march_stop, dtype=np.int64), march_lead=np.full(len(march_state), -1, dtype=np.int64),
+        march_path_start=np.concatenate([[0], np.cumsum([len(p) for p in march_paths])]).astype(np.int64),
+        march_path=np.concatenate(march_paths).astype(np.int64) if march_paths else np.zeros(0, dtype=np.int64),
+        march_rank=np.full(n, -1, dtype=np.int64),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
@@ -158,7 +185,10 @@ def _board_entering_guns(st: State, t: Tables) -> None:
             continue
         members = np.flatnonzero(st.group == g)
         carriers = [i for i in members if u.carrier[st.utype[i]]]
-        passengers = [i for i in members if u.movement[st.utype[i]] == 0 and not u.positional[st.utype[i]]
+        # PB-SIT-7: a road-march column carries its infantry too ("infantry and guns in trucks
+        # and HT"; road_march.check_columns makes sure there are carriers enough).
+        walk = st.march_state[g] == MARCHING
+        passengers = [i for i in members if (u.movement[st.utype[i]] == 0 or walk) and not u.positional[st.utype[i]]
                       and not u.vehicle[st.utype[i]]]
         for p, c in zip(passengers, carriers, strict=False):
             st.carried_by[p] = c

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.errors import DataError
 from simulator.hexgrid import distance_matrix
 from simulator.los import LineOfSight, compile_rules
 from simulator.panzerblitz.combat import CombatTables, compile_tables
@@ -25,7 +26,7 @@ MapT = namedtuple("MapT", [
 MoveT = namedtuple("MoveT", [
     "enter_cost", "town_hex", "depressed", "leave_surcharge", "green_closed", "road_cost",
     "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits", "gully_whole",
-    "clear_cost",
+    "clear_cost", "swamp_stack_cost",
 ])
 CombatT = namedtuple("CombatT", [
     "crt", "lowest_roll", "col_attack", "col_defense", "below_table_allowed", "wec", "halving",
@@ -39,7 +40,7 @@ UnitT = namedtuple("UnitT", [
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
     "vehicle", "carrier", "positional", "stack_count", "victory_count", "leaves_wreck",
     "can_overrun", "can_assault", "engineer", "fort",
-    "indirect", "intensive", "observer",
+    "indirect", "intensive", "observer", "cp_within",
 ])
 
 # Map edges as bits of edge_mask (north, south, east, west).
@@ -68,7 +69,8 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     units = compile_units(rs.data, rs.sides, movement.classes, where)
     if los_table is None:
         # PB-OPT-RSLOS-1: the real-space reading is part of the rules, hence of the cache key.
-        los_table = LineOfSight(m, compile_rules(rs.data["los"], m, where, combat.real_space_los)).table()
+        los_table = LineOfSight(m, compile_rules(rs.data["los"], m, where, combat.real_space_los,
+                                                 combat.band_chains)).table()
     concealing = m.has_feature("woods") | m.has_feature("town")  # PB-SPOT-1
     terrain_mod = np.zeros(m.n_hexes, dtype=np.int64)
     for f in combat.terrain_mod_features:
@@ -95,7 +97,7 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     mv = movement
     move_t = MoveT(mv.enter_cost.astype(np.int64), mv.town_hex, mv.depressed, mv.leave_surcharge.astype(np.int64),
                    mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
-                   mv.pond_bit, mv.along_gully_bits, mv.gully_whole, mv.clear_cost)
+                   mv.pond_bit, mv.along_gully_bits, mv.gully_whole, mv.clear_cost, mv.swamp_stack_cost)
     combat_t = CombatT(combat.crt, combat.lowest_roll, combat.col_attack, combat.col_defense,
                        combat.below_table_allowed, combat.wec, combat.hill_halving, combat.mod_terrain,
                        combat.mod_dispersed, combat.minefield_column, combat.mod_overrun,
@@ -111,6 +113,31 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
                    u.movement.astype(np.int64), u.mclass.astype(np.int64), u.armored, u.vehicle,
                    u.carrier, u.positional, u.stack_count.astype(np.int64), u.victory_count,
                    u.leaves_wreck, u.can_overrun, u.can_assault, u.engineer, u.fort,
-                   u.indirect.astype(np.int64), u.intensive, u.observer)
+                   u.indirect.astype(np.int64), u.intensive, u.observer, _cp_within(sit, units))
+    # Imported here: road_march needs the state module, which needs this one.
+    from simulator.panzerblitz.road_march import check_columns
+    check_columns(sit, units)  # PB-SIT-7
     limits = np.array([rs.stacking_limit(s) for s in rs.sides], dtype=np.int64)
     return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits)
+
+
+def _cp_within(sit: Situation, units: UnitTypes) -> np.ndarray:
+    """Per unit type, how near its command post must be for it to fire indirectly (0: anywhere).
+    A situation special rule sets it: `params = { cp_within = 4, units = [...] }` (PB-SIT-8)."""
+    out = np.zeros(len(units.names), dtype=np.int64)
+    for i, sr in enumerate(sit.special):
+        params = sr.get("params", {})
+        if "cp_within" not in params:
+            continue
+        fld = f"special[{i}].params"
+        reach = params["cp_within"]
+        if not isinstance(reach, int) or isinstance(reach, bool) or reach < 1:
+            raise DataError(sit.path, f"{fld}.cp_within", f"got {reach!r}", "a whole number of hexes >= 1")
+        names = params.get("units")
+        if not isinstance(names, list) or not names:
+            raise DataError(sit.path, f"{fld}.units", f"got {names!r}", "the unit types the limit applies to")
+        for name in names:
+            if name not in units.names:
+                raise DataError(sit.path, f"{fld}.units", f"unknown unit type {name!r}", "a unit type of the ruleset")
+            out[units.index(name)] = reach
+    return out

@@ -19,7 +19,7 @@ from simulator.situation import resolve_static_area
 
 LEVEL_RANK = {"marginal": 1, "tactical": 2, "decisive": 3, "victory": 3}
 RANK_NAMES = {0: "none", 1: "marginal", 2: "tactical", 3: "decisive"}
-COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt}
+COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "==": operator.eq}
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
         else:
             value = measure_value(v, st, t, si, now)
         values[s.name] = value
-        ranks[s.name] = level_reached(v, value)
+        ranks[s.name] = max(level_reached(v, value), _also_reached(v, st, t, si, now))
     best = max(ranks.values())
     top = [s for s, r in ranks.items() if r == best]
     winner = top[0] if best > 0 and len(top) == 1 else None
@@ -78,12 +78,26 @@ def level_reached(v: dict, value: float) -> int:
     return rank
 
 
+def _also_reached(v: dict, st: State, t: Tables, me: int, now: int) -> int:
+    """The highest level of the `also` alternatives whose conditions all hold (a card's special
+    victory rule, e.g. PB-SIT-10), or 0."""
+    rank = 0
+    for alt in v.get("also", []):
+        if all(COMPARE[c.get("compare", ">=")](measure_value(c, st, t, me, now), c["threshold"]) for c in alt["all"]):
+            rank = max(rank, LEVEL_RANK[alt["level"]])
+    return rank
+
+
 def _counted(st: State, t: Tables, side: int, m: dict) -> np.ndarray:
     """Units of `side` that count for victory: not forts, blocks, minefields (PB-VIC-4)."""
     mask = (st.side == side) & t.unit_t.victory_count[st.utype]
     if m.get("units"):
         wanted = [t.units.index(u) for u in m["units"]]
         mask &= np.isin(st.utype, wanted)
+    if m.get("group"):
+        # Groups are numbered side by side, in file order (state.new_state).
+        names = [g.name for s in t.situation.sides for g in s.groups]
+        mask &= np.isin(st.group, [i for i, n in enumerate(names) if n == m["group"]])
     return mask
 
 
@@ -119,6 +133,9 @@ def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None
         if stay:
             out &= (now - st.exit_turn) >= stay
         return _weighted(st, t, mask & (out if kind == "exited" else ~out), m)
+    if kind == "entered":
+        # 1 if a unit of that side ever stood in or passed through a hex of the area (PB-SIT-10).
+        return float(((st.visited[_static_area(m["area"], t)] >> whose) & 1).any())
     if kind == "hexes_controlled":
         return float(sum(_controls(st, t, whose, game_map.lookup(h)) for h in m["hexes"]))
     if kind == "furthest_advance":
@@ -225,8 +242,8 @@ def _connected(neighbours, ok, start, goal):
 def provisional(st: State, t: Tables) -> list[Outcome]:
     """The result as it stood at the end of each game-turn (0 = after set-up): the victory
     conditions evaluated on that turn's positions as if the game had ended then."""
-    return [evaluate(st._replace(hex=st.snap_hex[turn], status=st.snap_status[turn], control=st.snap_control[turn]),
-                     t, now=turn)
+    return [evaluate(st._replace(hex=st.snap_hex[turn], status=st.snap_status[turn], control=st.snap_control[turn],
+                                 visited=st.snap_visited[turn]), t, now=turn)
             for turn in range(st.snap_hex.shape[0])]
 
 
