@@ -60,6 +60,10 @@ class CombatTables:
     intensive_printed: bool = True         # OQ-14: multiply the printed AF (else the final AF)
     real_space_los: bool = False           # PB-OPT-RSLOS-1 / PB-LOS-9
     panzerblitz_assault: bool = False      # PB-OPT-PBA-1
+    # Forts with units on top (PB-FORT-10..13, PB-STK-7).
+    fort_whole_armored: bool = False       # OQ-12: the whole fort+top stack is armored (else the fort counts as one armored unit)
+    own_fire_next_turn: bool = False       # OQ-22: own units hit by own fire stay dispersed through their next player-turn
+    fort_excess_eliminated: bool = False   # OQ-26: a destroyed fort's block eliminates the excess on top at once
 
     def column(self, name: str) -> int:
         return self.column_names.index(name)
@@ -147,6 +151,9 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         intensive_printed=choice("intensive_fire_order", ("printed", "final"), "printed") == "printed",
         real_space_los=choice("real_space_los", (True, False), False),
         panzerblitz_assault=choice("panzerblitz_assault", (True, False), False),
+        fort_whole_armored=choice("fort_top_armored", ("fort_as_one", "whole_stack"), "fort_as_one") == "whole_stack",
+        own_fire_next_turn=choice("own_fire_recovery", ("same_turn", "next_turn"), "same_turn") == "next_turn",
+        fort_excess_eliminated=choice("fort_block_excess", ("stays", "eliminated"), "stays") == "eliminated",
     )
 
 

@@ -40,6 +40,7 @@ State = namedtuple("State", [
     "lost_hex", "lost_turn", "snap_hex", "snap_status",
     "control", "snap_control", "engaged",
     "intensive", "observed", "pba_target",
+    "on_top", "own_fire_hit",
 ])
 
 
@@ -121,6 +122,14 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         # (PB-OPT-IF-2/3); the overrun hex a dismounted rider may close-assault (PB-OPT-PBA-1).
         intensive=np.zeros(n, dtype=np.bool_), observed=np.zeros(n_hex, dtype=np.bool_),
         pba_target=np.full(n, -1, dtype=np.int64),
+        # PB-FORT-10: a unit on top of the fort in its hex (outside it).  Units of the fort's
+        # side in its hex are inside unless this is set (the default placement); an enemy
+        # unit in a fort hex is always on top (PB-FORT-12).
+        on_top=np.zeros(n, dtype=np.bool_),
+        # PB-FORT-13 / OQ-22: dispersed by its own side's fire at enemy units on top of its
+        # fort (0 no; 1 recovers in that player-turn's S6, the adopted reading; 2 stays
+        # dispersed through its side's next player-turn, the alternative).
+        own_fire_hit=np.zeros(n, dtype=np.int64),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
