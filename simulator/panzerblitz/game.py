@@ -45,6 +45,7 @@ from simulator.panzerblitz.rules import (
     defends,
     edge_overrun_options,
     enemy_in_hex,
+    enemy_on_own_fort,
     entry_overrun_options,
     exit_map,
     exposed_passenger,
@@ -309,6 +310,7 @@ def attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, polic
                 n_multi = n_hit
                 break
     passenger = exposed_passenger(st, ut, mt, h, enemy) >= 0
+    own_fort = enemy_on_own_fort(st, ut, h, side)  # PB-FORT-13, judged before the attack
     if policy[side] == hp.HEURISTIC:
         tech = hp.pick_technique(st, ut, mt, ct, pt, side, h, attackers, k, spotted, assign, n_multi, passenger)
     else:
@@ -337,7 +339,7 @@ def attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, polic
         r = resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
     if r >= 0:
         st.engaged[side] = True  # PB-VIC-6: the side has fired
-        if fort_in(st, ut, h, side) >= 0:
+        if own_fort:
             # PB-FORT-13: the target was enemy units on top of the side's own fort: a second
             # roll, for the fort and the units inside.
             own_fort_roll(st, ut, mt, ct, side, h, attackers, k, spotted)

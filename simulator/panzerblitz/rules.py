@@ -1554,22 +1554,28 @@ def resolve_own_fort_attack(st, ut, mt, ct, side, h, attackers, n_att):
 # ---------------------------------------------------------------- fire at enemy units on top of one's own fort (PB-FORT-13)
 
 @njit(cache=True)
+def enemy_on_own_fort(st, ut, h, side):
+    """PB-FORT-13: hex h holds a fort of `side` with enemy units on top of it."""
+    if fort_in(st, ut, h, side) < 0:
+        return False
+    for v in range(st.utype.shape[0]):
+        if st.side[v] != side and st.on_top[v] and is_piece(st, ut, v) and st.hex[v] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
 def own_fort_roll(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     """PB-FORT-13: a player who fires at enemy units on top of his own fort rolls twice: once
     for them (the attack just made), once for his own fort and the units inside it.  The second
     battle: the same firers (those of `attackers` that fired), the fort's DF, an armored target
     (PB-FORT-3), terrain and dispersal modifiers as for any attack on the hex; odds below the
-    table: no effect.  OQ-22: units so dispersed turn face-up in this player-turn's S6 (adopted,
+    table: no effect.  Made whatever the first roll did to the units on top (the caller checks
+    `enemy_on_own_fort` before the attack).  OQ-22: units so dispersed turn face-up in this player-turn's S6 (adopted,
     `own_fire_hit` 1), or stay dispersed through their side's next player-turn (alternative, 2).
     Returns the result, or -1 if no battle."""
     f = fort_in(st, ut, h, side)
     if f < 0:
-        return -1
-    top = False
-    for v in range(st.utype.shape[0]):
-        if st.side[v] != side and st.on_top[v] and is_piece(st, ut, v) and st.hex[v] == h:
-            top = True
-    if not top:
         return -1
     total = 0
     for i in range(n_att):
