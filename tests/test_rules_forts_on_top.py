@@ -423,3 +423,48 @@ def test_pb_fort_13_random_play_fires_from_inside_at_the_top(tmp_path):
     f = events(st, EV_FIRER)
     assert len(f) == 1 and int(f[0][3]) == unit_of(t, st, "rifle-platoon-german-42") \
         and int(f[0][4]) == hexn(t, "3M6")
+
+
+def test_pb_fort_12_the_heuristic_moves_onto_an_enemy_fort_it_must_hold(tmp_path):
+    """The heuristic player whose goal is the fort hex (the Russians must occupy 3M6) moves onto
+    the German fort and ends there, on top."""
+    from policies.spec import parse_policy
+    from simulator.panzerblitz.game import move_unit
+    from simulator.panzerblitz.tables import build_tables
+    from simulator.situation import load_situation
+    from tests.test_rules import placed_state
+
+    units = FORT + [("russian", "rifle-company-43", "3M5")]
+    lines = ['id = "test"', 'title = "test position"', 'ruleset = "panzerblitz"', "turns = 3",
+             'sets_up_first = "german"', 'moves_first = "german"', "[map]", 'layout = [["3"]]']
+    for side in ("german", "russian"):
+        lines += ["[[side]]", f'name = "{side}"']
+        for i, (s, utype, h) in enumerate(units):
+            if s == side:
+                lines += ["[[side.group]]", f'name = "g{i}"', f'units = {{ "{utype}" = 1 }}',
+                          f'setup = {{ hexes = ["{h}"] }}']
+        if side == "german":
+            lines += ["[side.victory]", 'measure = "destroyed"', 'whose = "enemy"', "marginal = 1"]
+        else:
+            lines += ["[side.victory]", 'measure = "in_area"', 'whose = "own"', 'area = { hexes = ["3M6"] }',
+                      'compare = ">="', "marginal = 1"]
+    path = tmp_path / "goal.toml"
+    path.write_text("\n".join(lines) + "\n")
+    t = build_tables(load_situation(path))
+    st = placed_state(t)
+    u = unit_of(t, st, "rifle-company-43")
+    spec = parse_policy("heuristic:noise=0")
+    policy = np.array([spec.kernel_id] * 2, dtype=np.int64)
+    params = np.tile(spec.vector(), (2, 1))
+    n_hex = t.situation.map.n_hexes
+    pt = policy_tables(t)
+    fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
+    hp.enemy_fields(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN, fields)
+    occ = occupancy(st, t.unit_t, n_hex)
+    bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(4)]
+    options = np.empty(2 * n_hex + 2, dtype=np.int64)
+    ov = [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
+    move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, pt, t.stack_limit, RUSSIAN, u, policy, params, occ,
+              bufs[0], bufs[1], options, bufs[2], bufs[3], ov[0], ov[1], ov[2], fields)
+    assert st.hex[u] == hexn(t, "3M6") and st.on_top[u]
+    assert st.side[unit_of(t, st, "fort-40")] == GERMAN

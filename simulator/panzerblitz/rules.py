@@ -103,7 +103,7 @@ def occupancy(st, ut, n_hex):
 
 @njit(cache=True)
 def spotted_hexes(st, ut, mt, ct, side):
-    """PB-SPOT-2/3: hexes adjacent to an undispersed unit of `side` (at the start of its turn).
+    """PB-SPOT-2/3: hexes adjacent to (or holding) an undispersed unit of `side` (at the start of its turn).
     With the Panzer Leader variant, also the hexes of enemy units that fired from woods or a
     town in their last player-turn."""
     n_hex = mt.neighbours.shape[0]
@@ -115,6 +115,9 @@ def spotted_hexes(st, ut, mt, ct, side):
     for u in range(st.utype.shape[0]):
         if is_piece(st, ut, u) and st.side[u] == side and not st.dispersed[u]:
             h = st.hex[u]
+            # its own hex too: only a fort's inside and top hold enemies there (PB-FORT-13),
+            # and they see each other
+            out[h] = True
             for d in range(6):
                 nb = mt.neighbours[h, d]
                 if nb >= 0:
