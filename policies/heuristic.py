@@ -626,7 +626,8 @@ def pick_assault(st, ut, mt, ct, pt, prm, side, options, n, occ):
             continue
         af = 0
         for u in range(st.utype.shape[0]):
-            if may_assault(st, ut, u, side) and mt.dist[st.hex[u], h] == 1:
+            # adjacent, or on top of the enemy fort in h (PB-CAT-8 / PB-FORT-13)
+            if may_assault(st, ut, u, side) and (mt.dist[st.hex[u], h] == 1 or (st.on_top[u] and st.hex[u] == h)):
                 x = ut.attack[st.utype[u]]
                 if hill_halves(mt.level[st.hex[u]], mt.level[h], True, False):
                     x = int(np.floor(x * ct.halving))

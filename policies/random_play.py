@@ -19,6 +19,8 @@ OVERRUN_JOIN = 10  # which path a unit joins another's overrun by (PB-OVR-4); th
 # Optional rules (asked only when their switch is on): fire intensively (PB-OPT-AMMO), dismount
 # at an overrun's entry hex to close-assault its target (PB-OPT-PBA).
 INTENSIVE, PBA_DISMOUNT = 11, 12
+# PB-FORT-2: a unit in its side's fort moves between inside and on top (its move this turn).
+FORT_SWITCH = 13
 MARCH_ORDER = 14  # which of the counters left goes next in a road-march column (PB-SIT-7)
 
 # Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
@@ -37,6 +39,6 @@ def choose(policy, params, kind, n_options):
         return -1
     if kind == INTENSIVE:
         return 0 if np.random.random() < 0.25 else -1
-    if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR or kind == PBA_DISMOUNT:
+    if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR or kind == PBA_DISMOUNT or kind == FORT_SWITCH:
         return 0 if np.random.random() < 0.5 else -1
     return np.random.randint(0, n_options)

@@ -61,6 +61,10 @@ class CombatTables:
     real_space_los: bool = False           # PB-OPT-RSLOS-1 / PB-LOS-9
     band_chains: bool = False              # OQ-17 alternative: every shortest chain near the line
     panzerblitz_assault: bool = False      # PB-OPT-PBA-1
+    # Forts with units on top (PB-FORT-10..13, PB-STK-7).
+    fort_whole_armored: bool = False       # OQ-12: the whole fort+top stack is armored (else the fort counts as one armored unit)
+    own_fire_next_turn: bool = False       # OQ-22: own units hit by own fire stay dispersed through their next player-turn
+    fort_excess_eliminated: bool = False   # OQ-26: a destroyed fort's block eliminates the excess on top at once
 
     def column(self, name: str) -> int:
         return self.column_names.index(name)
@@ -149,6 +153,9 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         real_space_los=choice("real_space_los", (True, False), False),
         band_chains=choice("los_chains", ("nearest", "band"), "nearest") == "band",
         panzerblitz_assault=choice("panzerblitz_assault", (True, False), False),
+        fort_whole_armored=choice("fort_top_armored", ("fort_as_one", "whole_stack"), "fort_as_one") == "whole_stack",
+        own_fire_next_turn=choice("own_fire_recovery", ("same_turn", "next_turn"), "same_turn") == "next_turn",
+        fort_excess_eliminated=choice("fort_block_excess", ("stays", "eliminated"), "stays") == "eliminated",
     )
 
 

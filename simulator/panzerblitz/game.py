@@ -15,6 +15,7 @@ from policies.random_play import (
     ASSAULT_TARGET,
     ENTRY_HEX,
     FIRE_TARGET,
+    FORT_SWITCH,
     INTENSIVE,
     LOAD,
     MINE_CLEAR,
@@ -32,6 +33,7 @@ from simulator.panzerblitz.invariants import check, road_hex
 from simulator.panzerblitz.road_march import end_marches, march_columns
 from simulator.panzerblitz.rules import (
     EV_ENTER,
+    EV_FORT_SWITCH,
     EV_LOAD,
     EV_MOVE,
     EV_OVERRUNNER,
@@ -41,12 +43,16 @@ from simulator.panzerblitz.rules import (
     attempt_mine_removal,
     capture_fort,
     defender_stack,
+    defends,
     edge_overrun_options,
+    enemy_in_hex,
+    enemy_on_own_fort,
     entry_overrun_options,
     exit_map,
     exposed_passenger,
     fire_options,
     fits,
+    fort_in,
     is_piece,
     log_event,
     mark_passed,
@@ -58,6 +64,7 @@ from simulator.panzerblitz.rules import (
     observe,
     occupancy,
     overrun_options,
+    own_fort_roll,
     place,
     plan_multiple,
     reach_of,
@@ -69,6 +76,7 @@ from simulator.panzerblitz.rules import (
     resolve_passenger,
     resolve_selective,
     selective_allowed,
+    settle_on_top,
     side_load,
     spend_intensive,
     spotted_hexes,
@@ -301,14 +309,16 @@ def attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, polic
     n_multi = 0
     if sel:
         n_def = 0
+        f = fort_in(st, ut, h, enemy)
         for u in range(st.utype.shape[0]):
-            if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == enemy:
+            if defends(st, ut, u, h, enemy, f):  # PB-FORT-11: the fort and each unit on top
                 n_def += 1
         for n_hit in range(n_def, 1, -1):
             if plan_multiple(st, ut, mt, ct, side, h, attackers, k, spotted, n_hit, assign):
                 n_multi = n_hit
                 break
     passenger = exposed_passenger(st, ut, mt, h, enemy) >= 0
+    own_fort = enemy_on_own_fort(st, ut, h, side)  # PB-FORT-13, judged before the attack
     if policy[side] == hp.HEURISTIC:
         tech = hp.pick_technique(st, ut, mt, ct, pt, side, h, attackers, k, spotted, assign, n_multi, passenger)
     else:
@@ -337,6 +347,10 @@ def attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, polic
         r = resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
     if r >= 0:
         st.engaged[side] = True  # PB-VIC-6: the side has fired
+        if own_fort:
+            # PB-FORT-13: the target was enemy units on top of the side's own fort: a second
+            # roll, for the fort and the units inside.
+            own_fort_roll(st, ut, mt, ct, side, h, attackers, k, spotted)
 
 
 @njit(cache=True)
@@ -433,8 +447,14 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         spent = mv.enter_cost[start, ut.mclass[t]]
         budget = mf - spent if spent <= mf else 0
     else:
-        if (st.status[u] != ON_MAP or st.dispersed[u] or st.fired[u] or st.moved[u]
-                or st.carried_by[u] >= 0 or ut.mclass[t] < 0 or mf <= 0):
+        if st.status[u] != ON_MAP or st.dispersed[u] or st.fired[u] or st.moved[u] or st.carried_by[u] >= 0:
+            return
+        if fort_in(st, ut, st.hex[u], side) >= 0:
+            if enemy_in_hex(st, ut, st.hex[u], side):
+                return  # PB-FORT-12: while enemy units sit on top, the units inside may not leave
+            if _fort_switch(st, ut, limits, side, u, policy, params):
+                return  # PB-FORT-2: it moved between inside and on top; that is its move
+        if ut.mclass[t] < 0 or mf <= 0:
             return
         start = st.hex[u]
         budget = mf
@@ -525,6 +545,7 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         occ[dest, side] += 1
         place(st, u, dest)
         capture_fort(st, ut, dest, side)
+        settle_on_top(st, ut, u)  # PB-FORT-12: onto the top of an occupied enemy fort
         st.mine_safe[u] = False
         st.steps[u] = _path_length(prev, start, dest)
         log_event(st, EV_MOVE, u, start, dest, cost[dest], 0, 0, 0)
@@ -535,8 +556,8 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
     p = st.carrying[u]
     if p >= 0 and not st.moved[p] and not st.dispersed[p]:
         left = budget - cost[dest]
-        if dest != start and (st.mine[dest] or st.block[dest]):
-            left = 0  # it stopped there (PB-MINE-3, PB-BLOCK-2)
+        if dest != start and (st.mine[dest] or st.block[dest] or (st.on_top[u] and fort_in(st, ut, dest, 1 - side) >= 0)):
+            left = 0  # it stopped there (PB-MINE-3, PB-BLOCK-2; PB-FORT-12: it may not move off an enemy fort)
         _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, occ, cost, prev, options, fields)
 
 
@@ -588,6 +609,7 @@ def _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, oc
     _pass_through(st, mt, side, prev, here, dest)  # PB-VIC-5
     place(st, u, dest)
     capture_fort(st, ut, dest, side)
+    settle_on_top(st, ut, u)  # PB-FORT-12
     st.mine_safe[u] = False
     log_event(st, EV_MOVE, u, here, dest, cost[dest], 0, 0, 0)
 
@@ -649,10 +671,33 @@ def _set_down(st, u, p, h, side, occ, steps, how):
     st.carried_by[p] = -1
     st.hex[p] = h
     st.status[p] = ON_MAP
+    # PB-FORT-10/12: set down where its carrier stands: on top if the carrier is on top of a
+    # fort there, else inside a fort of its side (the default placement).
+    st.on_top[p] = st.on_top[u] and st.hex[u] == h
     st.moved[p] = True
     st.steps[p] = steps
     occ[h, side] += 1
     log_event(st, EV_UNLOAD, u, p, h, how, 0, 0, 0)
+
+
+@njit(cache=True)
+def _fort_switch(st, ut, limits, side, u, policy, params):
+    """PB-FORT-2: unit u, in a fort of its side with no enemy on top, not yet moved or fired this
+    turn, may move between inside and on top (even with MF 0); that is its whole move, and it
+    must respect stacking (the side's units in the hex, inside and on top, within the limit).
+    Random play takes it half the time; the heuristic never does (docs/rulings.md).  Returns
+    whether it did."""
+    if policy[side] == hp.HEURISTIC:
+        return False
+    h = st.hex[u]
+    if side_load(st, ut, h, side) > limits[side]:
+        return False
+    if choose(policy[side], params[side], FORT_SWITCH, 1) != 0:
+        return False
+    st.on_top[u] = not st.on_top[u]
+    st.moved[u] = True
+    log_event(st, EV_FORT_SWITCH, u, h, 1 if st.on_top[u] else 0, 0, 0, 0, 0)
+    return True
 
 
 @njit(cache=True)
@@ -695,6 +740,7 @@ def _overrun_movers(st, ut, mt, ct, side, movers, starts, entries, exits, n, tar
         occ[starts[q], side] -= 1
         occ[end, side] += 1
         place(st, w, end)
+        settle_on_top(st, ut, w)  # PB-FORT-12: a cancelled overrun from the top of an enemy fort stays there
         st.mine_safe[w] = False
         st.moved[w] = True
         st.assaulted[w] = True  # the overrun is its one attack this turn (PB-OVR-7)
@@ -831,7 +877,7 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
     n_units = st.utype.shape[0]
     occ = occupancy(st, ut, n_hex)
     target_of = np.full(n_units, -1, dtype=np.int64)
-    opts = np.empty(6, dtype=np.int64)
+    opts = np.empty(7, dtype=np.int64)
     for u in np.random.permutation(n_units):
         if not may_assault(st, ut, u, side):
             continue
@@ -842,6 +888,13 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
                     (st.pba_target[u] < 0 or st.pba_target[u] == h):  # PB-OPT-PBA-1: only the overrun hex
                 opts[n] = h
                 n += 1
+        # PB-CAT-8 / PB-FORT-13: units on top of an enemy fort may close-assault the fort under
+        # them (the units inside may not assault them: they are not adjacent).
+        a = st.hex[u]
+        if st.on_top[u] and occ[a, 1 - side] > 0 and not st.assaulted_hex[a] and \
+                (st.pba_target[u] < 0 or st.pba_target[u] == a):
+            opts[n] = a
+            n += 1
         if policy[side] == hp.HEURISTIC:
             i = hp.pick_assault(st, ut, mt, ct, pt, params[side], side, opts, n, occ)
         else:

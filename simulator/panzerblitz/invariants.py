@@ -10,19 +10,20 @@ import numpy as np
 from numba import njit
 
 from simulator.panzerblitz.rules import is_piece
-from simulator.panzerblitz.state import N_EVENTS, PHASING, VIOLATION, VIOLATION_EVENT
+from simulator.panzerblitz.state import N_EVENTS, ON_MAP, PHASING, VIOLATION, VIOLATION_EVENT
 
 OK, BOTH_SIDES_IN_HEX, OVERSTACKED, CLOSED_HEX, PROHIBITED_TERRAIN, DISPERSED_ACTED, FIRED_AND_MOVED, \
-    PASSENGER_MISMATCH, SWAMP_ROAD_VEHICLES = range(9)
+    PASSENGER_MISMATCH, ON_TOP_MISMATCH, SWAMP_ROAD_VEHICLES = range(10)
 NAMES = {
     OK: "ok",
-    BOTH_SIDES_IN_HEX: "units of both sides in one hex (PB-STACK-7)",
+    BOTH_SIDES_IN_HEX: "units of both sides in one hex, other than enemy units on top of an occupied fort (PB-STACK-7)",
     OVERSTACKED: "more units in a hex than the stacking limit (PB-STACK-1)",
     CLOSED_HEX: "a unit in a hex no unit may enter (PB-GEN-4)",
     PROHIBITED_TERRAIN: "a unit in terrain prohibited to it, off the road (PB-TEC)",
     DISPERSED_ACTED: "a dispersed unit moved or fired (PB-DISP-2)",
     FIRED_AND_MOVED: "a unit fired and moved in one turn (PB-SEQ-3)",
     PASSENGER_MISMATCH: "a passenger not with its carrier (PB-TRANS)",
+    ON_TOP_MISMATCH: "a unit on top of no fort (PB-FORT-10)",
     SWAMP_ROAD_VEHICLES: "two vehicles on a swamp/road hex (PB-ROAD-10)",
 }
 
@@ -32,6 +33,12 @@ def violation(st, ut, mt, mv, limits):
     n_hex = mt.neighbours.shape[0]
     count = np.zeros((n_hex, 2), dtype=np.int64)
     by_road = np.zeros(n_hex, dtype=np.int64)
+    inside = np.zeros((n_hex, 2), dtype=np.int64)  # units inside a fort of their side
+    top = np.zeros((n_hex, 2), dtype=np.int64)     # units on top of a fort
+    fort_side = np.full(n_hex, -1, dtype=np.int64)
+    for u in range(st.utype.shape[0]):
+        if st.status[u] == ON_MAP and ut.fort[st.utype[u]]:
+            fort_side[st.hex[u]] = st.side[u]
     phasing = st.clock[PHASING]
     for u in range(st.utype.shape[0]):
         c = st.carried_by[u]
@@ -42,6 +49,12 @@ def violation(st, ut, mt, mv, limits):
         h = st.hex[u]
         t = st.utype[u]
         count[h, st.side[u]] += ut.stack_count[t]
+        if st.on_top[u]:
+            if fort_side[h] < 0:
+                return ON_TOP_MISMATCH  # PB-FORT-10: on top of nothing
+            top[h, st.side[u]] += 1
+        else:
+            inside[h, st.side[u]] += 1  # (in an empty enemy fort: in the hex, as before forts had tops)
         if mt.closed[h]:
             return CLOSED_HEX
         mc = ut.mclass[t]
@@ -50,14 +63,18 @@ def violation(st, ut, mt, mv, limits):
                 return PROHIBITED_TERRAIN
             by_road[h] += 1
             if by_road[h] > 1:
-                return SWAMP_ROAD_VEHICLES
-        if st.side[u] == phasing and st.dispersed[u] and st.fired[u]:
-            return DISPERSED_ACTED
+                return SWAMP_ROAD_VEHICLES  # PB-ROAD-10.2
+        if st.side[u] == phasing and st.dispersed[u] and st.fired[u] and st.own_fire_hit[u] == 0:
+            return DISPERSED_ACTED  # (PB-FORT-13: a unit may be dispersed by its own side's fire after firing)
         if st.side[u] == phasing and st.fired[u] and st.moved[u]:
             return FIRED_AND_MOVED
     for h in range(n_hex):
-        if count[h, 0] > 0 and count[h, 1] > 0:
-            return BOTH_SIDES_IN_HEX
+        if inside[h, 0] + top[h, 0] > 0 and inside[h, 1] + top[h, 1] > 0:
+            # PB-STACK-7 / PB-FORT-12: the one exception, enemy units on top of a fort that
+            # still holds units of its side inside, nobody of the fort's side on top.
+            s = fort_side[h]
+            if s < 0 or inside[h, s] == 0 or top[h, s] > 0 or inside[h, 1 - s] > 0:
+                return BOTH_SIDES_IN_HEX
         for s in range(2):
             if count[h, s] > limits[s]:
                 return OVERSTACKED

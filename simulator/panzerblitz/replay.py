@@ -21,8 +21,10 @@ from simulator.panzerblitz.rules import (
     EV_ATTACK,
     EV_ELIMINATED_PASSENGER,
     EV_ENTER,
+    EV_EXCESS,
     EV_EXIT,
     EV_FIRER,
+    EV_FORT_SWITCH,
     EV_HIT,
     EV_INTENSIVE,
     EV_LOAD,
@@ -31,6 +33,7 @@ from simulator.panzerblitz.rules import (
     EV_MOVE,
     EV_OVERRUN,
     EV_OVERRUNNER,
+    EV_OWN_FORT_ATTACK,
     EV_RECOVER,
     EV_SELF_DESTROYED,
     EV_SETUP,
@@ -172,6 +175,13 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
         elif kind == EV_UNLOAD:
             lines.append(f"  {unit(a)} unloads {unit(b)} in {hexname(c)}"
                          + (" to close-assault the units it overruns (PanzerBlitz Assault)" if d else ""))
+        elif kind == EV_FORT_SWITCH:
+            lines.append(f"  {unit(a)} moves {'on top of' if c else 'inside'} its fort in {hexname(b)}")
+        elif kind == EV_OWN_FORT_ATTACK:
+            lines.append(f"  second roll, on the firer's own fort in {hexname(a)}: AF {b} vs DF {c}, "
+                         f"{_odds(t, d, e, f, g)}")
+        elif kind == EV_EXCESS:
+            lines.append(f"    {unit(a)} eliminated: over the stacking limit with the block in {hexname(b)}")
         elif kind == EV_INTENSIVE:
             lines.append(f"    {unit(a)} fired intensively: removed from play, counted as lost")
     o = rec.outcome

@@ -32,6 +32,9 @@ from simulator.panzerblitz.units import CATEGORY_INDEX
 # Log event kinds (see simulator/panzerblitz/replay.py for their fields).
 EV_TURN, EV_SETUP, EV_ENTER, EV_MOVE, EV_ATTACK, EV_FIRER, EV_HIT, EV_MINE, EV_EXIT = 1, 2, 3, 4, 5, 6, 7, 8, 9
 EV_RECOVER, EV_LOAD, EV_UNLOAD, EV_ELIMINATED_PASSENGER = 10, 11, 12, 13
+# Forts with units on top (PB-FORT-2, PB-FORT-13, OQ-26): a unit moves between inside and on
+# top of its fort; the fort owner's second roll, on his own fort; a unit eliminated as excess.
+EV_FORT_SWITCH, EV_OWN_FORT_ATTACK, EV_EXCESS = 31, 32, 33
 
 ROADBLOCK = CATEGORY_INDEX["roadblock"]
 
@@ -109,7 +112,7 @@ def occupancy(st, ut, n_hex):
 
 @njit(cache=True)
 def spotted_hexes(st, ut, mt, ct, side):
-    """PB-SPOT-2/3: hexes adjacent to an undispersed unit of `side` (at the start of its turn).
+    """PB-SPOT-2/3: hexes adjacent to (or holding) an undispersed unit of `side` (at the start of its turn).
     With the Panzer Leader variant, also the hexes of enemy units that fired from woods or a
     town in their last player-turn."""
     n_hex = mt.neighbours.shape[0]
@@ -121,6 +124,9 @@ def spotted_hexes(st, ut, mt, ct, side):
     for u in range(st.utype.shape[0]):
         if is_piece(st, ut, u) and st.side[u] == side and not st.dispersed[u]:
             h = st.hex[u]
+            # its own hex too: only a fort's inside and top hold enemies there (PB-FORT-13),
+            # and they see each other
+            out[h] = True
             for d in range(6):
                 nb = mt.neighbours[h, d]
                 if nb >= 0:
@@ -157,9 +163,31 @@ def defender_stack(st, ut, mt, h, defender_side):
     f = fort_in(st, ut, h, defender_side)
     if f >= 0:
         # PB-FORT-3 / PB-STK-7: units in a fort are attacked only through it, with the fort's
-        # DF alone, as an armored target.  Reading: every unit of the fort's side in its hex
-        # is inside it (units on top of a fort are not modelled, docs/rulings.md).
-        return ut.defense[st.utype[f]], 1, 1, 1 if st.dispersed[f] else 0
+        # DF alone, as an armored target.  PB-FORT-10/11: the units on top are outside it; in
+        # a combination attack or a CAT their DFs are added to the fort's, and (OQ-12 adopted)
+        # the fort counts as one armored unit beside them in the PB-WEC-6 count (the
+        # alternative, the whole stack armored, is applied by `stack_kind_of`).
+        df = ut.defense[st.utype[f]]
+        n_armored = 1
+        n_soft = 0
+        n_dispersed = 1 if st.dispersed[f] else 0
+        for u in range(st.utype.shape[0]):
+            if not st.on_top[u] or not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
+                continue
+            df += unit_defense(st, ut, u)
+            if ut.armored[st.utype[u]]:
+                n_armored += 1
+            else:
+                n_soft += 1
+            if st.dispersed[u]:
+                n_dispersed += 1
+        if n_soft == 0 or mt.town[h] or n_armored > n_soft:
+            kind = 1
+        elif n_soft > n_armored:
+            kind = 0
+        else:
+            kind = 2
+        return df, kind, n_armored + n_soft, n_dispersed
     df = 0
     n_armored = 0
     n_soft = 0
@@ -197,6 +225,34 @@ def fort_in(st, ut, h, side):
         if st.status[v] == ON_MAP and st.hex[v] == h and st.side[v] == side and ut.fort[st.utype[v]]:
             return v
     return -1
+
+
+@njit(cache=True)
+def inside_fort(st, ut, u):
+    """PB-FORT-10: unit u is inside a fort: a fort of its side in its hex, and not on top."""
+    return is_piece(st, ut, u) and not st.on_top[u] and fort_in(st, ut, st.hex[u], st.side[u]) >= 0
+
+
+@njit(cache=True)
+def enemy_in_hex(st, ut, h, side):
+    """A fighting unit of the side opposed to `side` in hex h (on top of `side`'s fort)."""
+    for v in range(st.utype.shape[0]):
+        if st.side[v] != side and is_piece(st, ut, v) and st.hex[v] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def defends(st, ut, d, h, side, f):
+    """PB-STK-2..4 / PB-STK-7 / PB-FORT-11: d is one of the defenders of hex h that a selective
+    or multiple attack may pick: a unit of `side` there outside any fort (on top of one
+    included), or `side`'s fort there (`f`, fort_in's answer), which stands for itself and the
+    units inside it (never attacked separately)."""
+    if st.status[d] != ON_MAP or st.hex[d] != h or st.side[d] != side:
+        return False
+    if f >= 0:
+        return d == f or (st.on_top[d] and is_piece(st, ut, d))
+    return is_piece(st, ut, d)
 
 
 @njit(cache=True)
@@ -246,7 +302,8 @@ def firer_af_mode(st, ut, mt, ct, u, h, kind, indirect):
         if ct.indirect_armor_any_range:
             wec_dist = ut.range[t] + 1  # beyond half range whatever the distance (OQ-15)
     else:
-        halved = hill_halves(mt.level[a], mt.level[h], dist == 1, brown_between(mt, a, h))
+        # PB-FORT-13: fire between a fort's inside and its top (same hex) is as if adjacent.
+        halved = hill_halves(mt.level[a], mt.level[h], dist <= 1, brown_between(mt, a, h))
     af = ut.attack[t]
     factor = 1
     if st.intensive[u]:
@@ -495,38 +552,75 @@ def roll_and_apply(st, ut, ct, event, h, af, df, col, modifier, defender_side):
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
     log_event(st, event, h, af, df, col, roll, modifier, result)
-    apply_to_stack(st, ut, h, defender_side, result)
+    apply_to_stack(st, ut, h, defender_side, result, ct.fort_excess_eliminated)
     return result
 
 
 @njit(cache=True)
-def apply_to_stack(st, ut, h, defender_side, result):
-    """PB-CRT-5: the result applies to every defending unit, DD judged unit by unit."""
+def apply_to_stack(st, ut, h, defender_side, result, excess_eliminated=False):
+    """PB-CRT-5: the result applies to every defending unit, DD judged unit by unit.
+    `excess_eliminated`: the OQ-26 switch (see `hit_fort`)."""
     if result == 0:
         return
     f = fort_in(st, ut, h, defender_side)
     if f >= 0:
-        # PB-FORT-5/14/16: the fort takes the result; destroyed, it takes everyone inside
-        # with it and becomes a block; dispersed, it disperses its occupants.
-        outcome = apply_one(st, ut, f, result)
-        log_event(st, EV_HIT, f, outcome, result, 0, 0, 0, 0)
-        if outcome == UNHARMED:
-            return
+        # PB-STK-7 / PB-FORT-10/11: the units on top of the fort are outside it: each takes
+        # the result for itself; then the fort, for itself and the units inside.
         for u in range(st.utype.shape[0]):
-            if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == defender_side:
-                if outcome == NOW_ELIMINATED:
-                    eliminate(st, ut, u)
-                else:
-                    disperse(st, ut, u)
+            if st.on_top[u] and is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == defender_side:
+                outcome = apply_one(st, ut, u, result)
                 log_event(st, EV_HIT, u, outcome, result, 0, 0, 0, 0)
-        if outcome == NOW_ELIMINATED:
-            st.block[h] = True
+        hit_fort(st, ut, f, result, excess_eliminated)
         return
     for u in range(st.utype.shape[0]):
         if not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
             continue
         outcome = apply_one(st, ut, u, result)
         log_event(st, EV_HIT, u, outcome, result, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def hit_fort(st, ut, f, result, excess_eliminated):
+    """PB-FORT-5/14/16: fort f takes the result; destroyed, it takes every unit inside with it
+    (not those on top, PB-FORT-5) and becomes a block; dispersed, it disperses the units inside.
+    OQ-26: the block counts against stacking at once; by the adopted reading units on top over
+    the limit stay until they move, by the alternative (`excess_eliminated`) the weakest of
+    them are eliminated until the hex is within the limit.  Returns the fort's outcome."""
+    h = st.hex[f]
+    side = st.side[f]
+    outcome = apply_one(st, ut, f, result)
+    log_event(st, EV_HIT, f, outcome, result, 0, 0, 0, 0)
+    if outcome == UNHARMED:
+        return outcome
+    for u in range(st.utype.shape[0]):
+        if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == side and not st.on_top[u]:
+            if outcome == NOW_ELIMINATED:
+                eliminate(st, ut, u)
+            else:
+                disperse(st, ut, u)
+            log_event(st, EV_HIT, u, outcome, result, 0, 0, 0, 0)
+    if outcome == NOW_ELIMINATED:
+        st.block[h] = True
+        for u in range(st.utype.shape[0]):
+            if st.hex[u] == h:
+                st.on_top[u] = False  # no fort to be on top of any more
+        if excess_eliminated:
+            for s in range(2):
+                # the excess, weakest (lowest DF) first; the wrecks these losses may leave
+                # are not excess of their own
+                excess = side_load(st, ut, h, s) - st.limits[s]
+                while excess > 0:
+                    weakest = -1
+                    for u in range(st.utype.shape[0]):
+                        if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == s and \
+                                (weakest < 0 or unit_defense(st, ut, u) < unit_defense(st, ut, weakest)):
+                            weakest = u
+                    if weakest < 0:
+                        break
+                    excess -= max(ut.stack_count[st.utype[weakest]], 1)
+                    eliminate(st, ut, weakest)
+                    log_event(st, EV_EXCESS, weakest, h, 0, 0, 0, 0, 0)
+    return outcome
 
 
 @njit(cache=True)
@@ -569,6 +663,14 @@ def move_flags(st, ut, mt, side, mover, occ):
     road_usable = np.ones(n_hex, dtype=np.bool_)
     road_clear = np.ones(n_hex, dtype=np.bool_)
     stop_here = np.zeros(n_hex, dtype=np.bool_)
+    # PB-FORT-12: an enemy fort holding enemy units, none on top: its top may be entered.
+    top_open = np.zeros(n_hex, dtype=np.bool_)
+    for v in range(st.utype.shape[0]):
+        if st.status[v] == ON_MAP and st.side[v] != side and ut.fort[st.utype[v]]:
+            top_open[st.hex[v]] = True
+    for v in range(st.utype.shape[0]):
+        if st.side[v] != side and st.on_top[v] and is_piece(st, ut, v):
+            top_open[st.hex[v]] = False  # the other side holds the top: nobody may enter
     for h in range(n_hex):
         enemy[h] = occ[h, 1 - side] > 0
         wrecked = st.wrecks[h, 0] + st.wrecks[h, 1] > 0
@@ -576,6 +678,12 @@ def move_flags(st, ut, mt, side, mover, occ):
         others = occ[h, side] - (1 if (st.hex[mover] == h and is_piece(st, ut, mover)) else 0)
         road_clear[h] = others == 0 and not wrecked
         stop_here[h] = st.mine[h] or st.block[h]
+        if enemy[h] and top_open[h]:
+            # PB-FORT-12 / PB-MOVE-6: onto the top of an occupied enemy fort, and stop there
+            # (it cannot be passed through).
+            enemy[h] = False
+            stop_here[h] = True
+            road_clear[h] = False
     return enemy, road_usable, road_clear, stop_here
 
 
@@ -657,13 +765,24 @@ def fits(st, ut, limits, h, side, u):
 
 @njit(cache=True)
 def place(st, u, h):
-    """Put u (and its passenger) in hex h."""
+    """Put u (and its passenger) in hex h (inside a fort of its side there, PB-FORT-10's
+    default placement; `settle_on_top` puts a unit on top of an enemy fort)."""
     st.hex[u] = h
     st.status[u] = ON_MAP
+    st.on_top[u] = False
     p = st.carrying[u]
     if p >= 0:
         st.hex[p] = h
         st.status[p] = ON_MAP
+        st.on_top[p] = False
+
+
+@njit(cache=True)
+def settle_on_top(st, ut, u):
+    """PB-FORT-12: a unit that ends its move in a hex with an enemy fort (holding enemy units:
+    it could not have entered otherwise) is on top of it."""
+    if fort_in(st, ut, st.hex[u], 1 - st.side[u]) >= 0:
+        st.on_top[u] = True
 
 
 @njit(cache=True)
@@ -689,8 +808,14 @@ def recover(st, side):
         if st.side[u] != side:
             continue
         if st.dispersed[u] and st.status[u] == ON_MAP:
-            st.dispersed[u] = False
-            log_event(st, EV_RECOVER, u, st.hex[u], 0, 0, 0, 0, 0)
+            if st.own_fire_hit[u] == 2:
+                # OQ-22 alternative: dispersed by its own side's fire this player-turn, it stays
+                # dispersed through its next player-turn (PB-FORT-13).
+                st.own_fire_hit[u] = 0
+            else:
+                st.own_fire_hit[u] = 0
+                st.dispersed[u] = False
+                log_event(st, EV_RECOVER, u, st.hex[u], 0, 0, 0, 0, 0)
         st.fired[u] = False
         st.moved[u] = False
         st.steps[u] = 0
@@ -908,12 +1033,14 @@ def unit_defense(st, ut, u):
 
 @njit(cache=True)
 def selective_allowed(st, ut, mt, h, defender_side):
-    """PB-STK-2/6/7: a stack of two or more, not in a town and not in a fort."""
-    if mt.town[h] or fort_in(st, ut, h, defender_side) >= 0:
+    """PB-STK-2/6/7: a stack of two or more, not in a town; in a fort only with units on top,
+    the fort and each unit on top being the defenders (PB-FORT-11)."""
+    if mt.town[h]:
         return False
+    f = fort_in(st, ut, h, defender_side)
     n = 0
     for u in range(st.utype.shape[0]):
-        if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == defender_side:
+        if defends(st, ut, u, h, defender_side, f):
             n += 1
     return n >= 2
 
@@ -927,8 +1054,9 @@ def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     best_unit = -1
     best_col = -1
     best_af = 0
+    f = fort_in(st, ut, h, enemy)
     for d in range(st.utype.shape[0]):
-        if not is_piece(st, ut, d) or st.hex[d] != h or st.side[d] != enemy:
+        if not defends(st, ut, d, h, enemy, f):
             continue
         kind = 1 if ut.armored[st.utype[d]] else 0
         af = 0
@@ -960,8 +1088,11 @@ def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     result = crt_result(ct.crt, ct.lowest_roll, best_col, roll + modifier)
     log_event(st, EV_ATTACK, h, best_af, unit_defense(st, ut, best_unit), best_col, roll, modifier, result)
     if result != 0:
-        outcome = apply_one(st, ut, best_unit, result)
-        log_event(st, EV_HIT, best_unit, outcome, result, 0, 0, 0, 0)
+        if ut.fort[st.utype[best_unit]]:
+            hit_fort(st, ut, best_unit, result, ct.fort_excess_eliminated)  # logs its hits
+        else:
+            outcome = apply_one(st, ut, best_unit, result)
+            log_event(st, EV_HIT, best_unit, outcome, result, 0, 0, 0, 0)
     return result
 
 
@@ -1041,8 +1172,9 @@ def multiple_order(st, ut, mt, ct, side, h, attackers, n_att, spotted, out_units
     each defender its own type, PB-WEC-7).  Returns how many defenders."""
     enemy = 1 - side
     n = 0
+    f = fort_in(st, ut, h, enemy)
     for d in range(st.utype.shape[0]):
-        if not is_piece(st, ut, d) or st.hex[d] != h or st.side[d] != enemy:
+        if not defends(st, ut, d, h, enemy, f):
             continue
         if ct.multiple_weakest_by_odds:
             kind = 1 if ut.armored[st.utype[d]] else 0
@@ -1073,8 +1205,9 @@ def _leftover_stack(st, ut, h, enemy, attacked):
     n_arm = 0
     n_soft = 0
     n_disp = 0
+    f = fort_in(st, ut, h, enemy)
     for u in range(st.utype.shape[0]):
-        if not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != enemy or attacked[u]:
+        if not defends(st, ut, u, h, enemy, f) or attacked[u]:
             continue
         df += unit_defense(st, ut, u)
         if ut.armored[st.utype[u]]:
@@ -1114,7 +1247,7 @@ def multiple_attack_ok(st, ut, mt, ct, side, h, attackers, n_att, assign, spotte
         if d == AT_LEFTOVERS:
             n_left += 1
             continue
-        if d < 0 or d >= n_units or not is_piece(st, ut, d) or st.hex[d] != h or st.side[d] != enemy:
+        if d < 0 or d >= n_units or not defends(st, ut, d, h, enemy, fort_in(st, ut, h, enemy)):
             return False
         attacked[d] = True
         af[d] += attack_af(st, ut, mt, ct, spotted, u, h, 1 if ut.armored[st.utype[d]] else 0)
@@ -1191,8 +1324,11 @@ def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
         result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
         log_event(st, EV_ATTACK, h, af, df, col, roll, modifier, result)
         if result != 0:
-            outcome = apply_one(st, ut, d, result)
-            log_event(st, EV_HIT, d, outcome, result, 0, 0, 0, 0)
+            if ut.fort[st.utype[d]]:
+                hit_fort(st, ut, d, result, ct.fort_excess_eliminated)  # PB-STK-7: with the units inside
+            else:
+                outcome = apply_one(st, ut, d, result)
+                log_event(st, EV_HIT, d, outcome, result, 0, 0, 0, 0)
         battles += 1
     af = 0
     for i in range(n_att):
@@ -1205,10 +1341,13 @@ def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
         result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
         log_event(st, EV_ATTACK, h, af, ldf, col, roll, modifier, result)
         if result != 0:
+            f = fort_in(st, ut, h, enemy)
             for u in range(n_units):
-                if is_piece(st, ut, u) and st.hex[u] == h and st.side[u] == enemy and not attacked[u]:
+                if u != f and defends(st, ut, u, h, enemy, f) and not attacked[u]:
                     outcome = apply_one(st, ut, u, result)
                     log_event(st, EV_HIT, u, outcome, result, 0, 0, 0, 0)
+            if f >= 0 and not attacked[f]:
+                hit_fort(st, ut, f, result, ct.fort_excess_eliminated)  # PB-STK-7: the fort last, with the units inside
         battles += 1
     return battles
 
@@ -1350,6 +1489,8 @@ def stack_kind_of(st, ut, mt, ct, h, defender_side, kind):
     """PB-WEC-6 / OQ-20: the target type of the stack in h, given `kind` as defender_stack
     found it (passengers not counted, the adopted reading).  By the alternative reading each
     passenger counts by its own type beside its carrier (towns and forts stay armored)."""
+    if ct.fort_whole_armored and kind != 1 and fort_in(st, ut, h, defender_side) >= 0:
+        return 1  # OQ-12 alternative: a fort with units on top makes the whole stack armored
     if not ct.passengers_counted or mt.town[h] or fort_in(st, ut, h, defender_side) >= 0:
         return kind
     n_arm = 0
@@ -1470,3 +1611,62 @@ def resolve_own_fort_attack(st, ut, mt, ct, side, h, attackers, n_att):
             log_event(st, EV_FIRER, u, h, firer_af(st, ut, mt, ct, u, h, 1), 0, 0, 0, 0)
     modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[f] else 0)
     return roll_and_apply(st, ut, ct, EV_ATTACK, h, total, df, col, modifier, side)
+
+
+# ---------------------------------------------------------------- fire at enemy units on top of one's own fort (PB-FORT-13)
+
+@njit(cache=True)
+def enemy_on_own_fort(st, ut, h, side):
+    """PB-FORT-13: hex h holds a fort of `side` with enemy units on top of it."""
+    if fort_in(st, ut, h, side) < 0:
+        return False
+    for v in range(st.utype.shape[0]):
+        if st.side[v] != side and st.on_top[v] and is_piece(st, ut, v) and st.hex[v] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def own_fort_roll(st, ut, mt, ct, side, h, attackers, n_att, spotted):
+    """PB-FORT-13: a player who fires at enemy units on top of his own fort rolls twice: once
+    for them (the attack just made), once for his own fort and the units inside it.  The second
+    battle: the same firers (those of `attackers` that fired), the fort's DF, an armored target
+    (PB-FORT-3), terrain and dispersal modifiers as for any attack on the hex; odds below the
+    table: no effect.  Made whatever the first roll did to the units on top (the caller checks
+    `enemy_on_own_fort` before the attack).  OQ-22: units so dispersed turn face-up in this player-turn's S6 (adopted,
+    `own_fire_hit` 1), or stay dispersed through their side's next player-turn (alternative, 2).
+    Returns the result, or -1 if no battle."""
+    f = fort_in(st, ut, h, side)
+    if f < 0:
+        return -1
+    total = 0
+    for i in range(n_att):
+        u = attackers[i]
+        if st.fired[u] and st.status[u] == ON_MAP and st.side[u] == side:
+            a = st.hex[u]
+            if mt.dist[a, h] <= ut.range[st.utype[u]]:
+                mode = fire_mode(st, ut, mt, ct, spotted, u, a, h)
+                if mode != 0:
+                    total += firer_af_mode(st, ut, mt, ct, u, h, 1, mode == 2)
+    df = ut.defense[st.utype[f]]
+    if total <= 0 or df <= 0:
+        return -1
+    col = odds_of(ct, total, df)
+    if col < 0:
+        if not ct.below_table_allowed:
+            return -1
+        col = 0
+    modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[f] else 0)
+    roll = roll_die()
+    result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
+    log_event(st, EV_OWN_FORT_ATTACK, h, total, df, col, roll, modifier, result)
+    if result == 0:
+        return result
+    outcome = hit_fort(st, ut, f, result, ct.fort_excess_eliminated)
+    if outcome == NOW_DISPERSED:
+        mark = 2 if ct.own_fire_next_turn else 1
+        for u in range(st.utype.shape[0]):
+            if st.status[u] == ON_MAP and st.hex[u] == h and st.side[u] == side and st.dispersed[u] \
+                    and (u == f or not st.on_top[u]):
+                st.own_fire_hit[u] = mark
+    return result

@@ -46,6 +46,7 @@ State = namedtuple("State", [
     "intensive", "observed", "pba_target",
     "march_state", "march_side", "march_turn", "march_speed", "march_stop", "march_lead",
     "march_path_start", "march_path", "march_rank",
+    "on_top", "own_fire_hit",
 ])
 
 
@@ -148,6 +149,14 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         march_path_start=np.concatenate([[0], np.cumsum([len(p) for p in march_paths])]).astype(np.int64),
         march_path=np.concatenate(march_paths).astype(np.int64) if march_paths else np.zeros(0, dtype=np.int64),
         march_rank=np.full(n, -1, dtype=np.int64),
+        # PB-FORT-10: a unit on top of the fort in its hex (outside it).  Units of the fort's
+        # side in its hex are inside unless this is set (the default placement); an enemy
+        # unit in a fort hex is always on top (PB-FORT-12).
+        on_top=np.zeros(n, dtype=np.bool_),
+        # PB-FORT-13 / OQ-22: dispersed by its own side's fire at enemy units on top of its
+        # fort (0 no; 1 recovers in that player-turn's S6, the adopted reading; 2 stays
+        # dispersed through its side's next player-turn, the alternative).
+        own_fire_hit=np.zeros(n, dtype=np.int64),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
