@@ -304,3 +304,35 @@ def test_pb_mine_9_engineers_clear_minefields_on_a_1(tmp_path):
     assert 2 <= removed <= 25  # about one in six
     t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M5"), ("russian", "minefield", "3M6")])
     assert mine_removal_targets(st, t.unit_t, t.map_t, GERMAN, 0, np.empty(6, dtype=np.int64)) == 0
+
+
+@pytest.mark.parametrize("then_move", [False, True])
+def test_oq_13_mine_removal_then_move(tmp_path, then_move):
+    """OQ-13 (PB-MINE-9): adopted, the engineer that tried to clear a minefield does not move
+    that turn (its `fired` flag, as for a unit that fired); the alternative lets it move, but
+    it has made its attack: no fire and no close assault."""
+    from simulator.panzerblitz.game import fire_phase
+    from simulator.panzerblitz.rules import EV_MINE_REMOVAL
+    t, st = position(tmp_path, [("german", "engineer-platoon-german", "3M5"), ("russian", "minefield", "3M6"),
+                                ("russian", "rifle-company-43", "3N6")])
+    eng = unit_of(t, st, "engineer-platoon-german")
+    st.mine[hexn(t, "3M6")] = True
+    ct = t.combat_t._replace(removal_then_move=then_move)
+    policy, params = random_players()
+    fire_phase(st, t.unit_t, t.map_t, ct, policy_tables(t), GERMAN, np.array([1, 1]), params)  # heuristic
+    rows = st.log[:st.clock[N_EVENTS]]
+    assert (rows[:, 2] == EV_MINE_REMOVAL).sum() == 1  # it tried
+    assert st.fired[eng] == (not then_move)
+    assert not may_assault(st, t.unit_t, eng, GERMAN)
+
+
+@pytest.mark.parametrize("together", [True, False])
+def test_oq_25_minefield_and_block_in_one_hex(tmp_path, together):
+    from simulator.panzerblitz.game import _setup_ok
+    t, st = position(tmp_path, [("russian", "block", "3M6"), ("russian", "minefield", "3M8")])
+    mine = unit_of(t, st, "minefield")
+    st.hex[mine], st.status[mine] = -1, 0
+    st.mine[hexn(t, "3M8")] = False
+    ok = _setup_ok(st, t.unit_t, t.map_t, t.move_t, t.stack_limit, mine, hexn(t, "3M6"), RUSSIAN, not together)
+    assert ok == together
+    assert t.combat_t.mine_block_apart is False  # the digest's reading by default

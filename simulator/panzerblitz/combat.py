@@ -60,6 +60,8 @@ class CombatTables:
     intensive_printed: bool = True         # OQ-14: multiply the printed AF (else the final AF)
     real_space_los: bool = False           # PB-OPT-RSLOS-1 / PB-LOS-9
     band_chains: bool = False              # OQ-17 alternative: every shortest chain near the line
+    removal_then_move: bool = False        # OQ-13 alternative: a mine-clearing engineer may move
+    mine_block_apart: bool = False         # OQ-25 alternative: no minefield and block in one hex
     panzerblitz_assault: bool = False      # PB-OPT-PBA-1
     # Forts with units on top (PB-FORT-10..13, PB-STK-7).
     fort_whole_armored: bool = False       # OQ-12: the whole fort+top stack is armored (else the fort counts as one armored unit)
@@ -152,6 +154,8 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         intensive_printed=choice("intensive_fire_order", ("printed", "final"), "printed") == "printed",
         real_space_los=choice("real_space_los", (True, False), False),
         band_chains=choice("los_chains", ("nearest", "band"), "nearest") == "band",
+        removal_then_move=choice("mine_removal_then_move", (True, False), False),
+        mine_block_apart=not choice("mine_and_block_in_one_hex", (True, False), True),
         panzerblitz_assault=choice("panzerblitz_assault", (True, False), False),
         fort_whole_armored=choice("fort_top_armored", ("fort_as_one", "whole_stack"), "fort_as_one") == "whole_stack",
         own_fire_next_turn=choice("own_fire_recovery", ("same_turn", "next_turn"), "same_turn") == "next_turn",

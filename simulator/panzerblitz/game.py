@@ -110,13 +110,13 @@ MINE = CATEGORY_INDEX["minefield"]
 
 
 @njit(cache=True)
-def _setup_ok(st, ut, mt, mv, limits, u, h, side):
+def _setup_ok(st, ut, mt, mv, limits, u, h, side, mine_block_apart=False):
     """Legal set-up hex for unit u (PB-STACK-1, PB-MINE-1, PB-BLOCK-1, PB-FORT-1, PB-GEN-4).
 
     Reading (docs/rulings.md): a unit sets up only where it could stand after moving: not a
     vehicle in a swamp off the road."""
     load, fort, enemy = _setup_counts(st, ut, mt.neighbours.shape[0], side)
-    return _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy)
+    return _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy, mine_block_apart)
 
 
 @njit(cache=True)
@@ -136,7 +136,7 @@ def _setup_counts(st, ut, n_hex, side):
 
 
 @njit(cache=True)
-def _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy):
+def _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy, mine_block_apart=False):
     """`_setup_ok` with the hex counts of `_setup_counts`."""
     if mt.closed[h]:
         return False
@@ -152,9 +152,9 @@ def _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy):
         return False  # opposing units never share a hex (PB-STACK-7)
     cat = ut.category[st.utype[u]]
     if cat == MINE:
-        return not st.mine[h] and not fort[h]
+        return not st.mine[h] and not fort[h] and not (mine_block_apart and st.block[h])  # OQ-25
     if cat == BLOCK:
-        return not st.block[h] and not fort[h]
+        return not st.block[h] and not fort[h] and not (mine_block_apart and st.mine[h])
     if cat == FORT:
         return not fort[h] and not st.mine[h] and not st.block[h] and not mt.swamp[h]
     return load[h, side] + ut.stack_count[st.utype[u]] <= limits[side]
@@ -201,7 +201,8 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
         load, fort, enemy = _setup_counts(st, ut, n_hex, side)
         for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
             h = st.group_hexes[k]
-            if _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy) and _constraints_ok(st, ut, mt, u, h):
+            if _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy, ct.mine_block_apart) and \
+                    _constraints_ok(st, ut, mt, u, h):
                 options[n] = h
                 n += 1
         if heuristic:
@@ -256,12 +257,14 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
     # PB-MINE-9 (OQ-13): engineers beside a minefield may try to clear it instead of firing.
     heuristic = policy[side] == hp.HEURISTIC
     mines_near = np.empty(6, dtype=np.int64)
+    clearing = np.zeros(n_units, dtype=np.bool_)
     for u in range(n_units):
         k = mine_removal_targets(st, ut, mt, side, u, mines_near)
         if k > 0:
             i = 0 if heuristic else choose(policy[side], params[side], MINE_CLEAR, k)
             if i >= 0:
                 attempt_mine_removal(st, ut, u, mines_near[i], MINE)
+                clearing[u] = True
     target_of = np.full(n_units, -1, dtype=np.int64)
     opt_hex = np.empty(n_hex, dtype=np.int64)
     opt_af = np.empty(n_hex, dtype=np.int64)
@@ -295,6 +298,13 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
             attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, policy, params)
             if ct.intensive_fire:
                 spend_intensive(st, attackers, k)  # PB-OPT-AMMO-2
+    if ct.removal_then_move:
+        # OQ-13 alternative: the attempt was the engineer's attack (it fired at nothing else:
+        # `fired` kept it out of the fire plan), but it may still move; no close assault.
+        for u in range(n_units):
+            if clearing[u]:
+                st.fired[u] = False
+                st.assaulted[u] = True
 
 
 @njit(cache=True)

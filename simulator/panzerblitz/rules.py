@@ -1136,7 +1136,8 @@ def mine_removal_targets(st, ut, mt, side, u, out):
 @njit(cache=True)
 def attempt_mine_removal(st, ut, u, h, mine_category):
     """PB-MINE-9: roll one die; a 1 removes the minefield.  The attempt is the engineer's
-    attack for the turn and, like firing, keeps it from moving (OQ-13)."""
+    attack for the turn and, like firing, keeps it from moving (OQ-13; with the alternative
+    reading the fire phase lets it move afterwards, game.fire_phase)."""
     st.fired[u] = True
     roll = roll_die()
     removed = roll == 1

@@ -35,6 +35,7 @@ CombatT = namedtuple("CombatT", [
     "multiple_minimum", "multiple_weakest_by_odds", "leftovers_open", "cat_rf1_armor_barred", "passengers_counted",
     "indirect_fire", "indirect_armor_any_range", "intensive_fire", "intensive_factor", "intensive_printed",
     "panzerblitz_assault", "fort_whole_armored", "own_fire_next_turn", "fort_excess_eliminated",
+    "removal_then_move", "mine_block_apart",
 ])
 UnitT = namedtuple("UnitT", [
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
@@ -107,7 +108,8 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
                        combat.cat_rf1_armor_barred, combat.passengers_counted,
                        combat.indirect_fire, combat.indirect_armor_any_range, combat.intensive_fire,
                        combat.intensive_factor, combat.intensive_printed, combat.panzerblitz_assault,
-                       combat.fort_whole_armored, combat.own_fire_next_turn, combat.fort_excess_eliminated)
+                       combat.fort_whole_armored, combat.own_fire_next_turn, combat.fort_excess_eliminated,
+                       combat.removal_then_move, combat.mine_block_apart)
     u = units
     unit_t = UnitT(u.side.astype(np.int64), u.category.astype(np.int64), u.attack.astype(np.int64),
                    u.weapon.astype(np.int64), u.range.astype(np.int64), u.defense.astype(np.int64),
