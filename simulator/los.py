@@ -203,6 +203,16 @@ def _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar
 @njit(cache=True)
 def _crossing_blocks(sf, h0, h1, k, dist, la, lb, level, bar_bits, mode, high_mask, high_level):
     """Whether the bars on the hexside h0|h1, crossed k-th of `dist`, block by themselves."""
+    return _bars_block(sf, h0, h1, k == 1, k == dist, 2 * k >= dist + 1, 2 * k <= dist + 1, la, lb, level,
+                       bar_bits, mode, high_mask, high_level)
+
+
+@njit(cache=True)
+def _bars_block(sf, h0, h1, first, last, near_target, near_firer, la, lb, level, bar_bits, mode, high_mask,
+                high_level):
+    """The rule table's verdict on the bars of one crossed hexside, by where the crossing lies:
+    a side of the firer's hex, of the target's, nearer the target, nearer the firer (midway is
+    both).  Counting bars against note E is left to the caller."""
     for bi in range(bar_bits.shape[0]):
         if sf & bar_bits[bi] == 0:
             continue
@@ -212,13 +222,13 @@ def _crossing_blocks(sf, h0, h1, k, dist, la, lb, level, bar_bits, mode, high_ma
         m = mode[la, lb, bi]
         if m == 1:
             return True
-        if m == 2 and k == 1:
+        if m == 2 and first:
             return True
-        if m == 3 and k == dist:
+        if m == 3 and last:
             return True
-        if m == 4 and 2 * k >= dist + 1:
+        if m == 4 and near_target:
             return True
-        if m == 5 and 2 * k <= dist + 1:
+        if m == 5 and near_firer:
             return True
     return False
 
@@ -384,26 +394,15 @@ def _side_blocks(sf, h0, h1, t, first, last, la, lb, level, bar_bits, mode, max_
     "a side of the target's hex", nearer the target/firer compares t with one half."""
     if sf == 0:
         return False
+    if _bars_block(sf, h0, h1, first, last, t >= 0.5 - 1e-9, t <= 0.5 + 1e-9, la, lb, level, bar_bits, mode,
+                   high_mask, high_level):
+        return True
     for bi in range(bar_bits.shape[0]):
-        if sf & bar_bits[bi] == 0:
-            continue
-        if (high_mask & bar_bits[bi]) != 0 and (level[h0] >= high_level or level[h1] >= high_level):
-            return True
-        m = mode[la, lb, bi]
-        if m == 1:
-            return True
-        if m == 2 and first:
-            return True
-        if m == 3 and last:
-            return True
-        if m == 4 and t >= 0.5 - 1e-9:
-            return True
-        if m == 5 and t <= 0.5 + 1e-9:
-            return True
-        counts[bi] += 1
-        lim = max_cross[la, lb, bi]
-        if lim >= 0 and counts[bi] > lim:
-            return True
+        if sf & bar_bits[bi] != 0:
+            counts[bi] += 1
+            lim = max_cross[la, lb, bi]
+            if lim >= 0 and counts[bi] > lim:
+                return True  # PB-LOS-7 note E
     return False
 
 
