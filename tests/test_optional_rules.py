@@ -44,7 +44,7 @@ from simulator.panzerblitz.rules import (
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, TS_LOST
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
-from tests.test_rules import GERMAN, hexn, placed_state, random_players, unit_of
+from tests.test_rules import GERMAN, hexn, placed_state, position_file, random_players, unit_of
 from tests.test_rules import position as build_position
 
 ALL_ON = {"indirect_fire": True, "intensive_fire": True, "panzerblitz_assault": True}
@@ -263,20 +263,17 @@ def test_PB_SIT_8_cps_spot_for_120mm_mortars_only_within_4_hexes(tmp_path):
                'params = { cp_within = 4, units = ["120mm-mortar-german"] }\n')
     for mortar, cp, fires in (("120mm-mortar-german", near, True), ("120mm-mortar-german", far, False),
                               ("81mm-mortar", far, True)):
-        build_position(tmp_path, [("german", mortar, firer), ("german", "command-post", cp),
-                                  ("russian", "rifle-company-43", target)])
-        path = tmp_path / "position.toml"
-        path.write_text(path.read_text() + special)
+        path = position_file(tmp_path, [("german", mortar, firer), ("german", "command-post", cp),
+                                         ("russian", "rifle-company-43", target)], extra=special)
         t = build_tables(load_situation(path, {"readings.indirect_fire": True}))
         st = placed_state(t)
         assert (hexn(t, target) in options(t, st, unit_of(t, st, mortar))) == fires, (mortar, cp)
 
 
 def test_PB_SIT_8_bad_params_name_the_field(tmp_path):
-    build_position(tmp_path, [("german", "command-post", "3A1")])
-    path = tmp_path / "position.toml"
-    path.write_text(path.read_text() + '\n[[special]]\nrule = "PB-SIT-8"\ntext = "x"\n'
-                    'params = { cp_within = 4, units = ["120mm-mortar-germn"] }\n')
+    path = position_file(tmp_path, [("german", "command-post", "3A1")],
+                         extra='\n[[special]]\nrule = "PB-SIT-8"\ntext = "x"\n'
+                               'params = { cp_within = 4, units = ["120mm-mortar-germn"] }\n')
     with pytest.raises(DataError) as e:
         build_tables(load_situation(path))
     assert "special[0].params.units" in str(e.value) and "120mm-mortar-germn" in str(e.value)

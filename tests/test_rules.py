@@ -36,7 +36,15 @@ GERMAN, RUSSIAN = 0, 1
 
 def position(tmp_path, units, layout='[["3"]]'):
     """units: [(side, unit type, hex)] -> (tables, state) with every unit placed."""
-    lines = ['id = "test"', 'title = "test position"', 'ruleset = "panzerblitz"', "turns = 1",
+    t = build_tables(load_situation(position_file(tmp_path, units, layout)))
+    return t, placed_state(t)
+
+
+def position_file(tmp_path, units, layout='[["3"]]', turns=1, victory=None, extra=""):
+    """Write the situation file of a hand-made position and return its path.  `victory[side]`:
+    the TOML lines of that side's [side.victory] (default: any enemy unit destroyed); `extra`:
+    more TOML appended (a [[special]] rule, say)."""
+    lines = ['id = "test"', 'title = "test position"', 'ruleset = "panzerblitz"', f"turns = {turns}",
              'sets_up_first = "german"', 'moves_first = "german"', "[map]", f"layout = {layout}"]
     for side in ("german", "russian"):
         lines += ["[[side]]", f'name = "{side}"']
@@ -47,11 +55,11 @@ def position(tmp_path, units, layout='[["3"]]'):
         if not any(s == side for s, _, _ in units):
             lines += ["[[side.group]]", 'name = "reserve"', 'units = { "command-post" = 1 }',
                       'setup = { hexes = ["3A1"] }']
-        lines += ["[side.victory]", 'measure = "destroyed"', 'whose = "enemy"', "marginal = 1"]
+        lines += ["[side.victory]", *(victory or {}).get(side, ['measure = "destroyed"', 'whose = "enemy"',
+                                                               "marginal = 1"])]
     path = tmp_path / "position.toml"
-    path.write_text("\n".join(lines) + "\n")
-    t = build_tables(load_situation(path))
-    return t, placed_state(t)
+    path.write_text("\n".join(lines) + "\n" + extra)
+    return path
 
 
 def placed_state(t):

@@ -432,24 +432,11 @@ def test_pb_fort_12_the_heuristic_moves_onto_an_enemy_fort_it_must_hold(tmp_path
     from simulator.panzerblitz.game import move_unit
     from simulator.panzerblitz.tables import build_tables
     from simulator.situation import load_situation
-    from tests.test_rules import placed_state
+    from tests.test_rules import placed_state, position_file
 
     units = FORT + [("russian", "rifle-company-43", "3M5")]
-    lines = ['id = "test"', 'title = "test position"', 'ruleset = "panzerblitz"', "turns = 3",
-             'sets_up_first = "german"', 'moves_first = "german"', "[map]", 'layout = [["3"]]']
-    for side in ("german", "russian"):
-        lines += ["[[side]]", f'name = "{side}"']
-        for i, (s, utype, h) in enumerate(units):
-            if s == side:
-                lines += ["[[side.group]]", f'name = "g{i}"', f'units = {{ "{utype}" = 1 }}',
-                          f'setup = {{ hexes = ["{h}"] }}']
-        if side == "german":
-            lines += ["[side.victory]", 'measure = "destroyed"', 'whose = "enemy"', "marginal = 1"]
-        else:
-            lines += ["[side.victory]", 'measure = "in_area"', 'whose = "own"', 'area = { hexes = ["3M6"] }',
-                      'compare = ">="', "marginal = 1"]
-    path = tmp_path / "goal.toml"
-    path.write_text("\n".join(lines) + "\n")
+    goal = ['measure = "in_area"', 'whose = "own"', 'area = { hexes = ["3M6"] }', 'compare = ">="', "marginal = 1"]
+    path = position_file(tmp_path, units, turns=3, victory={"russian": goal})
     t = build_tables(load_situation(path))
     st = placed_state(t)
     u = unit_of(t, st, "rifle-company-43")
