@@ -61,6 +61,7 @@ from simulator.panzerblitz.rules import (
     may_fire_intensively,
     mine_removal_targets,
     minefield_attacks,
+    nearest_enemy,
     observe,
     occupancy,
     overrun_options,
@@ -385,19 +386,10 @@ def _occupied_by(st, ut, h, side):
 
 
 @njit(cache=True)
-def _nearest_enemy(st, ut, mt, side, h):
-    d = 1 << 30
-    for v in range(st.utype.shape[0]):
-        if is_piece(st, ut, v) and st.side[v] != side and mt.dist[h, st.hex[v]] < d:
-            d = mt.dist[h, st.hex[v]]
-    return d
-
-
-@njit(cache=True)
 def _note_advance(st, ut, mt, side, start, dest):
     """PB-VIC-6: a unit that ends its move nearer the nearest enemy unit than it began has
     moved toward the enemy."""
-    if not st.engaged[side] and _nearest_enemy(st, ut, mt, side, dest) < _nearest_enemy(st, ut, mt, side, start):
+    if not st.engaged[side] and nearest_enemy(st, ut, mt, side, dest) < nearest_enemy(st, ut, mt, side, start):
         st.engaged[side] = True
 
 

@@ -29,7 +29,14 @@ from numba import njit
 from policies import heuristic as hp
 from policies.random_play import MARCH_ORDER, choose
 from simulator.errors import DataError
-from simulator.panzerblitz.rules import EV_ENTER, EV_MOVE, is_piece, log_event, mark_passed, place
+from simulator.panzerblitz.rules import (
+    EV_ENTER,
+    EV_MOVE,
+    log_event,
+    mark_passed,
+    nearest_enemy,
+    place,
+)
 from simulator.panzerblitz.state import (
     ELIMINATED,
     EXITED,
@@ -89,14 +96,6 @@ def _order_column(st, ut, g, side, policy, params):
 
 
 @njit(cache=True)
-def _enemy_within(st, ut, mt, side, h, reach):
-    for v in range(st.utype.shape[0]):
-        if is_piece(st, ut, v) and st.side[v] != side and st.status[v] == ON_MAP and mt.dist[h, st.hex[v]] <= reach:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _free_for_column(st, g, h):
     """May the column's counter move into road hex h?  Not past a block, a wreck or a minefield
     (PB-ROAD-11, PB-MINE-3), nor into a hex held by a unit outside the column (unstacked)."""
@@ -119,7 +118,7 @@ def march_columns(st, ut, mt, mv, side, policy, params):
             _order_column(st, ut, g, side, policy, params)
         else:
             lead_hex = st.march_path[st.march_path_start[g] + st.march_lead[g]]
-            if _enemy_within(st, ut, mt, side, lead_hex, st.march_stop[g]):
+            if nearest_enemy(st, ut, mt, side, lead_hex) <= st.march_stop[g]:
                 st.march_state[g] = MARCH_OVER  # the enemy came to the column: it may leave the road now
                 continue
         _advance(st, ut, mt, mv, side, g)
@@ -165,7 +164,7 @@ def _advance(st, ut, mt, mv, side, g):
                 else:
                     place(st, u, h)
                 mark_passed(st, h, side)  # PB-VIC-5: passed through
-        if _enemy_within(st, ut, mt, side, path[lead], st.march_stop[g]):
+        if nearest_enemy(st, ut, mt, side, path[lead]) <= st.march_stop[g]:
             # The meeting: this column stops, and every column's march ends with this player-turn.
             for k in range(st.march_state.shape[0]):
                 if st.march_state[k] == MARCHING:

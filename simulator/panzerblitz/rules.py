@@ -101,6 +101,16 @@ def mark_passed(st, h, side):
 
 
 @njit(cache=True)
+def nearest_enemy(st, ut, mt, side, h):
+    """Hexes from h to the nearest enemy fighting unit on the map (a huge number if none)."""
+    d = 1 << 30
+    for v in range(st.utype.shape[0]):
+        if is_piece(st, ut, v) and st.side[v] != side and mt.dist[h, st.hex[v]] < d:
+            d = mt.dist[h, st.hex[v]]
+    return d
+
+
+@njit(cache=True)
 def occupancy(st, ut, n_hex):
     """Per hex and side: fighting units present (positional counters and passengers excluded)."""
     occ = np.zeros((n_hex, 2), dtype=np.int64)
@@ -156,6 +166,15 @@ def can_see(mt, spotted, a, b):
 
 
 @njit(cache=True)
+def _tally(st, ut, u, df, n_armored, n_soft, n_dispersed):
+    """Unit u added to a stack's combined DF, its armored / non-armored count (PB-WEC-6) and
+    its dispersed count."""
+    armored = ut.armored[st.utype[u]]
+    return (df + unit_defense(st, ut, u), n_armored + (1 if armored else 0), n_soft + (0 if armored else 1),
+            n_dispersed + (1 if st.dispersed[u] else 0))
+
+
+@njit(cache=True)
 def defender_stack(st, ut, mt, h, defender_side):
     """PB-STK-5 / PB-WEC-6 / PB-TRANS-6..8: the combined DF of the units in h, and whether the
     stack is an armored target: 1 armored, 0 non-armored, 2 a tie (each firer takes the type
@@ -174,13 +193,7 @@ def defender_stack(st, ut, mt, h, defender_side):
         for u in range(st.utype.shape[0]):
             if not st.on_top[u] or not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
                 continue
-            df += unit_defense(st, ut, u)
-            if ut.armored[st.utype[u]]:
-                n_armored += 1
-            else:
-                n_soft += 1
-            if st.dispersed[u]:
-                n_dispersed += 1
+            df, n_armored, n_soft, n_dispersed = _tally(st, ut, u, df, n_armored, n_soft, n_dispersed)
         if n_soft == 0 or mt.town[h] or n_armored > n_soft:
             kind = 1
         elif n_soft > n_armored:
@@ -1210,13 +1223,7 @@ def _leftover_stack(st, ut, h, enemy, attacked):
     for u in range(st.utype.shape[0]):
         if not defends(st, ut, u, h, enemy, f) or attacked[u]:
             continue
-        df += unit_defense(st, ut, u)
-        if ut.armored[st.utype[u]]:
-            n_arm += 1
-        else:
-            n_soft += 1
-        if st.dispersed[u]:
-            n_disp += 1
+        df, n_arm, n_soft, n_disp = _tally(st, ut, u, df, n_arm, n_soft, n_disp)
     kind = 1 if n_arm > n_soft else (0 if n_soft > n_arm else 2)
     return df, kind, n_arm + n_soft, n_disp
 
