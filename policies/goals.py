@@ -11,13 +11,12 @@ game of a run (the kernels never see the measure dictionaries).
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from simulator.panzerblitz.combat import crt_result
 from simulator.panzerblitz.tables import Tables
 from simulator.situation import resolve_static_area
+from simulator.soa import struct_of_arrays
 
 # Goal kinds.
 NO_GOAL, ADVANCE, DEFEND, EXIT = 0, 1, 2, 3
@@ -31,7 +30,7 @@ MOD_OFFSET = 6
 # disperse it (it neither fires nor moves in its next turn).
 RESULT_VALUE = np.array([0.0, 0.35, 0.35, 1.0])
 
-PolicyT = namedtuple("PolicyT", [
+PolicyT = struct_of_arrays("PolicyT", module=__name__, fields=[
     "goal_kind",    # int64[2]
     "goal_dist",    # int64[2, n_hex]: hexes to the nearest goal hex (0 inside; FAR if none)
     "kill_weight",  # float64[2]

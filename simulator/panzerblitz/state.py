@@ -8,11 +8,10 @@ read them at every step.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from simulator.panzerblitz.tables import EDGE_BITS, Tables
+from simulator.soa import struct_of_arrays
 
 # Unit status.
 WAITING, ON_MAP, EXITED, ELIMINATED = 0, 1, 2, 3
@@ -33,7 +32,7 @@ TURN_STAT_NAMES = ("units_on_map", "units_dispersed", "units_lost", "attack_stre
 LOG_WIDTH = 10
 MAX_EVENTS = 60_000
 
-State = namedtuple("State", [
+State = struct_of_arrays("State", module=__name__, fields=[
     "utype", "side", "hex", "status", "dispersed", "fired", "moved", "entry_turn", "group",
     "carried_by", "carrying", "exit_turn", "exit_edge", "mine_safe", "dispersed_this_turn",
     "wrecks", "mine", "block", "clock", "log",

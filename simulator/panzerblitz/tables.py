@@ -6,7 +6,6 @@ its line-of-sight table; shared by every game of a run.
 
 from __future__ import annotations
 
-from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,17 +17,18 @@ from simulator.panzerblitz.combat import CombatTables, compile_tables
 from simulator.panzerblitz.movement import MovementTables, compile_movement
 from simulator.panzerblitz.units import UnitTypes, compile_units
 from simulator.situation import Situation
+from simulator.soa import struct_of_arrays
 
-MapT = namedtuple("MapT", [
+MapT = struct_of_arrays("MapT", module=__name__, fields=[
     "neighbours", "side_features", "level", "dist", "los", "concealing", "terrain_mod",
     "town", "closed", "brown_bit", "edge_mask", "swamp", "overrun_ok",
 ])
-MoveT = namedtuple("MoveT", [
+MoveT = struct_of_arrays("MoveT", module=__name__, fields=[
     "enter_cost", "town_hex", "depressed", "leave_surcharge", "green_closed", "road_cost",
     "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits", "gully_whole",
     "clear_cost", "swamp_stack_cost",
 ])
-CombatT = namedtuple("CombatT", [
+CombatT = struct_of_arrays("CombatT", module=__name__, fields=[
     "crt", "lowest_roll", "col_attack", "col_defense", "below_table_allowed", "wec", "halving",
     "mod_terrain", "mod_dispersed", "minefield_column", "mod_overrun", "mod_close_assault",
     "dispersed_mode", "overrun_hill_halving", "halftrack_majority", "load_and_move", "fired_units_stay_spotted",
@@ -37,7 +37,7 @@ CombatT = namedtuple("CombatT", [
     "panzerblitz_assault", "fort_whole_armored", "own_fire_next_turn", "fort_excess_eliminated",
     "removal_then_move", "mine_block_apart",
 ])
-UnitT = namedtuple("UnitT", [
+UnitT = struct_of_arrays("UnitT", module=__name__, fields=[
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
     "vehicle", "carrier", "positional", "stack_count", "victory_count", "leaves_wreck",
     "can_overrun", "can_assault", "engineer", "fort",

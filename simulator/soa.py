@@ -1,0 +1,160 @@
+"""Named structs of arrays that compiled kernels receive as one pointer.
+
+A game's state and its read-only tables are bundles of dozens of arrays.  Passed to numba as
+namedtuples, every array travels as seven machine values through every call, and numba
+compiles (and LLVM optimises) that unpacking in each of the ~300 kernel signatures: measured,
+a kernel taking the 58-array state compiled in a median 2.3 s against 0.22 s for one that did
+not (docs/performance.md, "Cold start").  `struct_of_arrays` makes a class that Python code
+uses like a namedtuple (fields by name or position, `_replace`, `_fields`, pickling) and that
+numba sees as a StructRef: one reference-counted pointer to the same arrays, so a kernel's
+signature is small and Python and the kernels share the arrays' memory.
+
+The StructRef is built the first time the object reaches a kernel (numba asks its type), so
+pure-Python users (reports, the victory evaluation) never pay for it, and with
+NUMBA_DISABLE_JIT=1 the kernels simply read the Python attributes.
+
+The StructRef type class lives here, in a module without kernels, so that numba's on-disk cache
+can find it again (numba issue 9030: a structref defined in the caching module misses the cache).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, typeof
+from numba.core import cgutils, types
+from numba.experimental import structref
+from numba.experimental.jitclass.base import imp_dtor
+from numba.extending import intrinsic
+
+
+@structref.register
+class ArraysType(types.StructRef):
+    """Numba type of a struct of arrays (and scalars): fields are (name, numba type)."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(ty)) for name, ty in fields)
+
+
+class _Boxed(structref.StructRefProxy):
+    """What numba hands back to Python for an ArraysType; only used while building one."""
+
+
+structref.define_boxing(ArraysType, _Boxed)
+
+
+@intrinsic
+def _pack(typingctx, struct_type, values):
+    """A new struct of `struct_type` holding the elements of the tuple `values` in field order."""
+    inst_type = struct_type.instance_type
+
+    def codegen(context, builder, sig, args):
+        data_type = inst_type.get_data_type()
+        alloc_type = context.data_model_manager[data_type].get_value_type()
+        meminfo = context.nrt.meminfo_alloc_dtor(
+            builder, context.get_constant(types.uintp, context.get_abi_sizeof(alloc_type)),
+            imp_dtor(context, builder.module, inst_type))
+        data_pointer = builder.bitcast(context.nrt.meminfo_data(builder, meminfo), alloc_type.as_pointer())
+        builder.store(cgutils.get_null_value(alloc_type), data_pointer)
+        data = cgutils.create_struct_proxy(data_type)(context, builder, ref=data_pointer)
+        value_types = sig.args[1].types
+        for i, (name, field_type) in enumerate(inst_type.field_dict.items()):
+            value = context.cast(builder, builder.extract_value(args[1], i), value_types[i], field_type)
+            context.nrt.incref(builder, field_type, value)  # the struct owns a reference
+            setattr(data, name, value)
+        inst = context.make_helper(builder, inst_type)
+        inst.meminfo = meminfo
+        return inst._getvalue()
+
+    return inst_type(struct_type, values), codegen
+
+
+@njit(cache=True)
+def _make(struct_type, values):
+    return _pack(struct_type, values)
+
+
+def _as_field(value):
+    # One numba type per field whatever the caller passed: contiguous arrays, Python scalars.
+    if isinstance(value, np.ndarray):
+        return np.ascontiguousarray(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+class _StructOfArrays:
+    """Base of the classes `struct_of_arrays` makes."""
+
+    _fields: tuple[str, ...] = ()
+    __slots__ = ("_values", "_ref")
+
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(self._fields):
+            raise TypeError(f"{type(self).__name__} takes {len(self._fields)} fields, got {len(args)}")
+        values = dict(zip(self._fields, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in self._fields:
+                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+            if name in values:
+                raise TypeError(f"{type(self).__name__}: field {name!r} given twice")
+            values[name] = value
+        missing = [f for f in self._fields if f not in values]
+        if missing:
+            raise TypeError(f"{type(self).__name__}: missing fields {missing}")
+        object.__setattr__(self, "_values", tuple(_as_field(values[f]) for f in self._fields))
+        object.__setattr__(self, "_ref", None)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable; use _replace")
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self):
+        return len(self._values)
+
+    def __getitem__(self, i):
+        return self._values[i]
+
+    def __reduce__(self):
+        return (type(self), self._values)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(self._fields)})"
+
+    def _replace(self, **changes):
+        return type(self)(**{**dict(zip(self._fields, self._values, strict=True)), **changes})
+
+    def _asdict(self):
+        return dict(zip(self._fields, self._values, strict=True))
+
+    def _struct(self):
+        # Built once, on the first call into a kernel; holds references to the same arrays.
+        if self._ref is None:
+            ty = ArraysType([(name, typeof(v)) for name, v in zip(self._fields, self._values, strict=True)])
+            object.__setattr__(self, "_ref", _make(ty, self._values))
+        return self._ref
+
+    @property
+    def _numba_type_(self):
+        try:
+            return self._struct()._type
+        except AttributeError as e:  # a property's AttributeError would read as "no such attribute"
+            raise RuntimeError(f"building the numba struct of {type(self).__name__}: {e}") from e
+
+    @property
+    def _meminfo(self):
+        return self._struct()._meminfo
+
+
+def struct_of_arrays(name: str, fields: list[str], module: str | None = None) -> type:
+    """A namedtuple-like class with these fields that numba kernels receive as a StructRef."""
+    attrs = {"__slots__": (), "_fields": tuple(fields)}
+    for i, field in enumerate(fields):
+        if field.startswith("_") or hasattr(_StructOfArrays, field):
+            raise ValueError(f"{name}: field name {field!r} is reserved")
+        attrs[field] = property(lambda self, i=i: self._values[i], doc=f"field {i} of {name}")
+    cls = type(name, (_StructOfArrays,), attrs)
+    if module is not None:
+        cls.__module__ = module  # so that pickle finds the class by name
+    return cls
