@@ -27,6 +27,7 @@ from simulator.panzerblitz import game as g  # noqa: E402
 from simulator.panzerblitz.batch import play_games, prepare  # noqa: E402
 from simulator.panzerblitz.combat import seed_dice  # noqa: E402
 from simulator.panzerblitz.replay import play, policy_tables  # noqa: E402
+from simulator.panzerblitz.road_march import end_marches  # noqa: E402
 from simulator.panzerblitz.rules import minefield_attacks, recover  # noqa: E402
 from simulator.panzerblitz.state import FIRST_SIDE, N_EVENTS, N_TURNS, PHASING, TURN, new_state  # noqa: E402
 from simulator.panzerblitz.victory import evaluate  # noqa: E402
@@ -66,6 +67,7 @@ def timed_game(t, seed, specs, clock):
             tick("movement: others (S5)", g.movement_phase, st, ut, mt, mv, ct, pt, limits, side, False, policy, params)
             tick("close assault", g.assault_phase, st, ut, mt, ct, pt, side, policy, params)
             tick("recover", recover, st, side)
+            tick("road march (PB-SIT-7)", end_marches, st)
         tick("record_turn", g.record_turn, st, ut, turn)
     t0 = time.process_time()
     evaluate(st, t)

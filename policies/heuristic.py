@@ -19,9 +19,9 @@ Where each decision lives:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL
+from simulator.jit import njit
 from simulator.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack, odds_column
 from simulator.panzerblitz.rules import (
     attack_af,

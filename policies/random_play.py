@@ -8,7 +8,8 @@ kernel calls for every decision, so other policies plug in beside it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simulator.jit import njit
 
 RANDOM = 0  # kernel id (policies/spec.py)
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from simulator.jit import njit
 
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
 DIRECTION_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from simulator.errors import DataError
 from simulator.hexgrid import SQRT3, hex_at, hex_distance, line_chain
+from simulator.jit import njit
 from simulator.mapdata import GameMap, index_tables
 
 # Bump when the tracing or the judging changes, so stale cached tables are not reused.

@@ -86,6 +86,8 @@ class _StructOfArrays:
     """Base of the classes `struct_of_arrays` makes."""
 
     _fields: tuple[str, ...] = ()
+    _index: dict[str, int] = {}   # field name -> position (set per class)
+    _types: dict = {}             # field-type key -> numba type (set per class)
     __slots__ = ("_values", "_ref")
 
     def __init__(self, *args, **kwargs):
@@ -123,7 +125,15 @@ class _StructOfArrays:
         return f"{type(self).__name__}({', '.join(self._fields)})"
 
     def _replace(self, **changes):
-        return type(self)(**{**dict(zip(self._fields, self._values, strict=True)), **changes})
+        new = object.__new__(type(self))
+        values = list(self._values)  # already normalised
+        for name, value in changes.items():
+            if name not in self._index:
+                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+            values[self._index[name]] = _as_field(value)
+        object.__setattr__(new, "_values", tuple(values))
+        object.__setattr__(new, "_ref", None)
+        return new
 
     def _asdict(self):
         return dict(zip(self._fields, self._values, strict=True))
@@ -131,9 +141,19 @@ class _StructOfArrays:
     def _struct(self):
         # Built once, on the first call into a kernel; holds references to the same arrays.
         if self._ref is None:
-            ty = ArraysType([(name, typeof(v)) for name, v in zip(self._fields, self._values, strict=True)])
-            object.__setattr__(self, "_ref", _make(ty, self._values))
+            object.__setattr__(self, "_ref", _make(self._struct_type(), self._values))
         return self._ref
+
+    def _struct_type(self):
+        # typeof() of every field costs ~1 ms for the state; a game's state has the same
+        # field types as the last one, so look the numba type up by dtype/ndim/writeable.
+        key = tuple((v.dtype.str, v.ndim, v.flags.writeable) if isinstance(v, np.ndarray) else type(v)
+                    for v in self._values)
+        ty = self._types.get(key)
+        if ty is None:
+            ty = ArraysType([(name, typeof(v)) for name, v in zip(self._fields, self._values, strict=True)])
+            self._types[key] = ty
+        return ty
 
     @property
     def _numba_type_(self):
@@ -149,7 +169,7 @@ class _StructOfArrays:
 
 def struct_of_arrays(name: str, fields: list[str], module: str | None = None) -> type:
     """A namedtuple-like class with these fields that numba kernels receive as a StructRef."""
-    attrs = {"__slots__": (), "_fields": tuple(fields)}
+    attrs = {"__slots__": (), "_fields": tuple(fields), "_index": {f: i for i, f in enumerate(fields)}, "_types": {}}
     for i, field in enumerate(fields):
         if field.startswith("_") or hasattr(_StructOfArrays, field):
             raise ValueError(f"{name}: field name {field!r} is reserved")

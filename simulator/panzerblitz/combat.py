@@ -10,9 +10,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from simulator.errors import DataError
+from simulator.jit import njit
 
 # Result codes (PB-CRT-2).
 NO_EFFECT, DISPERSED, DOUBLE_DISPERSED, ELIMINATED = 0, 1, 2, 3

@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
+from simulator.jit import njit
 from simulator.panzerblitz.movement import reachable
 from simulator.panzerblitz.state import ON_MAP, WAITING
 

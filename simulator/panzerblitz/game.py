@@ -8,7 +8,6 @@ Python wrapper `play_game` builds the initial state and evaluates the victory co
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from policies import heuristic as hp
 from policies.random_play import (
@@ -28,6 +27,7 @@ from policies.random_play import (
     UNLOAD,
     choose,
 )
+from simulator.jit import njit
 from simulator.panzerblitz.combat import seed_dice
 from simulator.panzerblitz.invariants import check, road_hex
 from simulator.panzerblitz.road_march import end_marches, march_columns

@@ -7,8 +7,8 @@ the first violation and the event at which it happened (`balance replay --debug`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simulator.jit import njit
 from simulator.panzerblitz.rules import is_piece
 from simulator.panzerblitz.state import N_EVENTS, ON_MAP, PHASING, VIOLATION, VIOLATION_EVENT
 

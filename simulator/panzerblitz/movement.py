@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from simulator.errors import DataError
+from simulator.jit import njit
 from simulator.mapdata import GameMap
 
 PROHIBITED = -1

@@ -24,11 +24,11 @@ How the engine reads it (docs/rulings.md, "Road march"):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from policies import heuristic as hp
 from policies.random_play import MARCH_ORDER, choose
 from simulator.errors import DataError
+from simulator.jit import njit
 from simulator.panzerblitz.rules import (
     EV_ENTER,
     EV_MOVE,

@@ -8,8 +8,8 @@ cannot be carried out.  Rule IDs refer to the rules digest.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simulator.jit import njit
 from simulator.panzerblitz.combat import (
     crt_result,
     hill_halves,

@@ -11,8 +11,8 @@ import operator
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from simulator.jit import njit
 from simulator.panzerblitz.state import ELIMINATED, EXITED, ON_MAP, State
 from simulator.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.situation import resolve_static_area

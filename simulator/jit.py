@@ -1,0 +1,44 @@
+"""The project's `njit`: numba's, except that a kernel called from another kernel is compiled
+once per argument *type*, not once per constant value passed to it.
+
+numba types a constant argument (`log_event(st, EV_TURN, side, 0, ...)`, `movement_phase(...,
+True, ...)`) as a literal and, when the callee is a jitted function, compiles a separate copy
+of it for every combination of constants its callers pass.  Measured on a cold start of pb-01:
+`log_event` 40 copies, `random_play.choose` 17, `movement_phase` 2 (the whole vehicle and
+foot movement phase twice), 37 functions and ~32 s of the ~115 s of compilation
+(docs/performance.md, "Cold start").  None of the kernels needs the literal: they take the
+value as an ordinary argument.  `KernelDispatcher` widens literal argument types to their
+ordinary types before numba picks or compiles a specialisation; calls from Python are already
+typed that way.  tests/test_jit.py checks it (one signature for calls with different constants).
+"""
+
+from __future__ import annotations
+
+import numba
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+
+class KernelDispatcher(CPUDispatcher):
+    """numba's CPU dispatcher, compiling callees for `unliteral` argument types."""
+
+    def get_call_template(self, args, kws):
+        # The hook numba's typing calls when another kernel calls this one (types.Dispatcher).
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
+
+
+def njit(**options):
+    """`numba.njit(**options)` (always with keyword options, e.g. `@njit(cache=True)`), with
+    `KernelDispatcher` as the dispatcher; with NUMBA_DISABLE_JIT=1 the plain function."""
+
+    def wrap(func):
+        disp = numba.njit(**options)(func)
+        if type(disp) is CPUDispatcher:  # a function when the JIT is disabled
+            # numba's decorators offer no public way to pick a dispatcher class short of
+            # registering a new compilation target; the subclass adds no state.
+            disp.__class__ = KernelDispatcher
+        return disp
+
+    return wrap
