@@ -246,7 +246,8 @@ def _aiming_at(target_of, h, out):
     return k
 
 
-@njit(cache=True)
+# Inlined into its one caller: one module less for LLVM to optimise (docs/performance.md, cold start).
+@njit(cache=True, inline="always")
 def fire_phase(st, ut, mt, ct, pt, side, policy, params):
     """PB-SEQ-2 S2/S3: every attack is declared, then resolved (PB-SEQ-3.3)."""
     n_hex = mt.neighbours.shape[0]
@@ -872,7 +873,8 @@ def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, param
             check(st, ut, mt, mv, limits)
 
 
-@njit(cache=True)
+# Inlined into its one caller: one module less for LLVM to optimise (docs/performance.md, cold start).
+@njit(cache=True, inline="always")
 def assault_phase(st, ut, mt, ct, pt, side, policy, params):
     """PB-SEQ-2 S5 end / PB-CAT: each eligible unit may close-assault one adjacent enemy hex."""
     n_hex = mt.neighbours.shape[0]
@@ -913,7 +915,8 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
         st.pba_target[:] = -1
 
 
-@njit(cache=True)
+# Inlined into its one caller: one module less for LLVM to optimise (docs/performance.md, cold start).
+@njit(cache=True, inline="always")
 def player_turn(st, ut, mt, mv, ct, pt, limits, side, policy, params):
     st.clock[PHASING] = side
     log_event(st, EV_TURN, side, 0, 0, 0, 0, 0, 0)
