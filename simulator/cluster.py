@@ -30,9 +30,10 @@ from simulator.situation import Situation
 
 WHERE = "balance run"
 # A Dask task costs 5-20 ms (scheduling, result transfer; measured in docs/performance.md):
-# batches of at least this many games (>= 1 s of play for the built-in situations) keep that to
-# a few %, except in runs too small for 4 batches a worker, where balancing the end matters more.
-CLUSTER_BATCH_MIN = 20
+# batches of at least this many games (>= 1 s of heuristic play for the built-in situations, whose
+# games take 11-85 ms) keep that to 1-2 %, except in runs too small for 4 batches a worker, where
+# balancing the end matters more.
+CLUSTER_BATCH_MIN = 100
 BATCHES_PER_WORKER_MIN = 4
 CONNECT_TIMEOUT = "30s"  # distributed retries a refused connection until then
 PREPARED_MAX = 4  # situations a worker keeps prepared (a sweep sends many variants)

@@ -145,7 +145,7 @@ def test_unreachable_scheduler_is_one_clear_line(monkeypatch, capsys):
 
 @pytest.mark.parametrize("n_games, workers, size", [
     (3, 2, 1), (16, 2, 2), (40, 2, 5),  # small runs: 4 batches a worker, so the end stays balanced
-    (200, 2, 20), (1000, 2, 63), (20_000, 8, 200),  # otherwise >= 20 games, as the pool when larger
+    (200, 2, 25), (1000, 2, 100), (4000, 2, 200), (20_000, 8, 200),  # otherwise >= 100 games, as the pool when larger
 ])
 def test_cluster_batches_are_big_unless_too_few_for_every_worker(n_games, workers, size):
     assert cluster_batch_size(n_games, workers) == size
