@@ -28,8 +28,8 @@ demo: $(STAMP)
 	@echo "demo: wrote out/demo/pb-04 (games, turns, losses, summary.json, report.html, charts/) and out/demo/pb-04-map.png"
 
 # LOS tables (bench/los.csv), then the engine: games/s per situation on 1 and all workers, the
-# floor, pure Python, memory, cold/warm start (bench/results.csv and .json; ~20 min on 2 cores).
-BENCH_GAMES ?= 40
+# floor, pure Python, memory, cold/warm start (bench/results.csv and .json; ~10 min on 2 cores).
+BENCH_GAMES ?= 200
 bench: $(STAMP)
 	$(BIN)/python bench/bench_los.py
 	$(BIN)/balance bench --games $(BENCH_GAMES) --out bench/results.csv

@@ -374,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("bench", help="measure games per second per situation (1 and all workers), against the "
                                      "floor and pure Python; memory and time to the first result")
-    s.add_argument("--games", type=int, default=40, metavar="N", help="timed games a situation and worker count (default 40)")
+    s.add_argument("--games", type=int, default=200, metavar="N", help="timed games a situation and worker count (default 200)")
     s.add_argument("--situations", nargs="+", metavar="ID", help="built-in ids (default: all)")
     s.add_argument("--out", default="bench/results.csv", help="CSV to write; a .json with the run's machine "
                                                               "and targets goes beside it (default bench/results.csv)")
