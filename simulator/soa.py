@@ -83,19 +83,20 @@ def _as_field(value):
 
 
 class _StructOfArrays:
-    """Base of the classes `struct_of_arrays` makes."""
+    """Base of the classes `struct_of_arrays` makes.  Each field is a slot: Python reads it as
+    fast as a namedtuple's field (it matters when the kernels run as Python, JIT disabled)."""
 
     _fields: tuple[str, ...] = ()
     _index: dict[str, int] = {}   # field name -> position (set per class)
     _types: dict = {}             # field-type key -> numba type (set per class)
-    __slots__ = ("_values", "_ref")
+    __slots__ = ("_ref",)
 
     def __init__(self, *args, **kwargs):
         if len(args) > len(self._fields):
             raise TypeError(f"{type(self).__name__} takes {len(self._fields)} fields, got {len(args)}")
         values = dict(zip(self._fields, args, strict=False))
         for name, value in kwargs.items():
-            if name not in self._fields:
+            if name not in self._index:
                 raise TypeError(f"{type(self).__name__} has no field {name!r}")
             if name in values:
                 raise TypeError(f"{type(self).__name__}: field {name!r} given twice")
@@ -103,20 +104,25 @@ class _StructOfArrays:
         missing = [f for f in self._fields if f not in values]
         if missing:
             raise TypeError(f"{type(self).__name__}: missing fields {missing}")
-        object.__setattr__(self, "_values", tuple(_as_field(values[f]) for f in self._fields))
+        for name in self._fields:
+            object.__setattr__(self, name, _as_field(values[name]))
         object.__setattr__(self, "_ref", None)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable; use _replace")
 
+    @property
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._fields)
+
     def __iter__(self):
         return iter(self._values)
 
     def __len__(self):
-        return len(self._values)
+        return len(self._fields)
 
     def __getitem__(self, i):
-        return self._values[i]
+        return getattr(self, self._fields[i])
 
     def __reduce__(self):
         return (type(self), self._values)
@@ -126,12 +132,12 @@ class _StructOfArrays:
 
     def _replace(self, **changes):
         new = object.__new__(type(self))
-        values = list(self._values)  # already normalised
+        for name in self._fields:  # the unchanged fields are already normalised
+            object.__setattr__(new, name, getattr(self, name))
         for name, value in changes.items():
             if name not in self._index:
                 raise TypeError(f"{type(self).__name__} has no field {name!r}")
-            values[self._index[name]] = _as_field(value)
-        object.__setattr__(new, "_values", tuple(values))
+            object.__setattr__(new, name, _as_field(value))
         object.__setattr__(new, "_ref", None)
         return new
 
@@ -169,11 +175,11 @@ class _StructOfArrays:
 
 def struct_of_arrays(name: str, fields: list[str], module: str | None = None) -> type:
     """A namedtuple-like class with these fields that numba kernels receive as a StructRef."""
-    attrs = {"__slots__": (), "_fields": tuple(fields), "_index": {f: i for i, f in enumerate(fields)}, "_types": {}}
-    for i, field in enumerate(fields):
+    for field in fields:
         if field.startswith("_") or hasattr(_StructOfArrays, field):
             raise ValueError(f"{name}: field name {field!r} is reserved")
-        attrs[field] = property(lambda self, i=i: self._values[i], doc=f"field {i} of {name}")
+    attrs = {"__slots__": tuple(fields), "_fields": tuple(fields), "_index": {f: i for i, f in enumerate(fields)},
+             "_types": {}}
     cls = type(name, (_StructOfArrays,), attrs)
     if module is not None:
         cls.__module__ = module  # so that pickle finds the class by name
