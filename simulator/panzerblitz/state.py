@@ -117,7 +117,7 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         steps=np.zeros(n, dtype=np.int64), overrun_hex=np.zeros(n_hex, dtype=np.bool_),
         assaulted_hex=np.zeros(n_hex, dtype=np.bool_), assaulted=np.zeros(n, dtype=np.bool_),
         revealed=np.zeros(n, dtype=np.bool_), limits=t.stack_limit.copy(),
-        objective=objective_mask(t),
+        objective=t.objective.copy(),
         turn_stats=np.zeros((sit.turns + 1, len(sides), len(TURN_STAT_NAMES)), dtype=np.int64),
         # Where and when each unit was lost (-1: not lost), for the reports' loss map.
         lost_hex=np.full(n, -1, dtype=np.int64), lost_turn=np.full(n, -1, dtype=np.int64),
@@ -161,15 +161,6 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
     _board_entering_guns(st, t)
     return st
-
-
-def objective_mask(t: Tables) -> np.ndarray:
-    """The hexes any side's victory conditions name: the "objectives held" of the statistics
-    count the ones a side occupies."""
-    mask = np.zeros(t.situation.map.n_hexes, dtype=np.bool_)
-    for hexes in t.situation.objective_hexes().values():
-        mask[hexes] = True
-    return mask
 
 
 def _exit_edges(measure: dict) -> list[tuple[str, int]]:

@@ -59,6 +59,7 @@ class Tables:
     combat_t: CombatT
     unit_t: UnitT
     stack_limit: np.ndarray   # int32[2] per side index
+    objective: np.ndarray     # bool[n_hex]: hexes any side's victory conditions name
 
 
 def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
@@ -121,7 +122,16 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     from simulator.panzerblitz.road_march import check_columns
     check_columns(sit, units)  # PB-SIT-7
     limits = np.array([rs.stacking_limit(s) for s in rs.sides], dtype=np.int64)
-    return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits)
+    return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits, _objective_mask(sit))
+
+
+def _objective_mask(sit: Situation) -> np.ndarray:
+    """The hexes any side's victory conditions name: the "objectives held" of the statistics
+    count the ones a side occupies.  Made once here, not per game (areas take ~1 ms to resolve)."""
+    mask = np.zeros(sit.map.n_hexes, dtype=np.bool_)
+    for hexes in sit.objective_hexes().values():
+        mask[hexes] = True
+    return mask
 
 
 def _cp_within(sit: Situation, units: UnitTypes) -> np.ndarray:
