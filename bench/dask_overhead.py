@@ -78,7 +78,9 @@ def main() -> int:
         # First run prepares the situation on the workers; the repeats find it prepared.
         run(sit, n, args.seed, pol, progress=False, cluster=cluster.scheduler_address)
         timed("--scheduler (running cluster, workers prepared)", cluster=cluster.scheduler_address)
-        timed("--scheduler, batches of 20 games", cluster=cluster.scheduler_address, batch_size=20)
+        # One batch a worker: no scheduling cost to speak of, but the run waits for the slower.
+        timed(f"--scheduler, batches of {n // k} games (one a worker)", cluster=cluster.scheduler_address,
+              batch_size=n // k)
         # The fixed cost of one task (scheduling, sending, result back) without any play: what a
         # batch pays on top of its games.
         with Client(cluster) as client:
