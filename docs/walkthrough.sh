@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerates the README walkthrough's outputs and pictures (docs/img/): a run with its report,
 # a comparison of two rule variants, a sweep and a suggestion, all on Situation 4, heuristic
-# players.  About 20 minutes on 2 cores.  Usage: sh docs/walkthrough.sh
+# players.  Under 4 minutes on 2 cores once the engine is compiled.  Usage: sh docs/walkthrough.sh
 set -e
 B=.venv/bin/balance
 OUT=out/walkthrough
