@@ -75,6 +75,7 @@ def _make(struct_type, values):
 
 def _as_field(value):
     # One numba type per field whatever the caller passed: contiguous arrays, Python scalars.
+    # (A strided view becomes a contiguous copy, which is then the field the kernels write.)
     if isinstance(value, np.ndarray):
         return np.ascontiguousarray(value)
     if isinstance(value, np.generic):
