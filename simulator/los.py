@@ -192,12 +192,21 @@ def _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar
             continue
         if _crossing_blocks(sf, h0, h1, k, dist, la, lb, level, bar_bits, mode, high_mask, high_level):
             return True
-        for bi in range(bar_bits.shape[0]):
-            if sf & bar_bits[bi] != 0:
-                counts[bi] += 1
-                lim = max_cross[la, lb, bi]
-                if lim >= 0 and counts[bi] > lim:
-                    return True  # PB-LOS-7 note E: too many hilltop bars
+        if _count_bars(sf, counts, la, lb, bar_bits, max_cross):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _count_bars(sf, counts, la, lb, bar_bits, max_cross):
+    """Count the bars on a crossed hexside into `counts`; True once a bar has been crossed more
+    often than the rule table allows (PB-LOS-7 note E: too many hilltop bars)."""
+    for bi in range(bar_bits.shape[0]):
+        if sf & bar_bits[bi] != 0:
+            counts[bi] += 1
+            lim = max_cross[la, lb, bi]
+            if lim >= 0 and counts[bi] > lim:
+                return True
     return False
 
 
@@ -398,13 +407,7 @@ def _side_blocks(sf, h0, h1, t, first, last, la, lb, level, bar_bits, mode, max_
     if _bars_block(sf, h0, h1, first, last, t >= 0.5 - 1e-9, t <= 0.5 + 1e-9, la, lb, level, bar_bits, mode,
                    high_mask, high_level):
         return True
-    for bi in range(bar_bits.shape[0]):
-        if sf & bar_bits[bi] != 0:
-            counts[bi] += 1
-            lim = max_cross[la, lb, bi]
-            if lim >= 0 and counts[bi] > lim:
-                return True  # PB-LOS-7 note E
-    return False
+    return _count_bars(sf, counts, la, lb, bar_bits, max_cross)  # PB-LOS-7 note E
 
 
 @njit(cache=True)
