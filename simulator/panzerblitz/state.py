@@ -90,8 +90,8 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
                     group.append(gi)
     n = len(utype)
     n_hex = sit.map.n_hexes
-    starts = np.zeros(len(group_hexes) + 1, dtype=np.int64)
-    starts[1:] = np.cumsum([len(h) for h in group_hexes])
+    group_hex_start, group_hexes_flat = _ragged(group_hexes)
+    march_path_start, march_path = _ragged(march_paths)
     exit_edges = np.zeros(len(sides), dtype=np.int64)
     for s in sit.sides:
         me = sides.index(s.name)
@@ -109,8 +109,7 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         wrecks=np.zeros((n_hex, len(sides)), dtype=np.int64), mine=np.zeros(n_hex, dtype=np.bool_),
         block=np.zeros(n_hex, dtype=np.bool_), clock=np.zeros(8, dtype=np.int64),
         log=np.zeros((MAX_EVENTS, LOG_WIDTH), dtype=np.int64),
-        group_hex_start=starts,
-        group_hexes=np.concatenate(group_hexes) if group_hexes else np.zeros(0, dtype=np.int64),
+        group_hex_start=group_hex_start, group_hexes=group_hexes_flat,
         group_entering=np.array(group_entering, dtype=np.bool_), exit_edges=exit_edges,
         group_with_type=np.array(with_type, dtype=np.int64), group_far_type=np.array(far_type, dtype=np.int64),
         group_far_min=np.array(far_min, dtype=np.int64),
@@ -145,8 +144,7 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         march_state=np.array(march_state, dtype=np.int64), march_side=np.array(march_side, dtype=np.int64),
         march_turn=np.array(march_turn, dtype=np.int64), march_speed=np.array(march_speed, dtype=np.int64),
         march_stop=np.array(march_stop, dtype=np.int64), march_lead=np.full(len(march_state), -1, dtype=np.int64),
-        march_path_start=np.concatenate([[0], np.cumsum([len(p) for p in march_paths])]).astype(np.int64),
-        march_path=np.concatenate(march_paths).astype(np.int64) if march_paths else np.zeros(0, dtype=np.int64),
+        march_path_start=march_path_start, march_path=march_path,
         march_rank=np.full(n, -1, dtype=np.int64),
         # PB-FORT-10: a unit on top of the fort in its hex (outside it).  Units of the fort's
         # side in its hex are inside unless this is set (the default placement); an enemy
@@ -161,6 +159,15 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
     _board_entering_guns(st, t)
     return st
+
+
+def _ragged(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group lists of hexes as one flat int64 array and the start of each row in it (row
+    i is flat[starts[i]:starts[i + 1]]), the way kernels read them."""
+    starts = np.zeros(len(rows) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(r) for r in rows])
+    flat = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, dtype=np.int64)
+    return starts, flat
 
 
 def _exit_edges(measure: dict) -> list[tuple[str, int]]:
