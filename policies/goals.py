@@ -33,6 +33,7 @@ RESULT_VALUE = np.array([0.0, 0.35, 0.35, 1.0])
 PolicyT = struct_of_arrays("PolicyT", module=__name__, fields=[
     "goal_kind",    # int64[2]
     "goal_dist",    # int64[2, n_hex]: hexes to the nearest goal hex (0 inside; FAR if none)
+    "return_dist",  # int64[2, n_hex]: on a round trip (PB-SIT-5), hexes to the final edge once out
     "kill_weight",  # float64[2]
     "risk_weight",  # float64[2]: >1 where the side's own losses are what it is scored on
     "unit_value",   # float64[n_types]: worth of a unit in combat (both sides' losses)
@@ -70,7 +71,8 @@ def own_goal(t: Tables, m: dict) -> tuple[int, np.ndarray, float, float]:
         return (ADVANCE, _area(t, m), 0.5, 1.0) if whose == "own" else (DEFEND, _area(t, m), 0.7, 1.0)
     if kind == "hexes_controlled":
         return (ADVANCE, _area(t, m), 0.5, 1.0) if whose == "own" else (DEFEND, _area(t, m), 0.7, 1.0)
-    if kind == "exited":
+    if kind in ("exited", "round_trip"):
+        # a round trip (PB-SIT-5) begins by leaving: `return_dist` guides the way back
         return (EXIT, _edge_hexes(t, m["edge"]), 0.3, 1.0) if whose == "own" else \
             (DEFEND, _edge_hexes(t, m["edge"]), 0.7, 1.0)
     if kind == "not_exited":
@@ -94,7 +96,7 @@ def denial_goal(t: Tables, enemy: dict) -> tuple[int, np.ndarray]:
         return denial_goal(t, enemy["numerator"])
     if kind in ("in_area", "hexes_controlled"):
         return (DEFEND, _area(t, enemy)) if whose == "own" else (ADVANCE, _area(t, enemy))
-    if kind == "exited":
+    if kind in ("exited", "round_trip"):
         return (DEFEND, _edge_hexes(t, enemy["edge"])) if whose == "own" else (EXIT, _edge_hexes(t, enemy["edge"]))
     if kind == "not_exited":
         # the enemy scores my units that stay on the map: leave it
@@ -184,6 +186,7 @@ def build_policy_tables(t: Tables) -> PolicyT:
     dist = t.map_t.dist
     goal_kind = np.zeros(2, dtype=np.int64)
     goal_dist = np.full((2, n_hex), FAR, dtype=np.int64)
+    return_dist = np.full((2, n_hex), FAR, dtype=np.int64)
     kill_weight = np.ones(2)
     risk_weight = np.ones(2)
     victory_weight = np.zeros((2, len(t.units.names)))
@@ -199,6 +202,8 @@ def build_policy_tables(t: Tables) -> PolicyT:
         risk_weight[si] = rw
         if len(hexes):
             goal_dist[si] = dist[:, hexes].min(axis=1)
+        if m.get("measure") == "round_trip" and m.get("return_leg", True) and m.get("whose", "own") == "own":
+            return_dist[si] = dist[:, _edge_hexes(t, m["final_edge"])].min(axis=1)
         for name, w in _weights(m).items():
             victory_weight[si, t.units.index(name)] = w - 1.0
     u = t.unit_t
@@ -209,7 +214,7 @@ def build_policy_tables(t: Tables) -> PolicyT:
     unit_value = np.where(counted, 0.5 + 0.5 * strength / max(mean, 1.0), 0.0)
     los = t.map_t.los
     view = los.sum(axis=1) / max(n_hex, 1)
-    return PolicyT(goal_kind, goal_dist, kill_weight, risk_weight, unit_value, victory_weight,
+    return PolicyT(goal_kind, goal_dist, return_dist, kill_weight, risk_weight, unit_value, victory_weight,
                    expected_damage(t.combat_t.crt, t.combat_t.lowest_roll), view.astype(np.float64),
                    int(t.combat.column("1-1")) if "1-1" in t.combat.column_names else 0)
 

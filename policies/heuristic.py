@@ -128,12 +128,30 @@ def pairing_field(st, ut, side, pairing):
 
 
 @njit(cache=True)
+def goal_row(st, pt, side, u):
+    """Hexes to unit u's goal from every hex: its side's goal, or on a round trip (PB-SIT-5)
+    the final edge once the unit has been out."""
+    if st.trip_hex[u] >= 0 and st.trip_final[side] != 0:
+        return pt.return_dist[side]
+    return pt.goal_dist[side]
+
+
+@njit(cache=True)
+def want_return(st, ut, pt, side, u):
+    """PB-SIT-5: a unit off the map on a round trip comes back on as soon as it may, if the final
+    edge is still within reach before the end (a hex per MF, the unit's MF a turn); otherwise it
+    stays off, out of harm: coming back could not score."""
+    left = st.clock[N_TURNS] - st.clock[TURN] + 1
+    return pt.return_dist[side, st.trip_hex[u]] <= left * max(ut.movement[st.utype[u]], 1)
+
+
+@njit(cache=True)
 def needs_ride(st, ut, pt, prm, side, u, h):
     """A rider that has far to go on foot to its side's goal (advance or exit) from h."""
     kind = pt.goal_kind[side]
     if kind != EXIT and kind != ADVANCE:
         return False
-    return pt.goal_dist[side, h] > 2 * max(ut.movement[st.utype[u]], 1) + prm[UNLOAD_DISTANCE]
+    return goal_row(st, pt, side, u)[h] > 2 * max(ut.movement[st.utype[u]], 1) + prm[UNLOAD_DISTANCE]
 
 
 @njit(cache=True)
@@ -259,12 +277,13 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     empty_carrier = ut.carrier[t] and not armed and not carrying
     value = own_value(st, ut, pt, side, u)
     home = st.hex[u]
+    goal_dist = goal_row(st, pt, side, u)
     pull = HEX_PROGRESS * prm[OBJECTIVE_W] * (0.5 + aggr)
     if empty_carrier:
         # An empty truck has no business at the front, except that one which leaves the map
         # counts as a unit exited: in the last turns it runs for the edge.
         if not (kind == EXIT and home >= 0 and
-                st.clock[N_TURNS] - st.clock[TURN] <= pt.goal_dist[side, home] // max(ut.movement[t] // 2, 1) + 1):
+                st.clock[N_TURNS] - st.clock[TURN] <= goal_dist[home] // max(ut.movement[t] // 2, 1) + 1):
             pull *= 0.3
     on_goal_bonus = 0.5 * prm[OBJECTIVE_W]
     approach = armed and (kind == NO_GOAL or kind == DEFEND)
@@ -289,7 +308,21 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     ride_far = 2 * max(ut.movement[t], 1) + prm[UNLOAD_DISTANCE]
     mine_cost = 0.8 * value
     noise = prm[NOISE]
-    goal_dist = pt.goal_dist[side]
+    # PB-SIT-8: a command post spots for its side's card-rule mortars only within `cp_within`
+    # hexes of them: it stands where it covers the most of those that can fire.
+    n_sp = 0
+    spot_hex = np.empty(8, dtype=np.int64)
+    spot_reach = np.empty(8, dtype=np.int64)
+    if ut.observer[t]:
+        for v in range(st.utype.shape[0]):
+            tv = st.utype[v]
+            if ut.card_indirect[tv] and st.side[v] == side and st.status[v] == 1 and st.carried_by[v] < 0 \
+                    and n_sp < 8:
+                spot_hex[n_sp] = st.hex[v]
+                spot_reach[n_sp] = ut.cp_within[tv]
+                n_sp += 1
+    spot_w = 0.3 * prm[FIRE_W]
+    dist = mt.dist
     enemy_dist = fields[ENEMY_DIST]
     target_near = fields[TARGET_NEAR]
     pairing = fields[PAIRING]
@@ -353,6 +386,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
                     here -= 1
                 if here < 0:
                     s += 0.6
+        for k in range(n_sp):
+            if dist[h, spot_hex[k]] <= spot_reach[k]:
+                s += spot_w
         # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays.
         if mine[h]:
             s -= mine_cost
@@ -419,6 +455,9 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
     best = -1
     best_s = -1e18
     exit_worth = 4.0 * prm[OBJECTIVE_W] if pt.goal_kind[side] == EXIT else -1e9
+    if st.trip_final[side] != 0 and st.trip_hex[u] < 0 and \
+            st.clock[TURN] + st.trip_stay_off[side] >= st.clock[N_TURNS]:
+        exit_worth = -1e9  # PB-SIT-5: out now, it could not come back before the end
     scores = np.empty(n)
     score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores)
     for i in range(n):

@@ -23,6 +23,7 @@ INTENSIVE, PBA_DISMOUNT = 11, 12
 # PB-FORT-2: a unit in its side's fort moves between inside and on top (its move this turn).
 FORT_SWITCH = 13
 MARCH_ORDER = 14  # which of the counters left goes next in a road-march column (PB-SIT-7)
+RETURN = 15  # a unit off the map on a round trip comes back on now, or stays off (PB-SIT-5)
 
 # Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
 # games are not all-out brawls.
@@ -40,6 +41,7 @@ def choose(policy, params, kind, n_options):
         return -1
     if kind == INTENSIVE:
         return 0 if np.random.random() < 0.25 else -1
-    if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR or kind == PBA_DISMOUNT or kind == FORT_SWITCH:
+    if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR or kind == PBA_DISMOUNT or kind == FORT_SWITCH \
+            or kind == RETURN:
         return 0 if np.random.random() < 0.5 else -1
     return np.random.randint(0, n_options)

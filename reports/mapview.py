@@ -634,6 +634,8 @@ def _describe_area(g, m) -> str:
         parts.append(f"rows {a['rows']}")
     if "terrain" in a:
         parts.append("terrain " + "/".join(a["terrain"]))
+    for feat, k in a.get("hexsides", {}).items():
+        parts.append(f"at least {k} {feat} hexsides")
     if "anywhere" in a:
         parts.append("anywhere")
     if "exclude_hexes" in a:

@@ -7,7 +7,8 @@ provides:
   once per worker process, may take seconds);
 - `play_games(tables, seeds, policies) -> (games, turns, losses)`: one game per seed, as three
   pandas tables (one row a game; one row a game x turn x side; one row a unit lost, with its
-  hex and game-turn), every row with `batch_game`, the index of its game in `seeds`.
+  hex and game-turn), every row with `batch_game`, the index of its game in `seeds`.  The
+  games table may hold `level_alt` beside `level` (see `Engine.alt_levels`).
 
 Modules are imported by name only when a ruleset is run, so loading one ruleset never pays
 for compiling another's kernels.
@@ -27,13 +28,18 @@ class Engine:
     ruleset: str
     module: str               # import path of the module with prepare / play_games
     levels: tuple[str, ...]   # the victory levels a winner can reach, lowest first
+    # The reading behind the games table's optional `level_alt` column: (its dotted key in the
+    # ruleset data, its two values, the default); `level_alt` is the winner's level under the
+    # value not in force (the summary reports it where it differs from `level`).
+    alt_levels: tuple[str, tuple[str, str], str] | None = None
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
 
 
 ENGINES: dict[str, Engine] = {
-    "panzerblitz": Engine("panzerblitz", "simulator.panzerblitz.batch", ("marginal", "tactical", "decisive")),
+    "panzerblitz": Engine("panzerblitz", "simulator.panzerblitz.batch", ("marginal", "tactical", "decisive"),
+                          ("readings.both_sides_reach_level", ("higher", "difference"), "higher")),
 }
 
 

@@ -116,6 +116,7 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
         reached = max(wilson_half_width(k, played) for k in _wins(games, sides)) <= until_ci
         ci = {"half_width": until_ci, "max_games": max_games, "reached": reached}
     summary = summarize(g_all, situation=situation, seed=seed, policies=policies, levels=engine.levels,
+                        alt_levels=engine.alt_levels,
                         elapsed_s=elapsed, until_ci=ci)
     return RunResult(g_all, t_all, lo_all, summary, elapsed, played / elapsed if elapsed > 0 else float("inf"))
 

@@ -26,7 +26,7 @@ SITUATIONS_DIR = Path(__file__).resolve().parents[1] / "situations"
 TOP_KEYS = {"id", "title", "ruleset", "turns", "sets_up_first", "moves_first", "source", "map",
             "side", "special", "overrides", "notes"}
 GROUP_KEYS = {"name", "units", "setup", "enter"}
-AREA_KEYS = {"hexes", "boards", "edge", "region", "columns", "rows", "terrain", "anywhere",
+AREA_KEYS = {"hexes", "boards", "edge", "region", "columns", "rows", "terrain", "hexsides", "anywhere",
              "exclude_hexes", "with_unit", "min_distance_from_unit"}
 ENTRY_KEYS = {"turn", "road_march", "column"}
 LEVELS = ("marginal", "tactical", "decisive", "victory")
@@ -37,6 +37,7 @@ MEASURES = {
     "in_area": ({"whose", "area"}, {"units", "weights", "group"}),
     "exited": ({"whose", "edge"}, {"units", "weights", "stay_off_turns", "group"}),
     "not_exited": ({"whose", "edge"}, {"units", "weights", "group"}),
+    "round_trip": ({"whose", "edge", "final_edge"}, {"units", "weights", "stay_off_turns", "group", "return_leg"}),
     "entered": ({"whose", "area"}, set()),
     "hexes_controlled": ({"whose", "hexes"}, set()),
     "furthest_advance": ({"whose", "toward"}, {"units"}),
@@ -186,7 +187,8 @@ def check_area(area, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
     probs.unknown_keys(area, allowed, fld)
     filters = [k for k in area if k in AREA_KEYS and k not in ("exclude_hexes", "with_unit", "min_distance_from_unit")]
     if not filters and "with_unit" not in area:
-        probs.add(fld, "no area filter given", "at least one of hexes, boards, edge, region, columns, rows, terrain, anywhere")
+        probs.add(fld, "no area filter given",
+                  "at least one of hexes, boards, edge, region, columns, rows, terrain, hexsides, anywhere")
     for key in ("hexes", "exclude_hexes"):
         if key in area and probs.check_type(area[key], list, f"{fld}.{key}", "a list of hex labels like \"2G7\""):
             for i, label in enumerate(area[key]):
@@ -211,6 +213,13 @@ def check_area(area, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
         for t in area["terrain"]:
             if not known(t, game_map.hex_vocab):
                 probs.add(f"{fld}.terrain", f"unknown terrain {t!r}", f"one of {list(game_map.hex_vocab)}")
+    if "hexsides" in area and probs.check_type(area["hexsides"], dict, f"{fld}.hexsides",
+                                               "a table hexside feature -> how many, e.g. { orange = 6 }"):
+        for feat, k in area["hexsides"].items():
+            if not known(feat, game_map.side_vocab):
+                probs.add(f"{fld}.hexsides.{feat}", "unknown hexside feature", f"one of {list(game_map.side_vocab)}")
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= 6:
+                probs.add(f"{fld}.hexsides.{feat}", f"got {k!r}", "a number of hexsides, 0 to 6")
     if "columns" in area:
         cols = ruleset.board(game_map.board_names()[0].removesuffix("i")).columns
         if not isinstance(area["columns"], str) or _column_range(area["columns"], cols) is None:
@@ -265,6 +274,10 @@ def resolve_static_area(area: dict, game_map: GameMap, ruleset: Ruleset, where: 
         for t in area["terrain"]:
             sel |= game_map.has_feature(t)
         keep &= sel
+    for feat, k in area.get("hexsides", {}).items():
+        # at least k of the hex's six sides carry the feature (PB-SIT-1: a hilltop hex "with six
+        # Orange hex-sides")
+        keep &= ((game_map.side_features & game_map.side_bit(feat)) != 0).sum(axis=1) >= k
     if "columns" in area or "rows" in area:
         cols = ruleset.board(game_map.board_names()[0].removesuffix("i")).columns
         col_set = _column_range(area["columns"], cols) if "columns" in area else None
@@ -309,9 +322,17 @@ def check_measure(m, game_map: GameMap, ruleset: Ruleset, probs: Problems, fld: 
                    AREA_KEYS - {"with_unit", "min_distance_from_unit"})
     if "hexes" in m:
         check_area({"hexes": m["hexes"]}, game_map, ruleset, probs, fld)
-    for key in ("edge", "toward"):
+    for key in ("edge", "toward", "final_edge"):
         if key in m and m[key] not in EDGES:
             probs.add(f"{fld}.{key}", f"got {m[key]!r}", f"one of {list(EDGES)}")
+    if kind == "round_trip":
+        if m.get("final_edge") is not None and m.get("final_edge") == m.get("edge"):
+            probs.add(f"{fld}.final_edge", f"got {m['final_edge']!r}, the same as `edge`",
+                      "the edge the units finally leave by, another than the one they go out by")
+        if "return_leg" in m and not isinstance(m["return_leg"], bool):
+            probs.add(f"{fld}.return_leg", f"got {m['return_leg']!r}", "true or false")
+        if m.get("whose") == "enemy":
+            probs.add(f"{fld}.whose", "got 'enemy'", "'own': a side's round trips are scored for it")
     if "between" in m and (not isinstance(m["between"], list) or len(m["between"]) != 2
                            or any(e not in EDGES for e in m["between"])):
         probs.add(f"{fld}.between", f"got {m['between']!r}", f"two map edges from {list(EDGES)}")

@@ -28,13 +28,10 @@ def _r(x: float) -> float:
     return round(float(x), DIGITS)
 
 
-def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies: dict[str, PolicySpec],
-              levels: tuple[str, ...], elapsed_s: float, until_ci: dict | None = None) -> dict:
-    """Outcomes of `games` (one row a game: winner = side or "draw", level = winner's level)."""
-    sides = list(situation.ruleset.sides)
-    n = len(games)
-    winner = games["winner"].astype(str)
-    level = games["level"].astype(str)
+def _level_shares(winner: pd.Series, level: pd.Series, sides: list[str], levels: tuple[str, ...]
+                  ) -> tuple[dict, dict, int]:
+    """Per side and level the share of games won there, with the simultaneous intervals, and the draws."""
+    n = len(winner)
     # The multinomial behind the level intervals: every (side, level) a game can end in, and the draw.
     cells = [(s, lv) for s in sides for lv in levels]
     counts = [int(((winner == s) & (level == lv)).sum()) for s, lv in cells]
@@ -44,15 +41,32 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         raise ValueError(f"games ended in results the summary does not know: {odd[:5]} "
                          f"(expected a side in {sides} at a level in {list(levels)}, or a draw)")
     joint = goodman([*counts, draws])
-    outcomes, levels_ci = {}, {}
+    shares = {s: {lv: _r(c / n) for (side, lv), c in zip(cells, counts, strict=True) if side == s} for s in sides}
+    ci = {s: {lv: [_r(x) for x in joint[i]] for i, (side, lv) in enumerate(cells) if side == s} for s in sides}
+    return shares, ci, draws
+
+
+def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies: dict[str, PolicySpec],
+              levels: tuple[str, ...], elapsed_s: float, until_ci: dict | None = None,
+              alt_levels: tuple[str, tuple[str, str], str] | None = None) -> dict:
+    """Outcomes of `games` (one row a game: winner = side or "draw", level = winner's level;
+    optionally level_alt = its level under the other value of the reading `alt_levels` names:
+    `Engine.alt_levels`)."""
+    sides = list(situation.ruleset.sides)
+    n = len(games)
+    winner = games["winner"].astype(str)
+    level = games["level"].astype(str)
+    shares, levels_ci, draws = _level_shares(winner, level, sides, levels)
+    outcomes = {}
     for s in sides:
-        wins = sum(c for (side, _), c in zip(cells, counts, strict=True) if side == s)
-        outcomes[s] = {
-            "win": _r(wins / n),
-            "ci95": [_r(x) for x in wilson(wins, n)],
-            "levels": {lv: _r(c / n) for (side, lv), c in zip(cells, counts, strict=True) if side == s},
-        }
-        levels_ci[s] = {lv: [_r(x) for x in joint[i]] for i, (side, lv) in enumerate(cells) if side == s}
+        wins = int((winner == s).sum())
+        outcomes[s] = {"win": _r(wins / n), "ci95": [_r(x) for x in wilson(wins, n)], "levels": shares[s]}
+    alternative = None
+    if "level_alt" in games and alt_levels:
+        alt = games["level_alt"].astype(str)
+        alt_shares, alt_ci, _ = _level_shares(winner, alt, sides, levels)
+        alternative = {"reading": _other_reading(situation, *alt_levels), "games_differ": int((alt != level).sum()),
+                       "levels": alt_shares, "levels_ci95": alt_ci}
     return {
         "situation": situation.id,
         "ruleset": situation.ruleset.name,
@@ -71,7 +85,17 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "situation_sha256": situation.file_sha256,
         "situation_file": str(situation.path),
         "overrides": dict(situation.overrides),
+        "alternative_levels": alternative,
     }
+
+
+def _other_reading(situation: Situation, key: str, values: tuple[str, str], default: str) -> str:
+    """`KEY = "VALUE"` for the value of a two-way reading that is not in force in this run."""
+    node = situation.ruleset.data
+    for part in key.split("."):
+        node = node.get(part, {}) if isinstance(node, dict) else {}
+    now = node if isinstance(node, str) else default
+    return f'{key} = "{values[1] if now == values[0] else values[0]}"'
 
 
 def summary_json(summary: dict) -> str:
@@ -105,5 +129,11 @@ def format_summary(s: dict) -> str:
                      + "".join(f"{_pct(o['levels'][lv]):>10}" for lv in levels))
     lo, hi = s["draw_ci95"]
     lines.append(f"{'draw':<{width}}  {_pct(s['draw']):>6}  [{_pct(lo)}, {_pct(hi)}]")
+    alt = s.get("alternative_levels")
+    if alt and alt["games_differ"]:
+        # The same winners, other levels: say so only where the reading changes something.
+        lines += ["", f"with {alt['reading']} the same winners, {alt['games_differ']} games at another level:"]
+        for side, shares in alt["levels"].items():
+            lines.append(f"{side:<{width}}  {'':>6}  {'':<17}" + "".join(f"{_pct(shares[lv]):>10}" for lv in levels))
     lines += ["", f"mean turns {s['mean_turns']:g}; {s['elapsed_s']:.1f} s, {s['games_per_s']} games/s"]
     return "\n".join(lines)

@@ -129,3 +129,64 @@ def test_decided_turn_is_where_the_provisional_result_stops_changing(tables_of):
     standing = provisional(rec.state, t)
     assert len(standing) == t.situation.turns + 1
     assert standing[-1] == rec.outcome  # the last turn's provisional result is the final one
+
+
+def test_pb_vic_3_both_sides_at_a_level_higher_or_difference(tmp_path):
+    """PB-VIC-3 (readings.both_sides_reach_level): German tactical against Russian marginal is
+    a German tactical victory read "higher" (adopted), a German marginal one read "difference"
+    (published game reports); the winner is the same, and each outcome carries the other."""
+    from simulator.panzerblitz.state import new_state
+    from simulator.panzerblitz.tables import build_tables
+    from simulator.panzerblitz.victory import evaluate, result_of
+    from simulator.situation import load_situation
+    from tests.test_rules import position_file
+
+    assert result_of({"german": 2, "russian": 1}) == ("german", 2, 1)
+    assert result_of({"german": 1, "russian": 3}) == ("russian", 3, 2)
+    assert result_of({"german": 2, "russian": 0}) == ("german", 2, 2)
+    assert result_of({"german": 2, "russian": 2}) == (None, 0, 0)
+    units = [("german", "pzkw-iv-h", "3M5"), ("german", "pzkw-iv-h", "3M6"),
+             ("russian", "t-34-c", "3Q5"), ("russian", "t-34-c", "3Q6")]
+    kills = ['measure = "destroyed"', 'whose = "enemy"', "marginal = 1", "tactical = 2"]
+    path = position_file(tmp_path, units, victory={"german": kills, "russian": kills})
+    for reading, level, other in (("higher", "tactical", "marginal"), ("difference", "marginal", "tactical")):
+        t = build_tables(load_situation(path, {"readings.both_sides_reach_level": reading}))
+        st = new_state(t, np.random.default_rng(0))
+        st.engaged[:] = True
+        st.status[:] = ON_MAP
+        st.status[[2, 3, 0]] = ELIMINATED  # both Russian tanks, one German
+        o = evaluate(st, t)
+        assert (o.winner, o.level, o.other_level) == ("german", level, other), reading
+        assert o.levels == {"german": "tactical", "russian": "marginal"}
+
+
+def test_summary_reports_the_other_reading_of_levels_where_it_differs():
+    import pandas as pd
+
+    from policies.spec import parse_policy
+    from simulator.engines import ENGINES
+    from simulator.situation import load_situation
+    from simulator.summary import format_summary, summarize
+
+    games = pd.DataFrame({"winner": ["german", "german", "russian", "draw"],
+                          "level": ["tactical", "marginal", "decisive", "none"],
+                          "level_alt": ["marginal", "marginal", "decisive", "none"],
+                          "turns_played": [10] * 4})
+    eng = ENGINES["panzerblitz"]
+    s = summarize(games, situation=load_situation("pb-04"), seed=1,
+                  policies={x: parse_policy("random") for x in ("german", "russian")}, levels=eng.levels,
+                  elapsed_s=1.0, alt_levels=eng.alt_levels)
+    alt = s["alternative_levels"]
+    assert alt["games_differ"] == 1 and alt["reading"] == 'readings.both_sides_reach_level = "difference"'
+    assert alt["levels"]["german"] == {"marginal": 0.5, "tactical": 0.0, "decisive": 0.0}
+    assert s["outcomes"]["german"]["levels"]["tactical"] == 0.25 and s["outcomes"]["german"]["win"] == 0.5
+    assert "the same winners, 1 games at another level" in format_summary(s)
+    same = summarize(games.assign(level_alt=games["level"]), situation=load_situation("pb-04"), seed=1,
+                     policies={x: parse_policy("random") for x in ("german", "russian")}, levels=eng.levels,
+                     elapsed_s=1.0, alt_levels=eng.alt_levels)
+    assert same["alternative_levels"]["games_differ"] == 0
+    assert "another level" not in format_summary(same)
+    other = summarize(games, situation=load_situation("pb-04", {"readings.both_sides_reach_level": "difference"}),
+                      seed=1, policies={x: parse_policy("random") for x in ("german", "russian")}, levels=eng.levels,
+                      elapsed_s=1.0, alt_levels=eng.alt_levels)
+    assert other["alternative_levels"]["reading"] == 'readings.both_sides_reach_level = "higher"'

@@ -79,7 +79,7 @@ def options(t, st, u, side=GERMAN):
     occ = occupancy(st, t.unit_t, n_hex)
     oh, oa = np.empty(n_hex, dtype=np.int64), np.empty(n_hex, dtype=np.int64)
     spotted = spotted_hexes(st, t.unit_t, t.map_t, t.combat_t, side)
-    if t.combat_t.indirect_fire:
+    if t.combat_t.indirect_fire or t.unit_t.card_indirect.any():  # as the fire phase (PB-SIT-8)
         observe(st, t.unit_t, t.map_t, side, spotted)
     n = fire_options(st, t.unit_t, t.map_t, t.combat_t, side, spotted, occ, u, oh, oa, np.full(n_hex, -1))
     return dict(zip(oh[:n].tolist(), oa[:n].tolist(), strict=True))
@@ -240,9 +240,9 @@ def test_PB_OPT_IF_5_halvings_and_oq_15(tmp_path, reading):
     assert firer_af(st, ut, mt, ct, u, clear, 1) == af
 
 
-def test_PB_SIT_8_cps_spot_for_120mm_mortars_only_within_4_hexes(tmp_path):
-    """Situation 8's special rule (Q&A: the CP must be within 4 hexes of the 120mm mortar), as
-    the special rule's params: other indirect firers keep spotting from any distance."""
+def sit8_geometry(tmp_path):
+    """Board-3 hexes (firer, target, near CP, far CP): the firer does not see the target, a CP
+    within 4 hexes of the firer sees it, and so does one farther away."""
     b3 = board3(tmp_path)
     m0, mt0 = b3.situation.map, b3.map_t
     ok = ~mt0.closed & ~mt0.concealing & (mt0.level == 0)
@@ -258,7 +258,13 @@ def test_PB_SIT_8_cps_spot_for_120mm_mortars_only_within_4_hexes(tmp_path):
         if found:
             break
     assert found, "board 3 has no such geometry"
-    firer, target, near, far = found
+    return found
+
+
+def test_PB_SIT_8_cps_spot_for_120mm_mortars_only_within_4_hexes(tmp_path):
+    """Situation 8's special rule (Q&A: the CP must be within 4 hexes of the 120mm mortar), as
+    the special rule's params: other indirect firers keep spotting from any distance."""
+    firer, target, near, far = sit8_geometry(tmp_path)
     special = ('\n[[special]]\nrule = "PB-SIT-8"\ntext = "CPs within 4 hexes"\n'
                'params = { cp_within = 4, units = ["120mm-mortar-german"] }\n')
     for mortar, cp, fires in (("120mm-mortar-german", near, True), ("120mm-mortar-german", far, False),
@@ -268,6 +274,42 @@ def test_PB_SIT_8_cps_spot_for_120mm_mortars_only_within_4_hexes(tmp_path):
         t = build_tables(load_situation(path, {"readings.indirect_fire": True}))
         st = placed_state(t)
         assert (hexn(t, target) in options(t, st, unit_of(t, st, mortar))) == fires, (mortar, cp)
+
+
+@pytest.mark.parametrize("optional", [False, True])
+def test_PB_SIT_8_the_card_rule_lets_its_mortars_fire_indirectly_without_the_optional_rule(tmp_path, optional):
+    """Issue 21: PB-SIT-8 is the card's own rule (`params.indirect_fire = true`): a CP within 4
+    hexes spots for the 120 mm mortars whether `readings.indirect_fire` is on or off; other
+    mortars fire indirectly only under the optional rule (PB-OPT-IF), from any CP distance."""
+    firer, target, near, far = sit8_geometry(tmp_path)
+    for card, mortar, cp, fires in ((True, "120mm-mortar-german", near, True),
+                                    (True, "120mm-mortar-german", far, False),
+                                    (True, "81mm-mortar", far, optional),
+                                    (False, "120mm-mortar-german", near, optional)):
+        special = ('\n[[special]]\nrule = "PB-SIT-8"\ntext = "CPs within 4 hexes"\n'
+                   f'params = {{ indirect_fire = {str(card).lower()}, cp_within = 4, '
+                   'units = ["120mm-mortar-german"] }\n')
+        path = position_file(tmp_path, [("german", mortar, firer), ("german", "command-post", cp),
+                                         ("russian", "rifle-company-43", target)], extra=special)
+        t = build_tables(load_situation(path, {"readings.indirect_fire": optional}))
+        st = placed_state(t)
+        assert (hexn(t, target) in options(t, st, unit_of(t, st, mortar))) == fires, (card, mortar, cp)
+
+
+def test_PB_SIT_8_situation_8_mortars_fire_indirectly_in_play():
+    """Situation 8 as shipped, optional rule off: the heuristic's CPs set up near the mortars
+    and the mortars fire indirectly (the replay marks it)."""
+    from simulator.panzerblitz.rules import EV_FIRER
+
+    t = build_tables(load_situation("pb-08"))
+    assert not t.combat.indirect_fire and t.unit_t.card_indirect.sum() == 2
+    indirect = 0
+    for seed in range(3):
+        rec = play(t, seed, ("heuristic", "heuristic"))
+        f = rec.events[(rec.events[:, 2] == EV_FIRER) & (rec.events[:, 6] == 1)]
+        assert all(t.unit_t.card_indirect[rec.state.utype[a]] for a in f[:, 3])  # the card's mortars only
+        indirect += len(f)
+    assert indirect > 0
 
 
 def test_PB_SIT_8_bad_params_name_the_field(tmp_path):

@@ -19,8 +19,8 @@ def problem(sets: dict, count: int = 1) -> DataError:
 
 
 def test_split_and_normalize():
-    sit_sets, rules = split_sets({"situation.side[german].group[4].units.88mm-at": 1, "units.t-34-c.attack": 5})
-    assert sit_sets == {"side.german.group.4.units.88mm-at": 1}
+    sit_sets, rules = split_sets({"situation.side[german].group[6].units.88mm-at": 1, "units.t-34-c.attack": 5})
+    assert sit_sets == {"side.german.group.6.units.88mm-at": 1}
     assert rules == {"units.t-34-c.attack": 5}
     assert normalize('side["german"].group[0]') == "side.german.group.0"
 
@@ -32,7 +32,7 @@ def test_leaf_keys_name_sides_and_index_groups():
     keys = leaf_keys(read_toml(find_situation("pb-01")))
     assert keys["turns"] == 10
     assert keys["side.german.victory.marginal"] == 7
-    assert keys["side.german.group.0.setup.hexes"] == ["2G7"]
+    assert keys["side.german.group.0.setup.region"] == "Hill 129"
     assert keys["side.russian.group.0.units.t-34-c"] == 3
     # A group goes by index even when its name would do as a key.
     doc = {"side": [{"name": "german", "group": [{"name": "cp", "units": {"command-post": 1}}]}]}
@@ -41,15 +41,15 @@ def test_leaf_keys_name_sides_and_index_groups():
 
 def test_turns_victory_and_forces_change():
     sit = load_situation("pb-01", {"situation.turns": 7, "situation.side.russian.victory.marginal": 9,
-                                   "situation.side[german].group[4].units.88mm-at": 3,
-                                   "situation.side.german.group.4.units.50mm-at": 0,
-                                   "situation.side.german.group.4.units.75mm-at": 1,
-                                   "situation.side.german.group.4.setup.rows": "1-5"})
+                                   "situation.side[german].group[6].units.88mm-at": 3,
+                                   "situation.side.german.group.6.units.50mm-at": 0,
+                                   "situation.side.german.group.6.units.75mm-at": 1,
+                                   "situation.side.german.group.6.setup.rows": "1-5"})
     assert sit.turns == 7
     assert sit.side("russian").victory["marginal"] == 9
-    units = sit.side("german").groups[4].units
+    units = sit.side("german").groups[6].units
     assert units["88mm-at"] == 3 and "50mm-at" not in units and units["75mm-at"] == 1
-    assert sit.side("german").groups[4].area["rows"] == "1-5"
+    assert sit.side("german").groups[6].area["rows"] == "1-5"
     # The overrides are part of the record of the run.
     assert sit.overrides["situation.turns"] == 7
     # The file itself is untouched.
@@ -72,7 +72,7 @@ def test_unknown_key_lists_the_closest():
 
 
 def test_unknown_area_filter_and_table_targets():
-    e = problem({"situation.side.german.group.4.setup.rowz": "1-3"})
+    e = problem({"situation.side.german.group.6.setup.rowz": "1-3"})
     assert e.problem == "no such area filter" and "'rows'" in e.expected
     e = problem({"situation.side.german.victory": 3})
     assert e.problem == "is a table, not one value"
@@ -86,11 +86,11 @@ def test_unprefixed_situation_key_points_to_the_prefix():
 @pytest.mark.parametrize("key, value, expected", [
     ("situation.turns", "eight", "a whole number"),
     ("situation.turns", 8.0, "a whole number"),
-    ("situation.side.german.group.4.units.88mm-at", -1, "whole number >= 0"),
-    ("situation.side.german.group.4.units.88mm-at", True, "whole number >= 0"),
+    ("situation.side.german.group.6.units.88mm-at", -1, "whole number >= 0"),
+    ("situation.side.german.group.6.units.88mm-at", True, "whole number >= 0"),
     ("situation.side.german.victory.compare", 3, "a string"),
-    ("situation.side.german.group.4.setup.boards", "2", "a list"),
-    ("situation.side.german.group.4.units.75mm-at", "two", "whole number >= 0"),  # a new unit type
+    ("situation.side.german.group.6.setup.boards", "2", "a list"),
+    ("situation.side.german.group.6.units.75mm-at", "two", "whole number >= 0"),  # a new unit type
     ("situation.side.german.victory.marginal", "7", "a whole number"),
 ])
 def test_wrong_type_says_what_is_expected(key, value, expected):
@@ -102,9 +102,9 @@ def test_result_goes_through_every_check():
     # Out-of-order levels, a unit of the other side, an unknown unit type: the file's own checks.
     e = problem({"situation.side.german.victory.marginal": 1})
     assert e.file.endswith("pb-01.toml with --set") and "out of order" in e.problem
-    e = problem({"situation.side.german.group.4.units.t-34-c": 2})
+    e = problem({"situation.side.german.group.6.units.t-34-c": 2})
     assert "a russian unit in the german forces" in e.problem
-    e = problem({"situation.side.german.group.4.units.tiger": 2})
+    e = problem({"situation.side.german.group.6.units.tiger": 2})
     assert "tiger-i" in e.expected
     e = problem({"situation.turns": 0}, count=2)  # and the entry on turn 1 is now after the end
     assert e.field == "turns"

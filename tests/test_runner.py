@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,8 @@ from simulator.stats import wilson_half_width
 
 REQUIRED = {"situation", "ruleset", "games", "seed", "policies", "outcomes", "draw", "mean_turns", "elapsed_s",
             "games_per_s"}
-EXTRA = {"levels_ci95", "draw_ci95", "until_ci", "tool_version", "situation_sha256", "situation_file", "overrides"}
+EXTRA = {"levels_ci95", "draw_ci95", "until_ci", "tool_version", "situation_sha256", "situation_file", "overrides",
+         "alternative_levels"}
 TIMING = ("elapsed_s", "games_per_s")
 
 
@@ -212,7 +214,9 @@ def test_json_and_out_directory(tmp_path, capsys):
         assert all(per_game.get((g, side), 0) == k for g, k in counted.items())
     assert set(losses.columns) == {"game", "seed", "side", "unit_type", "hex", "turn"}
     html = (out / "report.html").read_text()
-    assert "data:image/png;base64," in html and "http" not in html.replace("http-equiv", "")
+    # Self-contained: no link out (the embedded PNGs' base64 may spell "http" by chance).
+    text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", html)
+    assert "data:image/png;base64," in html and "http" not in text.replace("http-equiv", "")
     charts = sorted(p.name for p in (out / "charts").iterdir())
     assert charts == sorted(f"{n}.png" for n in ("victory", "attrition", "decided", "losses_by_type", "loss_map",
                                                 "objectives"))

@@ -78,14 +78,19 @@ def test_unit_of_the_wrong_side(tmp_path):
     assert "german unit in the russian forces" in e.problem
 
 
+# Situation 1's first command post: on a full hilltop of Hill 129 of its player's choice (PB-SIT-1).
+CP1_SETUP = 'setup = { region = "Hill 129", terrain = ["hilltop"], hexsides = { orange = 6 } }'
+CP2_SETUP = 'setup = { region = "Hill 132", terrain = ["hilltop"], hexsides = { orange = 6 } }'
+
+
 def test_hex_off_the_map(tmp_path):
-    e = only(variant(tmp_path, 'hexes = ["2G7"]', 'hexes = ["2G17"]'))
+    e = only(variant(tmp_path, CP1_SETUP, 'setup = { hexes = ["2G17"] }'))
     assert e.field == "side[german].group[0].setup.hexes[0]"
     assert "not on this map" in e.problem
 
 
 def test_hex_on_a_board_not_in_the_layout(tmp_path):
-    e = only(variant(tmp_path, 'hexes = ["2G7"]', 'hexes = ["4G7"]'))
+    e = only(variant(tmp_path, CP1_SETUP, 'setup = { hexes = ["4G7"] }'))
     assert "not on this map" in e.problem
 
 
@@ -95,16 +100,18 @@ def test_empty_setup_area(tmp_path):
 
 
 def test_fixed_setup_that_breaks_the_stacking_limit(tmp_path):
-    errors = variant(tmp_path, 'units = { command-post = 1, fort-40 = 1 }\nsetup = { hexes = ["2G7"] }',
+    errors = variant(tmp_path, f'units = {{ command-post = 1 }}\n{CP1_SETUP}',
                      'units = { command-post = 1, security-platoon-german = 3 }\nsetup = { hexes = ["2G7"] }')
     e = only(errors)
     assert "puts 4 units on 2G7" in e.problem and "PB-STACK-1" in e.expected
 
 
 def test_two_fixed_groups_on_one_hex_are_added_up(tmp_path):
-    errors = variant(tmp_path, 'units = { command-post = 1, fort-40 = 1 }\nsetup = { hexes = ["2T6"] }',
-                     'units = { command-post = 1, 88mm-at = 2 }\nsetup = { hexes = ["2G7"] }')
-    # 2G7 now holds CP 1 (+ fort, which does not count) and CP 2 + 2 guns: 4 units.
+    text = PB01.read_text().replace(CP1_SETUP, 'setup = { hexes = ["2G7"] }', 1)
+    text = text.replace(f'units = {{ command-post = 1 }}\n{CP2_SETUP}',
+                        'units = { command-post = 1, 88mm-at = 2 }\nsetup = { hexes = ["2G7"] }', 1)
+    errors = check_file(write(tmp_path, text))
+    # 2G7 now holds CP 1 and CP 2 + 2 guns: 4 units.
     assert "puts 4 units on 2G7" in only(errors).problem
 
 
@@ -282,7 +289,7 @@ def test_garbage_files_give_clean_errors(tmp_path, data):
 
 
 def test_load_situation_raises_all_problems_at_once(tmp_path):
-    text = PB01.read_text().replace("t-34-c = 3", "t-34c = 3").replace('hexes = ["2G7"]', 'hexes = ["2G77"]')
+    text = PB01.read_text().replace("t-34-c = 3", "t-34c = 3").replace(CP1_SETUP, 'setup = { hexes = ["2G77"] }')
     with pytest.raises(DataErrors) as exc:
         load_situation(write(tmp_path, text))
     assert len(exc.value.errors) == 2

@@ -168,3 +168,164 @@ def test_pb_sit_10_also_conditions_are_checked():
     with pytest.raises((DataError, DataErrors)) as e:
         load_situation("pb-10", {"situation.side.german.victory.also.0.all.0.group": "27th AT Bgde."})
     assert "27th AT Bgde." in str(e.value) and "26th AT Bgde." in str(e.value)
+
+
+# ------------------------------------------------------------------------- Situation 5
+
+# PB-SIT-5's round trip on Situation 5's boards (3 on top, 1 rotated, 2 below: 30 rows from the
+# north edge to the south edge): out by the south edge of board 2, three game-turns off, back on
+# where it left, out by the north edge of board 3.
+ROUND_TRIP = ['measure = "round_trip"', 'whose = "own"', 'edge = "south"', 'final_edge = "north"',
+              "stay_off_turns = 3", "marginal = 1"]
+
+
+def round_trip_position(tmp_path, turns=9, return_leg=True, units=None):
+    from tests.test_rules import placed_state, position_file
+
+    victory = ROUND_TRIP + ([] if return_leg else ["return_leg = false"])
+    units = units or [("german", "sdkfz-234_1", "2M10"), ("russian", "command-post", "3A1")]
+    t = build_tables(load_situation(position_file(tmp_path, units, layout='[["3"], ["1i"], ["2"]]', turns=turns,
+                                                  victory={"german": victory})))
+    return t, placed_state(t)
+
+
+def german_moves(t, st, turn):
+    """The German vehicle movement of game-turn `turn` (S4), heuristic player."""
+    from simulator.panzerblitz.game import movement_phase
+    from simulator.panzerblitz.replay import policy_tables
+    from tests.test_policies import heuristic_players
+
+    st.clock[0] = turn  # TURN
+    movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, GERMAN, True,
+                   *heuristic_players())
+    st.moved[:] = False
+
+
+def test_pb_sit_5_a_unit_out_three_turns_back_at_its_exit_hex_and_out_the_far_edge_scores(tmp_path):
+    from simulator.panzerblitz.rules import EV_ENTER
+    from simulator.panzerblitz.state import EXITED, N_EVENTS
+
+    t, st = round_trip_position(tmp_path)
+    car = 0
+    st.engaged[:] = True
+    german_moves(t, st, 1)
+    assert st.status[car] == EXITED and t.map_t.edge_mask[st.trip_hex[car]] & 2  # out by the south edge
+    out_hex, out_turn = st.trip_hex[car], st.exit_turn[car]
+    v = t.situation.side("german").victory
+    for turn in (2, 3, 4):  # three whole game-turns off: coming back is not offered
+        german_moves(t, st, turn)
+        assert st.status[car] == EXITED and not st.returned[car], turn
+    german_moves(t, st, 5)  # back on at the hex where it left
+    log = st.log[:st.clock[N_EVENTS]]
+    back = log[(log[:, 2] == EV_ENTER) & (log[:, 3] == car)]
+    assert len(back) == 1 and back[0][4] == out_hex and back[0][6] == 1 and back[0][0] == out_turn + 4
+    assert st.returned[car]
+    assert measure_value(v, st, t, GERMAN) == 0  # not yet out by the far edge
+    for turn in (6, 7, 8, 9):
+        if st.status[car] != EXITED:
+            german_moves(t, st, turn)
+    assert st.status[car] == EXITED and st.exit_edge[car] == 1  # out by the north edge
+    assert measure_value(v, st, t, GERMAN) == 1
+    assert evaluate(st, t).levels["german"] == "marginal"
+    # The result turn by turn: before it left by the north edge it had not scored.
+    assert measure_value(v, st, t, GERMAN, now=int(st.exit_turn[car]) - 1) == 0
+
+
+def test_pb_sit_5_a_unit_that_does_not_come_back_does_not_score(tmp_path):
+    from simulator.panzerblitz.state import EXITED
+
+    # Out in turn 1 and kept off: with the return leg it counts nothing; the reading before
+    # the return leg (`return_leg = false`) counted it once it had stayed off three turns.
+    for return_leg, expected in ((True, 0), (False, 1)):
+        t, st = round_trip_position(tmp_path, turns=6, return_leg=return_leg)
+        st.engaged[:] = True
+        german_moves(t, st, 1)
+        assert st.status[0] == EXITED
+        assert measure_value(t.situation.side("german").victory, st, t, GERMAN) == expected
+        assert evaluate(st, t).levels["german"] == ("marginal" if expected else "none")
+
+
+def test_pb_sit_5_exits_by_the_far_edge_only_after_the_way_out(tmp_path):
+    from simulator.panzerblitz.rules import exit_edges_of
+
+    t, st = round_trip_position(tmp_path, units=[("german", "sdkfz-234_1", "3M2"),
+                                                 ("russian", "command-post", "3A1")])
+    car = 0
+    assert exit_edges_of(st, car) == 2  # south only: leaving north now could never score
+    german_moves(t, st, 1)
+    assert st.status[car] == ON_MAP  # it heads south, it does not leave by the near north edge
+    st.trip_hex[car] = t.situation.map.lookup("2M10")
+    assert exit_edges_of(st, car) == 1  # been out: the north edge only
+
+
+def test_pb_sit_5_coming_back_is_refused_where_an_enemy_holds_the_exit_hex(tmp_path):
+    from simulator.panzerblitz.state import EXITED
+
+    # A Russian rifle company stands on the exit hex: the armoured car (which may overrun only
+    # soft targets, at odds it may not reach) stays off and tries again later (docs/rulings.md).
+    t, st = round_trip_position(tmp_path, units=[("german", "sdkfz-234_1", "2M10"),
+                                                 ("russian", "rifle-company-43", "3A1")])
+    car, rifle = 0, 1
+    st.engaged[:] = True
+    german_moves(t, st, 1)
+    assert st.status[car] == EXITED
+    st.hex[rifle] = st.trip_hex[car]
+    for turn in (5, 6):
+        german_moves(t, st, turn)
+        assert st.status[car] == EXITED and not st.returned[car]
+    st.hex[rifle] = t.situation.map.lookup("3A1")  # the way is clear again
+    german_moves(t, st, 7)
+    assert st.returned[car] and st.status[car] == ON_MAP
+
+
+def test_pb_sit_5_round_trip_fields_are_checked(tmp_path):
+    from tests.test_rules import position_file
+
+    bad = ROUND_TRIP[:3] + ['final_edge = "south"'] + ROUND_TRIP[4:]
+    with pytest.raises((DataError, DataErrors)) as e:
+        load_situation(position_file(tmp_path, [("german", "sdkfz-234_1", "3M2")], victory={"german": bad}))
+    assert "final_edge" in str(e.value)
+
+
+# ------------------------------------------------------------------------- Situation 1
+
+def test_pb_sit_1_forts_go_on_full_hilltops_of_each_hill_chosen_by_the_player():
+    """PB-SIT-1: a fort on a hilltop hex "with six Orange hex-sides" (Q&A), one on each hill
+    (Hill 129, Hill 132), the third at least 3 hexes from the others; each CP in its fort."""
+    sit = load_situation("pb-01")
+    m = sit.map
+    full = {g.name: {m.labels[h] for h in g.hexes} for g in sit.side("german").groups}
+    assert full["580th Signal Rgt. CP 1"] == {"2E6", "2F7", "2G7", "2H7", "2H8", "2I7"}
+    hill132 = full["580th Signal Rgt. CP 2"]
+    assert "2G7" not in hill132 and "2T6" not in hill132  # 2T6: plateau interior, no orange side
+    assert len(hill132) == 22 and {"2P7", "2X7", "2S3"} <= hill132
+    t = build_tables(sit)
+    cp, fort = t.units.index("command-post"), t.units.index("fort-40")
+    for seed in (1, 2, 3):
+        for pol in ("heuristic", "random"):
+            st = play(t, seed, (pol, pol), debug=True).state
+            assert st.clock[6] == 0
+            at = [int(h) for h in st.snap_hex[0][(st.side == GERMAN) & (st.utype == cp)]]
+            forts = {int(h) for h in st.snap_hex[0][(st.side == GERMAN) & (st.utype == fort)]}
+            assert forts == set(at) and len(forts) == 3  # each CP in a fort of its own
+            assert m.labels[at[0]] in full["580th Signal Rgt. CP 1"]
+            assert m.labels[at[1]] in hill132
+            assert m.labels[at[2]] in full["580th Signal Rgt. CP 3"]
+            assert min(t.map_t.dist[at[2], at[0]], t.map_t.dist[at[2], at[1]]) >= 3
+
+
+def test_pb_sit_1_the_fixed_hexes_of_openpanzerblitz_are_a_variant():
+    # The reading before issue 21 (OpenPanzerBlitz's 2G7 and 2T6, CP 3 on any hilltop) as --set keys.
+    sit = load_situation("pb-01", {"situation.side.german.group.0.setup.hexes": ["2G7"],
+                                   "situation.side.german.group.2.setup.hexes": ["2T6"],
+                                   "situation.side.german.group.2.setup.hexsides.orange": 0,
+                                   "situation.side.german.group.4.setup.hexsides.orange": 0})
+    g = sit.side("german").groups
+    assert [sit.map.labels[h] for h in g[0].hexes] == ["2G7"] and [sit.map.labels[h] for h in g[2].hexes] == ["2T6"]
+    assert "2T6" in {sit.map.labels[h] for h in g[4].hexes}
+
+
+def test_hexsides_area_filter_is_checked():
+    with pytest.raises((DataError, DataErrors)) as e:
+        load_situation("pb-01", {"situation.side.german.group.0.setup.hexsides.orange": 7})
+    assert "hexsides.orange" in str(e.value) and "0 to 6" in str(e.value)

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from tomlout import assign  # noqa: E402
 
+from simulator.errors import DataError  # noqa: E402
 from simulator.ruleset import load_ruleset  # noqa: E402
 from simulator.situation import resolve_static_area  # noqa: E402
 
@@ -250,10 +251,11 @@ class Converter:
                 return {"measure": "in_area", "whose": whose, "area": self.zone_area(f["where"])}
             if fk == "evacuated":
                 return {"measure": "exited", "whose": whose, "edge": self.edge(f["edge"])}
-            if fk == "all" and f["of"][0]["kind"] == "reconned":
-                # PB-SIT-5: a unit counts once it has left by the edge and stayed off 3 turns.
-                return {"measure": "exited", "whose": whose, "edge": self.edge(f["of"][0]["edge"]),
-                        "stay_off_turns": 3}
+            if fk == "all" and f["of"][0]["kind"] == "reconned" and f["of"][1]["kind"] == "evacuated":
+                # PB-SIT-5: a unit counts once it has left by the edge, stayed off 3 turns, come
+                # back on where it left and left by the far edge (OPB: reconned AND evacuated).
+                return {"measure": "round_trip", "whose": whose, "edge": self.edge(f["of"][0]["edge"]),
+                        "stay_off_turns": 3, "final_edge": self.edge(f["of"][1]["edge"]), "return_leg": True}
             if fk == "any" and f["of"][1]["kind"] == "not":
                 edge = f["of"][1]["of"]["edge"]
                 return {"measure": "not_exited", "whose": whose, "edge": self.edge(edge)}
@@ -263,23 +265,54 @@ class Converter:
 SITUATION_NOTES = {
     1: ["PB-SIT-1 (Q&A): three German units destroyed is a Russian decisive victory, so the German",
         "decisive level is 'at most 3 own units destroyed' (the card printed 2).",
-        "A CP counts as 5 units destroyed for the Russians (source: 1 + 4 extra per CP)."],
-    5: ["PB-SIT-5 (Q&A): a German unit counts once it has left the map by the south edge of",
-        "board 2 (the card's east edge) and stayed off three turns; not all need leave. The",
-        "source counted Russian units (an apparent data error, see docs/rulings.md)."],
+        "A CP counts as 5 units destroyed for the Russians (source: 1 + 4 extra per CP).",
+        "PB-SIT-1 forts: the digest's PB-SIT-1 gives the later-edition placement (one fort on the",
+        "hilltop hexes of each hill, the third at least 3 hexes from one of the other two; the seed's",
+        "copy of the Q&A leaves that answer out, the source data's notes cite it), and the Q&A says a",
+        "fort 'must be on a hill-top hex (one with six Orange hex-sides)'.  So the player sets CP 1",
+        "and its fort on such a hex of Hill 129, CP 2 and its fort on one of Hill 132, CP 3 and its",
+        "fort on any such hex of board 2 at least 3 hexes from the other CPs (the hills are 6+ hexes",
+        "apart, so this is 3 from the fort already on its hill; 'from one of the two' alone would",
+        "always hold).  OpenPanzerBlitz fixes 2G7 and 2T6, its own choice (2T6 is a plateau hex",
+        "with no orange side).  docs/rulings.md, 'Situation cards checked against the sources'."],
+    5: ["PB-SIT-5 (Q&A): a German unit counts only once it has left the map by the south edge of",
+        "board 2 (the card's east edge) and stayed off three turns; not all need leave.",
+        "Return leg: OpenPanzerBlitz Scenario_05 (unit-has-reconned east AND unit-has-evacuated",
+        "west; ReconOrder puts the unit back on its exit hex after three turns), the source data's",
+        "victory_levels_corrected and a published game report ('re-enter Board 2 ... recross",
+        "Boards 2 and 1, and exit the west edge of Board 3') all have the unit come back on where",
+        "it left, cross back and leave by the far edge (here north, board 3's): `round_trip`.",
+        "`return_leg = false` is the reading before (no return).  The source counted Russian units",
+        "(friendly = false, an apparent data error).",
+        "Turns: 10 as in OpenPanzerBlitz; a published game report plays to turn 12 (kept at 10;",
+        "docs/rulings.md gives what 12 turns do)."],
     7: ["Entry as printed on the Situation 7 card in the Q&A (Russians on the board-3 road,",
         "Germans on the board-1 road); OpenPanzerBlitz had the sides swapped.",
         "Victory as on the card: Russians need MORE units than the Germans on board 2 for a",
-        "marginal win, the Germans AS MANY; twice and three times as many for tactical/decisive."],
+        "marginal win, the Germans AS MANY; twice and three times as many for tactical/decisive.",
+        "PzKpfw IV: 6 as in OpenPanzerBlitz.  The card's OCR (Q&A seed) reads 'x8' in the first",
+        "count slot of both sides; on the Russian side that is the T-34/85, of which only six",
+        "counters exist (951-956), so the slot's 8 is a misreading there; every other legible",
+        "count of the card agrees with OpenPanzerBlitz.  The counter mix (12 PzKpfw IV, 931-943)",
+        "would allow 8: an open question, docs/rulings.md."],
+    8: ["PB-SIT-8 (Q&A: the CPs must be within 4 hexes of the 120mm mortars to spot for them): a",
+        "rule of the card, so the mortars fire indirectly at what a CP within 4 hexes of them",
+        "observes whether or not the optional indirect-fire rule is on (params.indirect_fire;",
+        "OpenPanzerBlitz does not encode it)."],
     10: ["PB-SIT-10 (Q&A): the Germans may also win marginally by destroying all 12 Russian units",
          "on board 1 without entering board 3 ([[side.victory.also]] below; thresholds kept from the",
          "source)."],
+    12: ["Russian 122mm howitzers: 2.  OpenPanzerBlitz lists the type twice in this group (2 after",
+         "the 76.2mm AT guns, 3 after the 82mm mortars); the counter mix holds two (codes 71-72),",
+         "and the Q&A settles a card that asks for more counters than the game has (six German",
+         "wagons, here) by giving what exists.  The import kept the last line (3) before; the",
+         "docs said 5.  docs/rulings.md, 'Situation cards checked against the sources'."],
 }
 
 SPECIAL_RULES = {
     7: [{"rule": "PB-SIT-7", "text": "Road march: both columns enter on the road, unstacked, infantry and guns carried, 12 hexes per turn until the lead unit comes within 3 hexes of the enemy; from turn 3 units may leave the road and move at full speed."}],
     8: [{"rule": "PB-SIT-8", "text": "Command posts must be within 4 hexes of the 120mm mortars to spot for them.",
-         "params": {"cp_within": 4, "units": ["120mm-mortar-german", "120mm-mortar-russian"]}}],
+         "params": {"indirect_fire": True, "cp_within": 4, "units": ["120mm-mortar-german", "120mm-mortar-russian"]}}],
     10: [{"rule": "PB-SIT-10", "text": "The Germans win a marginal victory by destroying all 12 Russian units that set up on board 1 without entering board 3; if they have not entered board 3 by the last turn the Russians may move onto board 3 in their final player-turn and win decisively."}],
     12: [{"rule": "PB-SIT-12", "text": "German towed artillery (105mm and 150mm howitzers) replaces the Wespe and Hummel, as the Q&A allows; it may be carried by trucks or wagons."}],
 }
@@ -315,11 +348,83 @@ VICTORY_ALSO = {
 }
 
 
+# A unit type listed twice in one group of the source is refused (`group_units`) unless it is
+# settled here: (situation, group) -> {unit type: (the source's counts in order, the count
+# imported)}, each with its reasons in the situation's notes and docs/rulings.md.
+DUPLICATE_LINES = {
+    # Situation 12: 2 + 3 in OpenPanzerBlitz; two counters exist (71-72), and the Q&A gives a card
+    # that asks for more counters than the game has what exists (its six wagons of this situation).
+    (12, "267th & 40th Rifle Div."): {"122mm-how": ([2, 3], 2)},
+}
+
+# PB-SIT-1: the command posts' and forts' set-up groups as the digest and the Q&A place them (see
+# SITUATION_NOTES[1]), instead of the source's fixed hexes: (name, units, set-up area).  The
+# forts follow their command post (`with_unit`), one fort to a hex (PB-FORT-1).
+HILLTOP = {"terrain": ["hilltop"], "hexsides": {"orange": 6}}  # "one with six Orange hex-sides"
+REPLACED_GROUPS = {
+    (1, "german"): (
+        ["580th Signal Rgt. CP 1", "580th Signal Rgt. CP 2", "580th Signal Rgt. CP 3", "580th Signal Rgt. Fort 3"],
+        [("580th Signal Rgt. CP 1", {"command-post": 1}, {"region": "Hill 129", **HILLTOP}),
+         ("580th Signal Rgt. Fort 1", {"fort-40": 1}, {"region": "Hill 129", "with_unit": "command-post"}),
+         ("580th Signal Rgt. CP 2", {"command-post": 1}, {"region": "Hill 132", **HILLTOP}),
+         ("580th Signal Rgt. Fort 2", {"fort-40": 1}, {"region": "Hill 132", "with_unit": "command-post"}),
+         ("580th Signal Rgt. CP 3", {"command-post": 1},
+          {"boards": ["2"], **HILLTOP, "min_distance_from_unit": {"unit": "command-post", "hexes": 3}}),
+         ("580th Signal Rgt. Fort 3", {"fort-40": 1}, {"with_unit": "command-post"})],
+    ),
+}
+
+
+def group_units(n: int, src: Path, side: str, gi: int, group: dict) -> dict[str, int]:
+    """The group's unit counts; a unit type listed twice is an error naming the file and the
+    field, unless DUPLICATE_LINES settles it (and the source still says what it said then)."""
+    out: dict[str, int] = {}
+    seen: dict[str, list[int]] = {}
+    for k, u in enumerate(group["units"]):
+        seen.setdefault(u["unit"], []).append(k)
+    fixes = DUPLICATE_LINES.get((n, group["group_name"]), {})
+    for unit, lines in seen.items():
+        counts = [group["units"][k]["count"] for k in lines]
+        if len(lines) == 1:
+            out[unit] = counts[0]
+            continue
+        fld = f"sides[{side}].groups[{gi}].units[{lines[1]}].unit"
+        if unit not in fixes:
+            raise DataError(str(src), fld, f"unit type {unit!r} listed {len(lines)} times in group "
+                            f"{group['group_name']!r} (lines {lines}, counts {counts})",
+                            "each unit type once per group, or the count to import settled in DUPLICATE_LINES "
+                            "(tools/import_panzerblitz.py) with its reasons in docs/rulings.md")
+        listed, keep = fixes[unit]
+        if counts != listed:
+            raise DataError(str(src), fld, f"counts {counts} for {unit!r}, DUPLICATE_LINES settled {listed}",
+                            "the source as it was when the duplicate was settled; settle it again")
+        out[unit] = keep
+    return out
+
+
+def side_groups(n: int, src: Path, side: dict, conv: Converter) -> list[dict]:
+    """The groups of a side as written: {name, units, area, entering, group (the source's, or None
+    for a group REPLACED_GROUPS made)}."""
+    name = side["army"]
+    replaced, new = REPLACED_GROUPS.get((n, name), ([], []))
+    out = []
+    for gi, g in enumerate(side["groups"]):
+        if g["group_name"] in replaced:
+            if g["group_name"] == replaced[0]:
+                out += [{"name": gn, "units": units, "area": area, "entering": False, "group": None}
+                        for gn, units, area in new]
+            continue
+        out.append({"name": g["group_name"], "units": group_units(n, src, name, gi, g), "area": conv.group_area(g),
+                    "entering": g["deployment"] == "enter_from_map_edge", "group": g})
+    return out
+
+
 def slug(n: int) -> str:
     return f"pb-{n:02d}"
 
 
 def import_situation(src: Path, ruleset) -> str:
+    """The situation file's text; a duplicated unit line not settled in DUPLICATE_LINES is a DataError."""
     s = json.loads(src.read_text())
     n = s["situation"]
     layout = picture_layout(s["layout"])
@@ -353,11 +458,10 @@ def import_situation(src: Path, ruleset) -> str:
     for side_name in order:
         side = sides_by_name[side_name]
         out += ["[[side]]", assign("name", side_name), ""]
-        for g in side["groups"]:
-            units = {u["unit"]: u["count"] for u in g["units"]}
-            out += ["[[side.group]]", assign("name", g["group_name"]), assign("units", units)]
-            area = conv.group_area(g)
-            if g["deployment"] == "enter_from_map_edge":
+        for gw in side_groups(n, src, side, conv):
+            g, area = gw["group"], gw["area"]
+            out += ["[[side.group]]", assign("name", gw["name"]), assign("units", gw["units"])]
+            if gw["entering"]:
                 entry = {"turn": g["entry_turn"], **area}
                 if g.get("road_march"):
                     rm = g["road_march"]
@@ -405,11 +509,16 @@ def verify_situation(path: Path, src: Path, ruleset) -> None:
 
     sit = load_situation(path)
     s = json.loads(src.read_text())
-    src_groups = [g for side in s["sides"] for g in side["groups"]]
+    n = s["situation"]
+    conv = Converter(ruleset, sit.map, n)
+    written = [gw for side in s["sides"] for gw in side_groups(n, src, side, conv)]
     ours = [g for side in sit.sides for g in side.groups]
-    assert len(src_groups) == len(ours)
-    for sg, g in zip(sorted(src_groups, key=lambda g: g["group_name"]), sorted(ours, key=lambda g: g.name), strict=True):
-        assert sg["group_name"] == g.name
+    assert len(written) == len(ours)
+    for gw, g in zip(sorted(written, key=lambda g: g["name"]), sorted(ours, key=lambda g: g.name), strict=True):
+        assert gw["name"] == g.name and gw["units"] == g.units
+        sg = gw["group"]
+        if sg is None:
+            continue  # a group of REPLACED_GROUPS: its area is the Q&A's, not the source's
         # PB-GEN-4: the pond hex is never usable; the source's zones list it anyway.
         pond = set(int(i) for i in np.flatnonzero(sit.map.has_feature("pond")))
         src_hexes = {sit.map.lookup(x) for x in (sg["area"]["hexes"] or [])} - pond
@@ -419,7 +528,16 @@ def verify_situation(path: Path, src: Path, ruleset) -> None:
         zone = {k: v for k, v in g.area.items() if k not in ("terrain", "min_distance_from_unit", "turn", "road_march", "column")}
         got = set(int(i) for i in resolve_static_area(zone, sit.map, sit.ruleset, "", ""))
         assert got == src_hexes, (path.name, g.name, len(got), len(src_hexes))
-        assert {u["unit"]: u["count"] for u in sg["units"]} == g.units
+    # Every counter of the source is there, but for the duplicated lines settled in DUPLICATE_LINES.
+    for side in s["sides"]:
+        totals: dict[str, int] = {}
+        for g in side["groups"]:
+            fixes = DUPLICATE_LINES.get((n, g["group_name"]), {})
+            for u in g["units"]:
+                totals[u["unit"]] = totals.get(u["unit"], 0) + u["count"]
+            for unit, (listed, keep) in fixes.items():
+                totals[unit] += keep - sum(listed)
+        assert totals == sit.side(side["army"]).unit_totals(), (path.name, side["army"])
 
 
 def main() -> int:
@@ -431,10 +549,17 @@ def main() -> int:
         import_board(args.source / "boards" / f"board-{n}.json", RULESET_DIR / "boards" / f"board-{n}.json")
     import_units(args.source / "units.json", RULESET_DIR / "units.toml")
     ruleset = load_ruleset("panzerblitz")
-    for src in sorted((args.source / "situations").glob("situation-*.json")):
-        n = int(re.search(r"(\d+)", src.stem).group(1))
-        dst = SITUATIONS_DIR / f"{slug(n)}.toml"
-        dst.write_text(import_situation(src, ruleset))
+    # Every situation is converted before any is written: a refused one leaves them all as they were.
+    texts = {}
+    try:
+        for src in sorted((args.source / "situations").glob("situation-*.json")):
+            n = int(re.search(r"(\d+)", src.stem).group(1))
+            texts[src] = (SITUATIONS_DIR / f"{slug(n)}.toml", import_situation(src, ruleset))
+    except DataError as e:
+        print(f"import_panzerblitz: {e}", file=sys.stderr)
+        return 1
+    for src, (dst, text) in texts.items():
+        dst.write_text(text)
         verify_situation(dst, src, ruleset)
         print(f"wrote {dst.relative_to(ROOT)}")
     return 0

@@ -4,7 +4,8 @@
 player's reading of the situation); `play_games` plays one game per seed and returns three
 pandas tables: one row a game, one row a game x turn x side, and one row a unit lost (the
 runner concatenates batches and writes them).  Losses by unit type are also columns
-`lost:<side>:<unit type>` of the games table.
+`lost:<side>:<unit type>` of the games table.  `level_alt` is the winner's level under the other
+reading of readings.both_sides_reach_level (PB-VIC-3: when both sides reach a level).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def play_games(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]
         last = st.turn_stats.shape[0] - 1
         standing = provisional(st, t)
         row: dict = {"batch_game": gi, "seed": int(seed), "winner": o.winner or "draw", "level": o.level,
-                     "turns_played": last, "decided_turn": decided_turn(standing)}
+                     "level_alt": o.other_level, "turns_played": last, "decided_turn": decided_turn(standing)}
         for si, s in enumerate(sides):
             row[f"level_{s}"] = o.levels[s]
             row[f"value_{s}"] = o.values[s]

@@ -67,6 +67,9 @@ class CombatTables:
     fort_whole_armored: bool = False       # OQ-12: the whole fort+top stack is armored (else the fort counts as one armored unit)
     own_fire_next_turn: bool = False       # OQ-22: own units hit by own fire stay dispersed through their next player-turn
     fort_excess_eliminated: bool = False   # OQ-26: a destroyed fort's block eliminates the excess on top at once
+    # Victory (PB-VIC-3): both sides reach a level; the higher wins at its own level (else at
+    # the difference of the two levels, as published game reports count it).
+    levels_by_difference: bool = False
 
     def column(self, name: str) -> int:
         return self.column_names.index(name)
@@ -160,6 +163,7 @@ def compile_tables(data: dict, where: str) -> CombatTables:
         fort_whole_armored=choice("fort_top_armored", ("fort_as_one", "whole_stack"), "fort_as_one") == "whole_stack",
         own_fire_next_turn=choice("own_fire_recovery", ("same_turn", "next_turn"), "same_turn") == "next_turn",
         fort_excess_eliminated=choice("fort_block_excess", ("stays", "eliminated"), "stays") == "eliminated",
+        levels_by_difference=choice("both_sides_reach_level", ("higher", "difference"), "higher") == "difference",
     )
 
 

@@ -22,6 +22,7 @@ from policies.random_play import (
     MOVE_ON,
     OVERRUN_JOIN,
     PBA_DISMOUNT,
+    RETURN,
     SETUP_HEX,
     TECHNIQUE,
     UNLOAD,
@@ -48,6 +49,7 @@ from simulator.panzerblitz.rules import (
     enemy_in_hex,
     enemy_on_own_fort,
     entry_overrun_options,
+    exit_edges_of,
     exit_map,
     exposed_passenger,
     fire_options,
@@ -59,6 +61,7 @@ from simulator.panzerblitz.rules import (
     may_assault,
     may_fire,
     may_fire_intensively,
+    may_return,
     mine_removal_targets,
     minefield_attacks,
     nearest_enemy,
@@ -254,8 +257,9 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
     n_units = st.utype.shape[0]
     spotted = spotted_hexes(st, ut, mt, ct, side)  # spotters in place at the start of the turn
     occ = occupancy(st, ut, n_hex)
-    if ct.indirect_fire:
-        observe(st, ut, mt, side, spotted)  # PB-OPT-IF-2/3: what the CPs observe for indirect fire
+    if ct.indirect_fire or ut.card_indirect.any():
+        # PB-OPT-IF-2/3 (PB-SIT-8: the card's own rule): what the CPs observe for indirect fire
+        observe(st, ut, mt, side, spotted)
     # PB-MINE-9 (OQ-13): engineers beside a minefield may try to clear it instead of firing.
     heuristic = policy[side] == hp.HEURISTIC
     mines_near = np.empty(6, dtype=np.int64)
@@ -416,17 +420,29 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
     spent = 0
     if st.march_state[st.group[u]] != MARCH_OVER:
         return  # PB-SIT-7: the column moves as one (road_march.py)
-    if st.status[u] == WAITING:
-        if st.entry_turn[u] > st.clock[TURN] or st.carried_by[u] >= 0:
+    back = may_return(st, u)  # PB-SIT-5: off on a round trip, and it may come back on now
+    if back and not (hp.want_return(st, ut, pt, side, u) if heuristic
+                     else choose(policy[side], params[side], RETURN, 1) == 0):
+        return  # it stays off this turn: the player's choice
+    entering = back or st.status[u] == WAITING
+    if entering:
+        if not back and (st.entry_turn[u] > st.clock[TURN] or st.carried_by[u] >= 0):
             return
-        # PB-MOVE-10/11: enter through one of the group's hexes, paying its cost.
+        # PB-MOVE-10/11: enter through one of the group's hexes, paying its cost; a unit back
+        # from a round trip through the hex where it left (PB-SIT-5), if no enemy holds it.
         g = st.group[u]
         n = 0
-        for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
-            h = st.group_hexes[k]
+        if back:
+            h = st.trip_hex[u]
             if mv.enter_cost[h, ut.mclass[t]] >= 0 and occ[h, 1 - side] == 0:
-                options[n] = h
-                n += 1
+                options[0] = h
+                n = 1
+        else:
+            for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
+                h = st.group_hexes[k]
+                if mv.enter_cost[h, ut.mclass[t]] >= 0 and occ[h, 1 - side] == 0:
+                    options[n] = h
+                    n += 1
         # PB-OVR-10: or overrun an enemy unit in an entry hex, from the off-map hex.
         n_eo = 0
         if ut.can_overrun[t] and mf > 0:
@@ -488,7 +504,7 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
             options[n] = h
             n += 1
     # PB-MOVE-10: leave the map by an edge the side may leave by, paying the last hex's cost again.
-    edges = st.exit_edges[side]
+    edges = exit_edges_of(st, u)
     if edges != 0:
         for h in range(mt.neighbours.shape[0]):
             if cost[h] >= 0 and (mt.edge_mask[h] & edges) != 0 and \
@@ -523,13 +539,15 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
             st.steps[rider] = 99
         return
     dest = start if i < 0 else options[i]
-    if st.status[u] == WAITING:
+    if entering:
         if not fits(st, ut, limits, start, side, u):
             return  # no room at the entry hex this turn: it tries again next turn (PB-MOVE-11)
         place(st, u, start)
         occ[start, side] += 1
         st.engaged[side] = True  # PB-VIC-6 reading: entering the map is moving toward the enemy
-        log_event(st, EV_ENTER, u, start, spent, 0, 0, 0, 0)
+        if back:
+            _came_back(st, u)
+        log_event(st, EV_ENTER, u, start, spent, 1 if back else 0, 0, 0, 0)
     if st.status[u] == ON_MAP and dest != -1:
         _note_advance(st, ut, mt, side, start, -2 - dest if dest <= -2 else dest)  # PB-VIC-6
     if dest <= -2:
@@ -760,7 +778,7 @@ def _overrun_off_map(st, ut, mt, side, u, start, target, occ):
     st.steps[u] = 99
     log_event(st, EV_MOVE, u, start, target, 0, 0, 0, 0)
     st.hex[u] = target
-    exit_map(st, u, mt.edge_mask[target] & st.exit_edges[side])
+    exit_map(st, u, mt.edge_mask[target] & exit_edges_of(st, u))
 
 
 @njit(cache=True)
@@ -777,12 +795,23 @@ def _overrun_entering(st, ut, mt, ct, side, u, target, exit_hex, occ):
     if not _occupied_by(st, ut, target, 1 - side):
         mark_passed(st, target, side)  # PB-VIC-5
     mark_passed(st, exit_hex, side)
+    back = st.status[u] == EXITED
     place(st, u, exit_hex)
+    if back:
+        _came_back(st, u)  # PB-SIT-5, QA/Overrun c: back on by overrunning the enemy in its return hex
     occ[exit_hex, side] += 1
     st.moved[u] = True
     st.assaulted[u] = True  # its one attack this turn (PB-OVR-7)
     st.steps[u] = 99
     log_event(st, EV_ENTER, u, exit_hex, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _came_back(st, u):
+    """PB-SIT-5: u (and its passenger) is back on the map from its round trip."""
+    st.returned[u] = True
+    if st.carrying[u] >= 0:
+        st.returned[st.carrying[u]] = True
 
 
 @njit(cache=True)

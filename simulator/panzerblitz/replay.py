@@ -132,6 +132,8 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
             lines.append(f"== turn {turn}, {sides[side]} player-turn ==")
         elif kind == EV_SETUP:
             lines.append(f"  set-up: {unit(a, True)} in {hexname(b)}")
+        elif kind == EV_ENTER and d:
+            lines.append(f"  {unit(a)} comes back on at {hexname(b)}, where it left ({c / 2:g} MF; PB-SIT-5)")
         elif kind == EV_ENTER:
             lines.append(f"  {unit(a)} enters at {hexname(b)} ({c / 2:g} MF)")
         elif kind == EV_MOVE:

@@ -334,10 +334,11 @@ def firer_af_mode(st, ut, mt, ct, u, h, kind, indirect):
 
 @njit(cache=True)
 def may_fire_indirect(st, ut, mt, ct, u, a, h):
-    """PB-OPT-IF-1/2/4: with the optional rule on, unit u (in hex a) may fire indirectly at h:
-    it is a unit the data lets fire indirectly, h is beyond half its range if it is SPA or a
-    howitzer, and a command post observes h this phase (`st.observed`, see `observe`)."""
-    if not ct.indirect_fire:
+    """PB-OPT-IF-1/2/4: with the optional rule on, or for the units a situation's own rule lets
+    fire indirectly (PB-SIT-8), unit u (in hex a) may fire indirectly at h: it is a unit the
+    data lets fire indirectly, h is beyond half its range if it is SPA or a howitzer, and a
+    command post observes h this phase (`st.observed`, see `observe`)."""
+    if not ct.indirect_fire and not ut.card_indirect[st.utype[u]]:
         return False
     k = ut.indirect[st.utype[u]]
     if k == 0:
@@ -800,18 +801,49 @@ def settle_on_top(st, ut, u):
 
 @njit(cache=True)
 def exit_map(st, u, edge_bit):
-    st.status[u] = EXITED
-    st.exit_turn[u] = st.clock[TURN]
-    st.exit_edge[u] = edge_bit
+    """PB-MOVE-10: u (and its passenger) leaves the map from its hex by `edge_bit`.  Leaving by
+    the outward edge of a round trip (PB-SIT-5) records the hex, where it may come back on."""
     h = st.hex[u]
-    st.hex[u] = -1
+    outward = (edge_bit & st.trip_out[st.side[u]]) != 0
     p = st.carrying[u]
-    if p >= 0:
-        st.status[p] = EXITED
-        st.exit_turn[p] = st.clock[TURN]
-        st.exit_edge[p] = edge_bit
-        st.hex[p] = -1
+    for w in (u, p):
+        if w < 0:
+            continue
+        st.status[w] = EXITED
+        st.exit_turn[w] = st.clock[TURN]
+        st.exit_edge[w] = edge_bit
+        st.hex[w] = -1
+        if outward:
+            st.trip_hex[w] = h
+            st.returned[w] = False
     log_event(st, EV_EXIT, u, h, edge_bit, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def exit_edges_of(st, u):
+    """PB-MOVE-10: the edges unit u may leave the map by (bits): those its side's victory
+    conditions count exits on.  On a round trip (PB-SIT-5) the outward edge only until the unit
+    has been out, the final edge only after (a unit coming back on is already past its way out)."""
+    side = st.side[u]
+    edges = st.exit_edges[side]
+    out = st.trip_out[side]
+    if out == 0:
+        return edges
+    final = st.trip_final[side]
+    edges &= ~(out | final)
+    return edges | (out if st.trip_hex[u] < 0 else final)
+
+
+@njit(cache=True)
+def may_return(st, u):
+    """PB-SIT-5: unit u, off the map after leaving by its side's outward edge, may come back on
+    at the hex where it left in this game-turn: it has stayed off the whole game-turns the card
+    asks (left in turn T, off through T + stay, back from T + stay + 1).  A passenger comes back
+    with its carrier."""
+    side = st.side[u]
+    return (st.status[u] == EXITED and st.trip_out[side] != 0 and st.trip_hex[u] >= 0 and not st.returned[u]
+            and st.carried_by[u] < 0 and (st.exit_edge[u] & st.trip_out[side]) != 0
+            and st.clock[TURN] - st.exit_turn[u] > st.trip_stay_off[side])
 
 
 @njit(cache=True)
@@ -1522,7 +1554,7 @@ def edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ
     (PB-MOVE-10), the exit hex being the imaginary off-map hex opposite the entry hex, at the
     cost of a clear hex.  Appended to overrun_options' n options (whose search filled `cost`),
     with exit -1: the overrunner leaves the map.  Returns the new count."""
-    edges = st.exit_edges[side]
+    edges = exit_edges_of(st, u)
     if edges == 0:
         return n
     t = st.utype[u]
@@ -1552,18 +1584,24 @@ def edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ
 
 @njit(cache=True)
 def entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, fort_category, out_target, out_exit, load):
-    """PB-OVR-10, entering: unit u, not yet on the map, overruns an enemy unit in one of its
-    group's entry hexes, the off-map hex being the entry hex; the exit hex, opposite it, must be
-    enterable, free of enemy units and within the stacking limit, and u must have the MF for the
-    target and the exit hex.  Returns how many (target, exit) options."""
+    """PB-OVR-10, entering: unit u, not yet on the map (or coming back on, PB-SIT-5), overruns
+    an enemy unit in one of its group's entry hexes (in its return hex), the off-map hex being
+    the entry hex; the exit hex, opposite it, must be enterable, free of enemy units and within
+    the stacking limit, and u must have the MF for the target and the exit hex.  Returns how
+    many (target, exit) options."""
     t = st.utype[u]
     mclass = ut.mclass[t]
     n_hex = mt.neighbours.shape[0]
     no_road = np.zeros(n_hex, dtype=np.bool_)
     g = st.group[u]
     n = 0
-    for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
-        target = st.group_hexes[k]
+    # PB-SIT-5: a unit coming back from a round trip enters by the hex where it left, and only by
+    # it (QA/Overrun c: it may overrun an enemy unit there).
+    back = st.status[u] == EXITED
+    first = 0 if back else st.group_hex_start[g]
+    last = 1 if back else st.group_hex_start[g + 1]
+    for k in range(first, last):
+        target = st.trip_hex[u] if back else st.group_hexes[k]
         if occ[target, 1 - side] == 0 or mv.enter_cost[target, mclass] < 0:
             continue
         if not overrun_target_ok(st, ut, mt, ct, side, u, target, occ, fort_category):

@@ -46,6 +46,7 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "march_state", "march_side", "march_turn", "march_speed", "march_stop", "march_lead",
     "march_path_start", "march_path", "march_rank",
     "on_top", "own_fire_hit",
+    "trip_out", "trip_final", "trip_stay_off", "trip_hex", "returned",
 ])
 
 
@@ -93,10 +94,13 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
     group_hex_start, group_hexes_flat = _ragged(group_hexes)
     march_path_start, march_path = _ragged(march_paths)
     exit_edges = np.zeros(len(sides), dtype=np.int64)
+    trip = np.zeros((3, len(sides)), dtype=np.int64)  # outward edge bit, final edge bit, turns off
     for s in sit.sides:
         me = sides.index(s.name)
         for counted, bits in _exit_edges(s.victory):
             exit_edges[me if counted == "own" else 1 - me] |= bits
+        for counted, out, final, stay in _round_trips(s.victory):
+            trip[:, me if counted == "own" else 1 - me] = (out, final, stay)
     st = State(
         utype=np.array(utype, dtype=np.int64), side=np.array(side, dtype=np.int64),
         hex=np.full(n, -1, dtype=np.int64), status=np.full(n, WAITING, dtype=np.int64),
@@ -154,6 +158,12 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         # fort (0 no; 1 recovers in that player-turn's S6, the adopted reading; 2 stays
         # dispersed through its side's next player-turn, the alternative).
         own_fire_hit=np.zeros(n, dtype=np.int64),
+        # PB-SIT-5 return leg (the `round_trip` measure): per side, the edge bit a unit leaves by
+        # on its way out, the edge bit it finally leaves by after coming back (0: the side makes
+        # no round trip) and the game-turns it must stay off; per unit, the hex it left by the
+        # outward edge (-1: it has not), and whether it has come back on at that hex.
+        trip_out=trip[0].copy(), trip_final=trip[1].copy(), trip_stay_off=trip[2].copy(),
+        trip_hex=np.full(n, -1, dtype=np.int64), returned=np.zeros(n, dtype=np.bool_),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
@@ -176,11 +186,28 @@ def _exit_edges(measure: dict) -> list[tuple[str, int]]:
     Situation 9's German condition counts the Russian units that have *not* left by the north
     edge, so the Russians may leave by it."""
     out = []
-    if measure.get("measure") in ("exited", "not_exited") and measure.get("edge") in EDGE_BITS:
+    if measure.get("measure") in ("exited", "not_exited", "round_trip") and measure.get("edge") in EDGE_BITS:
         out.append((measure.get("whose", "own"), EDGE_BITS[measure["edge"]]))
+    if measure.get("measure") == "round_trip" and measure.get("return_leg", True) \
+            and measure.get("final_edge") in EDGE_BITS:
+        out.append((measure.get("whose", "own"), EDGE_BITS[measure["final_edge"]]))
     for key in ("numerator", "denominator"):
         if isinstance(measure.get(key), dict):
             out += _exit_edges(measure[key])
+    return out
+
+
+def _round_trips(measure: dict) -> list[tuple[str, int, int, int]]:
+    """PB-SIT-5: ("own" or "enemy", outward edge bit, final edge bit, turns off) of a
+    `round_trip` measure with its return leg: the side's units that leave by the outward edge
+    may come back on where they left after staying off, and then leave by the final edge."""
+    if measure.get("measure") == "round_trip" and measure.get("return_leg", True):
+        return [(measure.get("whose", "own"), EDGE_BITS[measure["edge"]], EDGE_BITS[measure["final_edge"]],
+                 int(measure.get("stay_off_turns", 0)))]
+    out = []
+    for key in ("numerator", "denominator"):
+        if isinstance(measure.get(key), dict):
+            out += _round_trips(measure[key])
     return out
 
 

@@ -41,7 +41,7 @@ UnitT = struct_of_arrays("UnitT", module=__name__, fields=[
     "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
     "vehicle", "carrier", "positional", "stack_count", "victory_count", "leaves_wreck",
     "can_overrun", "can_assault", "engineer", "fort",
-    "indirect", "intensive", "observer", "cp_within",
+    "indirect", "intensive", "observer", "cp_within", "card_indirect",
 ])
 
 # Map edges as bits of edge_mask (north, south, east, west).
@@ -117,7 +117,7 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
                    u.movement.astype(np.int64), u.mclass.astype(np.int64), u.armored, u.vehicle,
                    u.carrier, u.positional, u.stack_count.astype(np.int64), u.victory_count,
                    u.leaves_wreck, u.can_overrun, u.can_assault, u.engineer, u.fort,
-                   u.indirect.astype(np.int64), u.intensive, u.observer, _cp_within(sit, units))
+                   u.indirect.astype(np.int64), u.intensive, u.observer, *_cp_within(sit, units))
     # Imported here: road_march needs the state module, which needs this one.
     from simulator.panzerblitz.road_march import check_columns
     check_columns(sit, units)  # PB-SIT-7
@@ -134,10 +134,14 @@ def _objective_mask(sit: Situation) -> np.ndarray:
     return mask
 
 
-def _cp_within(sit: Situation, units: UnitTypes) -> np.ndarray:
-    """Per unit type, how near its command post must be for it to fire indirectly (0: anywhere).
-    A situation special rule sets it: `params = { cp_within = 4, units = [...] }` (PB-SIT-8)."""
+def _cp_within(sit: Situation, units: UnitTypes) -> tuple[np.ndarray, np.ndarray]:
+    """Per unit type, how near its command post must be for it to fire indirectly (0: anywhere),
+    and whether the situation itself lets it fire indirectly.  A situation special rule sets
+    both: `params = { indirect_fire = true, cp_within = 4, units = [...] }` (PB-SIT-8: a card
+    rule, on whatever `readings.indirect_fire` says; without `indirect_fire = true` the limit
+    applies only when the optional rule is on)."""
     out = np.zeros(len(units.names), dtype=np.int64)
+    card = np.zeros(len(units.names), dtype=np.bool_)
     for i, sr in enumerate(sit.special):
         params = sr.get("params", {})
         if "cp_within" not in params:
@@ -149,8 +153,15 @@ def _cp_within(sit: Situation, units: UnitTypes) -> np.ndarray:
         names = params.get("units")
         if not isinstance(names, list) or not names:
             raise DataError(sit.path, f"{fld}.units", f"got {names!r}", "the unit types the limit applies to")
+        own_rule = params.get("indirect_fire", False)
+        if not isinstance(own_rule, bool):
+            raise DataError(sit.path, f"{fld}.indirect_fire", f"got {own_rule!r}", "true or false")
         for name in names:
             if name not in units.names:
                 raise DataError(sit.path, f"{fld}.units", f"unknown unit type {name!r}", "a unit type of the ruleset")
+            if own_rule and units.indirect[units.index(name)] == 0:
+                raise DataError(sit.path, f"{fld}.units", f"{name!r} cannot fire indirectly",
+                                "unit types with `optional_indirect_fire` in units.toml")
             out[units.index(name)] = reach
-    return out
+            card[units.index(name)] = own_rule
+    return out, card

@@ -1,7 +1,8 @@
 """Victory conditions at the end of a game (PB-VIC-3..5), in the situation files' vocabulary.
 
 Each side's `[side.victory]` measure is computed on the final state and compared with its
-level thresholds.  The winner is the side with the higher level reached; equal levels (none
+level thresholds.  The winner is the side with the higher level reached, at that level or at
+the difference of the two levels (readings.both_sides_reach_level); equal levels (none
 included) are a draw (docs/rulings.md).
 """
 
@@ -29,6 +30,9 @@ class Outcome:
     winner: str | None         # None = draw
     level: str                 # the winner's level, or "none"
     no_battle: bool = False    # PB-VIC-6: neither side fired or moved toward the enemy
+    # The winner's level under the other reading of readings.both_sides_reach_level (the
+    # winner is the same under both): it differs only when the loser reached a level too.
+    other_level: str = "none"
 
 
 def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
@@ -58,11 +62,23 @@ def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
             value = measure_value(v, st, t, si, now)
         values[s.name] = value
         ranks[s.name] = max(level_reached(v, value), _also_reached(v, st, t, si, now))
+    winner, higher, difference = result_of(ranks)
+    level, other = (difference, higher) if t.combat.levels_by_difference else (higher, difference)
+    return Outcome({s: RANK_NAMES[r] for s, r in ranks.items()}, values, winner, RANK_NAMES[level],
+                   other_level=RANK_NAMES[other])
+
+
+def result_of(ranks: dict[str, int]) -> tuple[str | None, int, int]:
+    """(winner, its level read "higher", its level read "difference") from each side's level
+    (PB-VIC-3, readings.both_sides_reach_level).  The side with the higher level wins: at that
+    level, or at the difference of the two (Russian tactical against German marginal: Russian
+    marginal).  Equal levels, none included, are a draw (winner None, levels 0)."""
     best = max(ranks.values())
     top = [s for s, r in ranks.items() if r == best]
-    winner = top[0] if best > 0 and len(top) == 1 else None
-    return Outcome({s: RANK_NAMES[r] for s, r in ranks.items()}, values, winner,
-                   RANK_NAMES[best] if winner else "none")
+    if best == 0 or len(top) != 1:
+        return None, 0, 0
+    second = max([r for s, r in ranks.items() if s != top[0]], default=0)
+    return top[0], best, best - second
 
 
 def level_reached(v: dict, value: float) -> int:
@@ -133,6 +149,15 @@ def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None
         if stay:
             out &= (now - st.exit_turn) >= stay
         return _weighted(st, t, mask & (out if kind == "exited" else ~out), m)
+    if kind == "round_trip":
+        if not m.get("return_leg", True):
+            # The reading before the return leg: out by the edge and off long enough.
+            out = (st.status == EXITED) & ((st.exit_edge & EDGE_BITS[m["edge"]]) != 0)
+            return _weighted(st, t, mask & out & ((now - st.exit_turn) >= m.get("stay_off_turns", 0)), m)
+        # PB-SIT-5: out by `edge`, off `stay_off_turns` game-turns, back on where it left (the
+        # engine allows nothing else, state.returned), then out by `final_edge` by game-turn now.
+        home = (st.status == EXITED) & ((st.exit_edge & EDGE_BITS[m["final_edge"]]) != 0) & st.returned
+        return _weighted(st, t, mask & home & (st.exit_turn <= now), m)
     if kind == "entered":
         # 1 if a unit of that side ever stood in or passed through a hex of the area (PB-SIT-10).
         return float(((st.visited[_static_area(m["area"], t)] >> whose) & 1).any())
