@@ -270,21 +270,39 @@ HEADER_HOD = [
 
 
 def side_force(card: dict, units: dict[str, dict]) -> dict[str, dict]:
-    """Per side: full-strength SP of its units and the turns its groups enter."""
+    """Per side: full-strength SP set up at the start and entering on each turn."""
     out = {}
     for side in card["side"]:
-        sp, entries, count = 0, set(), 0
+        start, entering, count = 0, {}, 0
         for g in side.get("group", []):
-            for uid, n in g["units"].items():
-                u = units[uid]
-                if u["kind"] == "marker":
-                    continue
-                sp += n * u["full"]["sp"]
-                count += n
+            sp = sum(n * units[uid]["full"]["sp"] for uid, n in g["units"].items() if units[uid]["kind"] != "marker")
+            count += sum(n for uid, n in g["units"].items() if units[uid]["kind"] != "marker")
             if "enter" in g:
-                entries.add(int(g["enter"].get("turn", 1)))
-        out[side["name"]] = {"sp": sp, "units": count, "entry_turns": sorted(entries)}
+                t = int(g["enter"].get("turn", 1))
+                entering[t] = entering.get(t, 0) + sp
+            else:
+                start += sp
+        out[side["name"]] = {"start_sp": start, "entering_sp": entering, "units": count}
     return out
+
+
+def chit_counts(force: dict, rule: Rule) -> tuple[int, dict[int, int]]:
+    """Op chits at the start and added with each entering group (one per sp_per_chit SP, the
+    total kept within [min, max])."""
+    start = math.ceil(force["start_sp"] / rule.sp_per_chit)
+    added = {t: math.ceil(sp / rule.sp_per_chit) for t, sp in sorted(force["entering_sp"].items())}
+    total = start + sum(added.values())
+    if total < rule.chit_min:
+        start += rule.chit_min - total
+    for t in sorted(added, reverse=True):
+        excess = start + sum(added.values()) - rule.chit_max
+        if excess <= 0:
+            break
+        cut = min(excess, added[t])
+        added[t] -= cut
+    added = {t: n for t, n in added.items() if n > 0}
+    start = min(start, rule.chit_max)
+    return start, added
 
 
 def classic_cards(units: dict[str, dict], rule: Rule) -> str:
@@ -311,13 +329,15 @@ def classic_cards(units: dict[str, dict], rule: Rule) -> str:
         out.append('see = "conversion.md#classic-cards"')
         for side, f in force.items():
             eff = rule.efficiency[side][year]
-            chits = min(max(math.ceil(f["sp"] / rule.sp_per_chit), rule.chit_min), rule.chit_max)
+            start, added = chit_counts(f, rule)
+            op = f"op{rule.chit_radius}"
             out.append("")
             out.append(f"[cards.{key(cid)}.side.{key(side)}]")
             out.append(assign("efficiency", eff))
-            out.append(assign("ops_chits", {f"op{rule.chit_radius}": chits}))
-            out.append(assign("reinforcement_chit_turns", f["entry_turns"]))
-            out.append(assign("force_sp", f["sp"], f"{f['units']} units"))
+            out.append(assign("chits", {op: start}))
+            out.append(assign("chits_added", {str(t): {op: n} for t, n in added.items()}))
+            out.append(assign("reinforcement_chit_turns", sorted(f["entering_sp"])))
+            out.append(assign("force_sp", f["start_sp"] + sum(f["entering_sp"].values()), f"{f['units']} units"))
         out.append("")
     return "\n".join(out)
 
