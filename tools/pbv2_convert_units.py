@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
+from pbv2_data import write_atomic  # noqa: E402
 from tomlout import assign, key, value  # noqa: E402
 
 V2 = ROOT / "situations" / "rulesets" / "panzerblitz-v2"
@@ -367,9 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         path = V2 / name
         old = path.read_text() if path.exists() else None
         if args.write:
-            tmp = path.with_name(f".{name}.tmp")
-            tmp.write_text(text)
-            tmp.replace(path)
+            write_atomic(path, text)
             print(f"wrote {path}")
         else:
             print(f"{name}: {'unchanged' if old == text else 'would change'}")

@@ -76,16 +76,11 @@ def load_tables(ruleset_dir: Path = RULESET_DIR, with_units: bool = True) -> dic
     return data
 
 
-def leaf_paths(data, prefix: str = "") -> dict[str, object]:
-    """Every `--set`-able entry as `dotted.key -> value` (the core's rule: lists are leaves)."""
-    out: dict[str, object] = {}
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if isinstance(v, dict):
-                out.update(leaf_paths(v, f"{prefix}{k}."))
-            else:
-                out[f"{prefix}{k}"] = v
-    return out
+def write_atomic(path: Path, text: str) -> None:
+    """Write a generated file whole or not at all (a temporary name, then moved into place)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
 
 
 def untagged_leaves(data: dict, prefix: str = "", inherited: str | None = None) -> list[str]:
@@ -331,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         problems = check(tables)
         for p in problems:
             print(p)
-        print(f"{len(leaf_paths(tables))} entries, {len(problems)} problems")
+        dft = DFT(tables)
+        print(f"{len(tables)} tables, {len(tables.get('units', {}))} unit types, {dft.threshold.size} DFT "
+              f"thresholds, {len(problems)} problems")
         return 1 if problems else 0
     print(probability_markdown(tables))
     return 0

@@ -21,11 +21,15 @@ import argparse
 import hashlib
 import json
 import math
+import sys
 import tomllib
 from pathlib import Path
 
 import numpy as np
 from scipy.interpolate import RBFInterpolator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pbv2_data import write_atomic  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARDS = ROOT / "situations" / "rulesets" / "panzerblitz-v2" / "boards"
@@ -421,10 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(FEATURES, "rb") as fh:
         feat = tomllib.load(fh)
     board, geo = build(feat)
-    text = json.dumps(board, indent=1, sort_keys=False) + "\n"
-    tmp = BOARD_OUT.with_name(f".{BOARD_OUT.name}.tmp")
-    tmp.write_text(text)
-    tmp.replace(BOARD_OUT)
+    write_atomic(BOARD_OUT, json.dumps(board, indent=1, sort_keys=False) + "\n")
     print(f"wrote {BOARD_OUT} ({len(board['hexes'])} hexes)")
     if not args.no_png:
         draw(geo, args.png)

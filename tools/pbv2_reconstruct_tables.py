@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
+from pbv2_data import write_atomic  # noqa: E402
 from tomlout import key, value  # noqa: E402
 
 OUT = ROOT / "situations" / "rulesets" / "panzerblitz-v2"
@@ -190,9 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, make in FILES.items():
         text = make()
         if args.write:
-            tmp = OUT / f".{name}.tmp"
-            tmp.write_text(text)
-            tmp.replace(OUT / name)
+            write_atomic(OUT / name, text)
             print(f"wrote {OUT / name}")
         else:
             print(f"==> {name}\n{text}")
