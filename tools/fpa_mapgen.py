@@ -345,23 +345,30 @@ def build(geo: dict) -> tuple[dict, dict]:
 
     board = {
         "schema": "wargame-board/1",
-        "extensions": {
-            "label_format": "XXYY: two-digit column then two-digit row, both 1-based (FPA 2.1); no board prefix",
-            "map_column_offset": "board column index i is map column i + 1, so the first printed column (01) is a high column",
-            "src": "per hex: provenance of its terrain (text | fit | estimate); side_info: river name and provenance per hexside",
-            "edges": "hex sets the rules give by number ranges along the map edges",
-            "regions": "hex sets the rules define by geography",
-            "places": "every named place: kind, hexes, coordinates, provenance",
-        },
+        # The same two grid keys as the pbv2 board (docs/panzerblitz-v2/map.md), so the core's
+        # loader implements one scheme for both: XXYY labels and odd columns up.
+        "extensions": {"fpa": {
+            "version": 1,
+            "label_scheme": "xxyy",
+            "odd_columns_up": True,
+            "terrain_types": list(TERRAINS),
+            "per_hex": {
+                "src": "provenance of the hex's terrain: text | fit | estimate",
+                "why": "the reason for that terrain (area name, text fact, default)",
+                "side_info": "per hexside direction: river name and provenance (text | fit)",
+            },
+            "places": "every named place: kind, hexes, coordinates, provenance, VP end state",
+            "rivers": "per river: kind, hexsides, the river it joins, +1 crossing roll",
+            "edges": "the rules' edge ranges as hex lists (FPA 4.1, 8.2, 9.2, 10.1)",
+            "regions": "hex sets the rules define by geography or column (FPA 12.5, 3.2(6))",
+            "doc": "docs/first-panzer-army/map.md",
+        }},
         "ruleset": "first-panzer-army",
         "board": "fpa",
-        "label_format": "XXYY",
-        "map_column_offset": 1,
         "columns": [f"{c:02d}" for c in range(1, grid.COLUMNS + 1)],
         # Board-local parity as the core reads it: index 0, 2, ... (= FPA 01, 03, ...) are even.
         "rows_even": grid.ROWS_ODD_COLUMN,
         "rows_odd": grid.ROWS_EVEN_COLUMN,
-        "terrain_types": list(TERRAINS),
         "source": {
             "generator": "tools/fpa_mapgen.py",
             "geography": "situations/rulesets/first-panzer-army/geography.toml",
