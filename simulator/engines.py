@@ -10,6 +10,10 @@ provides:
   hex and game-turn), every row with `batch_game`, the index of its game in `seeds`.  The
   games table may hold `level_alt` beside `level` (see `Engine.alt_levels`).
 
+and may name a `checks` function, `check(situation) -> list[DataError]`, that loading a
+situation calls for the problems only its rules can see (set-up areas too small for their
+units, say); it must not import the kernels, so `balance validate` stays quick.
+
 Modules are imported by name only when a ruleset is run, so loading one ruleset never pays
 for compiling another's kernels.
 """
@@ -32,14 +36,22 @@ class Engine:
     # ruleset data, its two values, the default); `level_alt` is the winner's level under the
     # value not in force (the summary reports it where it differs from `level`).
     alt_levels: tuple[str, tuple[str, str], str] | None = None
+    checks: str = ""          # "module:function" of the ruleset's own checks of a situation
 
     def load(self) -> ModuleType:
         return importlib.import_module(self.module)
 
+    def check(self, situation) -> list[DataError]:
+        if not self.checks:
+            return []
+        module, name = self.checks.split(":")
+        return getattr(importlib.import_module(module), name)(situation)
+
 
 ENGINES: dict[str, Engine] = {
     "panzerblitz": Engine("panzerblitz", "simulator.panzerblitz.batch", ("marginal", "tactical", "decisive"),
-                          ("readings.both_sides_reach_level", ("higher", "difference"), "higher")),
+                          ("readings.both_sides_reach_level", ("higher", "difference"), "higher"),
+                          checks="simulator.panzerblitz.setup_capacity:check_setup_capacity"),
 }
 
 

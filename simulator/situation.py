@@ -444,11 +444,15 @@ def _check_group_names(sides: list[Side], probs: Problems) -> None:
 def find_situation(name: str | Path) -> Path:
     """A built-in situation id (`pb-01`) or a path to a situation file."""
     p = Path(name)
-    if p.suffix == ".toml" or p.exists():
-        return p
     cand = SITUATIONS_DIR / f"{name}.toml"
+    if p.is_file() or p.suffix == ".toml":
+        return p
+    # A built-in id wins over a directory of the same name in the working directory (say the
+    # `pb-01` folder a run wrote): a directory is never a situation file.
     if cand.exists():
         return cand
+    if p.exists():
+        return p
     ids = [q.stem for q in SITUATIONS_DIR.glob("*.toml")]
     raise DataError(str(name), "", "no such situation file or built-in situation", suggest(str(name), ids, "situation id or a .toml path"))
 
@@ -533,13 +537,21 @@ def load_situation(name: str | Path, overrides: dict | None = None) -> Situation
                         probs.add(f"special[{i}].{k}", "missing or not a string", "a string")
     if probs.items:
         raise DataErrors(probs.items)
-    return Situation(
+    sit = Situation(
         id=doc["id"], title=doc["title"], path=path, ruleset=ruleset, turns=doc["turns"],
         sets_up_first=doc["sets_up_first"], moves_first=doc["moves_first"],
         layout=doc["map"]["layout"], map=game_map, sides=sides, special=special,
         overrides=flatten(doc.get("overrides", {})) | dict(overrides or {}),
         source=doc.get("source", ""), file_sha256=hashlib.sha256(raw_bytes).hexdigest(),
     )
+    # What only the ruleset's rules can tell: set-up areas too small for their units, say.
+    from simulator.engines import ENGINES
+
+    engine = ENGINES.get(ruleset.name)
+    problems = engine.check(sit) if engine else []
+    if problems:
+        raise DataErrors([DataError(where, e.field, e.problem, e.expected) for e in problems])
+    return sit
 
 
 def _check_layout(m, ruleset: Ruleset, probs: Problems) -> GameMap | None:
@@ -575,7 +587,10 @@ def _check_sides(sides_doc, doc, game_map: GameMap, ruleset: Ruleset, probs: Pro
     names = [s.get("name") for s in sides_doc if isinstance(s, dict)]
     if sorted(map(str, names)) != sorted(ruleset.sides):
         probs.add("side", f"sides {names}", f"exactly one [[side]] for each of {ruleset.sides}")
-    turns = doc.get("turns") if isinstance(doc.get("turns"), int) else 10**6
+    # Entry turns are checked against a valid turn count only: with `turns` itself wrong, its
+    # own error is the one to read (not "expected the game-turn of entry, 1..-3").
+    turns = doc["turns"] if isinstance(doc.get("turns"), int) and not isinstance(doc["turns"], bool) \
+        and doc["turns"] >= 1 else None
     out = []
     fixed_hex_load: dict[tuple[str, int], list[tuple[str, int]]] = {}
     for si, sdoc in enumerate(sides_doc):
@@ -647,8 +662,9 @@ def _check_group(g, fld, side_name, turns, game_map, ruleset, probs, fixed_hex_l
     road_march = None
     if has_enter:
         turn = area.get("turn")
-        if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= turns:
-            probs.add(f"{fld}.enter.turn", f"got {turn!r}", f"the game-turn of entry, 1..{turns}")
+        if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1 or (turns is not None and turn > turns):
+            probs.add(f"{fld}.enter.turn", f"got {turn!r}",
+                      f"the game-turn of entry, 1..{turns}" if turns else "the game-turn of entry, a whole number >= 1")
         road_march = area.get("road_march")
         if road_march is not None:
             rm_fld = f"{fld}.enter.road_march"

@@ -17,6 +17,7 @@ from policies.spec import PolicySpec
 from simulator.panzerblitz.replay import play, policy_tables
 from simulator.panzerblitz.state import (
     ELIMINATED,
+    NOT_PLACED,
     TS_EXITED,
     TS_LOST,
     TS_OBJECTIVES,
@@ -58,19 +59,26 @@ def play_games(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]
             lost = (st.side == si) & (st.status == ELIMINATED) & counted[st.utype]
             for ti, k in zip(*np.unique(st.utype[lost], return_counts=True), strict=True):
                 row[f"lost:{s}:{names[ti]}"] = int(k)
+            # Every counter that found no legal set-up hex (forts, blocks and minefields too).
+            unplaced = (st.side == si) & (st.status == NOT_PLACED)
+            row[f"lost_at_setup_{s}"] = int(unplaced.sum())
+            for ti, k in zip(*np.unique(st.utype[unplaced], return_counts=True), strict=True):
+                row[f"lost_at_setup:{s}:{names[ti]}"] = int(k)
         games.append(row)
         ts = st.turn_stats
         for turn in range(ts.shape[0]):
             leader = standing[turn].winner or "draw"
             for si, s in enumerate(sides):
-                turns.append((gi, int(seed), turn, s, *(int(x) for x in ts[turn, si]), leader, standing[turn].level))
+                turns.append((gi, int(seed), turn, s, *(int(x) for x in ts[turn, si]), leader, standing[turn].level,
+                              float(standing[turn].values[s]), standing[turn].levels[s]))
         for u in np.flatnonzero((st.status == ELIMINATED) & counted[st.utype]):
             h = st.lost_hex[u]
             losses.append((gi, int(seed), sides[st.side[u]], names[st.utype[u]], labels[h] if h >= 0 else "",
                            int(st.lost_turn[u])))
     g = pd.DataFrame(games)
-    loss_cols = [c for c in g.columns if c.startswith("lost:")]
+    loss_cols = [c for c in g.columns if c.startswith(("lost:", "lost_at_setup:"))]
     g[loss_cols] = g[loss_cols].fillna(0).astype(np.int64)
-    tt = pd.DataFrame(turns, columns=["batch_game", "seed", "turn", "side", *TURN_STAT_NAMES, "leader", "leader_level"])
+    tt = pd.DataFrame(turns, columns=["batch_game", "seed", "turn", "side", *TURN_STAT_NAMES, "leader", "leader_level",
+                                      "measure", "measure_level"])
     lo = pd.DataFrame(losses, columns=["batch_game", "seed", "side", "unit_type", "hex", "turn"])
     return g, tt, lo

@@ -39,6 +39,7 @@ from simulator.panzerblitz.rules import (
     EV_MOVE,
     EV_OVERRUNNER,
     EV_SETUP,
+    EV_SETUP_FAILED,
     EV_TURN,
     EV_UNLOAD,
     attempt_mine_removal,
@@ -94,6 +95,7 @@ from simulator.panzerblitz.state import (
     FIRST_SIDE,
     MARCH_OVER,
     N_TURNS,
+    NOT_PLACED,
     ON_MAP,
     PHASING,
     TS_ATTACK,
@@ -101,6 +103,7 @@ from simulator.panzerblitz.state import (
     TS_DISPERSED,
     TS_EXITED,
     TS_LOST,
+    TS_NOT_PLACED,
     TS_OBJECTIVES,
     TS_ON_MAP,
     TURN,
@@ -214,7 +217,13 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
         else:
             i = choose(policy[side], params[side], SETUP_HEX, n)
         if i < 0:
-            continue  # nowhere legal: the unit stays off the map (reported by the invariants)
+            # Nowhere legal (stacking, terrain, enemy units, the group's constraints): the unit
+            # is lost at set-up, logged with the number of hexes of its area, and reported in
+            # the tables; it never enters later.  Areas too small for their units whatever the
+            # placements are refused when the situation is loaded (setup_capacity.py).
+            st.status[u] = NOT_PLACED
+            log_event(st, EV_SETUP_FAILED, u, st.group_hex_start[g + 1] - st.group_hex_start[g], 0, 0, 0, 0, 0)
+            continue
         h = options[i]
         place(st, u, h)
         if not ut.positional[st.utype[u]]:
@@ -980,6 +989,9 @@ def record_turn(st, ut, turn):
             continue
         if st.status[u] == EXITED:
             row[s, TS_EXITED] += 1
+            continue
+        if st.status[u] == NOT_PLACED:
+            row[s, TS_NOT_PLACED] += 1
             continue
         row[s, TS_ATTACK] += ut.attack[t]
         row[s, TS_DEFENSE] += ut.defense[t]

@@ -37,6 +37,7 @@ from simulator.panzerblitz.rules import (
     EV_RECOVER,
     EV_SELF_DESTROYED,
     EV_SETUP,
+    EV_SETUP_FAILED,
     EV_TURN,
     EV_UNLOAD,
 )
@@ -134,6 +135,9 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
             lines.append(f"  set-up: {unit(a, True)} in {hexname(b)}")
         elif kind == EV_ENTER and d:
             lines.append(f"  {unit(a)} comes back on at {hexname(b)}, where it left ({c / 2:g} MF; PB-SIT-5)")
+        elif kind == EV_SETUP_FAILED:
+            lines.append(f"  set-up: {unit(a, True)} LOST AT SET-UP: no legal hex left in its area of {b} hexes "
+                         f"(stacking, terrain or enemy units); it takes no part in the game")
         elif kind == EV_ENTER:
             lines.append(f"  {unit(a)} enters at {hexname(b)} ({c / 2:g} MF)")
         elif kind == EV_MOVE:

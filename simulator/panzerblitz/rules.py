@@ -35,6 +35,7 @@ EV_RECOVER, EV_LOAD, EV_UNLOAD, EV_ELIMINATED_PASSENGER = 10, 11, 12, 13
 # Forts with units on top (PB-FORT-2, PB-FORT-13, OQ-26): a unit moves between inside and on
 # top of its fort; the fort owner's second roll, on his own fort; a unit eliminated as excess.
 EV_FORT_SWITCH, EV_OWN_FORT_ATTACK, EV_EXCESS = 31, 32, 33
+EV_SETUP_FAILED = 34  # a unit found no legal set-up hex (game.setup_side)
 
 ROADBLOCK = CATEGORY_INDEX["roadblock"]
 

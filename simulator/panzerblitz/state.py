@@ -14,8 +14,12 @@ from simulator.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.soa import struct_of_arrays
 
 # Unit status.
-WAITING, ON_MAP, EXITED, ELIMINATED = 0, 1, 2, 3
-STATUS_NAMES = {WAITING: "waiting", ON_MAP: "on map", EXITED: "exited", ELIMINATED: "eliminated"}
+# NOT_PLACED: a unit that sets up on the map but found no legal set-up hex when its turn to
+# set up came (the other side's units, or earlier placements, filled its area): it takes no
+# part in the game and is reported as lost at set-up, never left waiting to "enter" later.
+WAITING, ON_MAP, EXITED, ELIMINATED, NOT_PLACED = 0, 1, 2, 3, 4
+STATUS_NAMES = {WAITING: "waiting", ON_MAP: "on map", EXITED: "exited", ELIMINATED: "eliminated",
+                NOT_PLACED: "lost at set-up"}
 
 # Per group, `march_state` (PB-SIT-7, road_march.py): not a road-march group or its march is
 # over / marching / marching, and the march ends at the end of this player-turn.
@@ -25,9 +29,9 @@ MARCH_OVER, MARCHING, MARCH_ENDING = 0, 1, 2
 TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT = 0, 1, 2, 3, 4, 5, 6, 7
 
 # Per-turn statistics, one row per game-turn (0 = after set-up) and side: `turn_stats[turn, side, k]`.
-TS_ON_MAP, TS_DISPERSED, TS_LOST, TS_ATTACK, TS_DEFENSE, TS_OBJECTIVES, TS_EXITED = range(7)
+TS_ON_MAP, TS_DISPERSED, TS_LOST, TS_ATTACK, TS_DEFENSE, TS_OBJECTIVES, TS_EXITED, TS_NOT_PLACED = range(8)
 TURN_STAT_NAMES = ("units_on_map", "units_dispersed", "units_lost", "attack_strength", "defense_strength",
-                   "objectives_held", "units_exited")
+                   "objectives_held", "units_exited", "units_lost_at_setup")
 
 LOG_WIDTH = 10
 MAX_EVENTS = 60_000
