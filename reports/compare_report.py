@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 from reports import html_page  # noqa: E402
 from reports.html_page import whiskers as _whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
-from simulator.experiments import format_p  # noqa: E402
+from simulator.experiments import INTERVAL_ONLY_NOTE, format_p, interval_only, significance  # noqa: E402
 
 
 def compare_chart(result: dict):
@@ -68,7 +68,7 @@ def report_html(result: dict, png: bytes) -> str:
             lo, hi = e["ci95"]
             rows.append([name, s, f"{100 * result['baseline'][s]['win']:.1f} %", f"{100 * e['win']['win']:.1f} %",
                          f"{100 * e['change']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]", format_p(e["p_value"]),
-                         format_p(e["p_holm"]), "yes" if e["significant"] else "no"])
+                         format_p(e["p_holm"]), significance(e)])
     variants = [[name, ", ".join(f"{k} = {val!r}" for k, val in v["overrides"].items())]
                 for name, v in result["variants"].items()]
     body = (
@@ -77,6 +77,8 @@ def report_html(result: dict, png: bytes) -> str:
         "variant's minus the baseline's win probability, in points, with Newcombe's paired 95 % interval; "
         "p is the exact McNemar test on the games one run won and the other did not; Holm p is adjusted "
         "over every line of the table; significant means Holm p &lt; 0.05.</p>"
+        + (f"<p class='how'>no* : {html_page.html.escape(INTERVAL_ONLY_NOTE)}.</p>"
+           if any(interval_only(v["sides"][s]) for v in result["variants"].values() for s in sides) else "")
         + html_page.image(png, "win probability of the baseline and each variant")
         + html_page.table(["variant", "side", "baseline", "variant", "change, points [95 % CI]", "p", "Holm p",
                            "significant"], rows, numeric={2, 3, 5, 6})

@@ -38,6 +38,7 @@ from matplotlib.transforms import Affine2D
 
 from reports import style
 from simulator.hexgrid import SQRT3, centres
+from simulator.outdir import make_public
 
 # ------------------------------------------------------------------------- sizes
 
@@ -696,7 +697,7 @@ def _save_atomically(fig, out_path: Path, dpi: int) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             fig.savefig(fh, format="png", dpi=dpi, facecolor="white")
-        os.chmod(tmp, 0o644)  # mkstemp makes the file private; a report is for reading
+        make_public(Path(tmp), directory=False)  # mkstemp makes the file private; a map is for reading
         os.replace(tmp, out_path)
     except BaseException:
         if os.path.exists(tmp):

@@ -43,6 +43,11 @@ def sweep_chart(result: dict):
                 linestyle=":", linewidth=1.5, label=f"{bp['side'].capitalize()}: logistic fit")
     if not numeric:
         ax.set_xticks(x, [str(v) for v in values], fontsize=FONT_SIZES["note"])
+    elif all(float(v).is_integer() for v in values):
+        # A whole-number parameter (turns, a unit count): whole-number ticks only, never 6.5.
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(result["param"])
     ax.set_ylabel("win probability (%)")
     ax.set_ylim(0, 100)

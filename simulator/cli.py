@@ -68,7 +68,9 @@ def _sets(args: argparse.Namespace) -> dict:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from reports.mapview import draw_situation_map
+    from simulator.outdir import check_output_file
 
+    check_output_file(Path(args.out))
     sit = _load(args.situation, args.set)
     out = draw_situation_map(sit, Path(args.out))
     print(f"wrote {out}")
@@ -104,6 +106,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from simulator.panzerblitz.replay import describe, play
     from simulator.panzerblitz.tables import build_tables
 
+    if args.maps:
+        from simulator.outdir import check_writable_dir
+
+        check_writable_dir(Path(args.maps), "--maps")
     sit = _load(args.situation, args.set)
     if sit.ruleset.name != "panzerblitz":
         raise DataError(str(sit.path), "ruleset", f"{sit.ruleset.name!r} has no rules engine yet", "panzerblitz")
@@ -129,6 +135,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     from simulator.situation import load_situation
     from simulator.summary import format_summary, summary_json
 
+    if args.out:  # before the first game: a run is never played only to be lost at the end
+        from simulator.outdir import check_output_dir
+        from simulator.run_output import FILES
+
+        check_output_dir(Path(args.out), FILES, "balance run")
     sit = load_situation(args.situation, _sets(args))
     policies = parse_side_policies(args.policy, sit.ruleset.sides)
     result = run(sit, args.games, args.seed, policies, workers=args.workers, until_ci=args.until_ci,
@@ -147,10 +158,16 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _experiment_setup(args: argparse.Namespace):
-    """The situation as every run of an experiment starts from, its overrides and the players."""
+    """The situation as every run of an experiment starts from, its overrides and the players;
+    `--out` is checked first, before any game is played."""
     from policies.spec import parse_side_policies
     from simulator.situation import load_situation
 
+    if args.out:
+        from simulator.outdir import check_output_dir
+
+        kind = args.command
+        check_output_dir(Path(args.out), (f"{kind}.json", f"{kind}.png", "report.html"), f"balance {kind}")
     base_sets = _sets(args)
     sit = load_situation(args.situation, base_sets)
     return sit, base_sets, parse_side_policies(args.policy, sit.ruleset.sides)
@@ -405,6 +422,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except DataError as exc:
         print(exc.line(), file=sys.stderr)
+        return 1
+    except OSError as exc:  # a file the command could not write or read: a line, not a traceback
+        print(f"balance {args.command}: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
         return 1
 
 

@@ -75,6 +75,23 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
+INTERVAL_ONLY_NOTE = (
+    "the 95 % interval excludes 0 but the change is not significant: the interval is this line's "
+    "alone, while Holm's p is corrected for every line of the table (and the exact McNemar test, "
+    "on the few games whose result changed, is the more cautious of the two); a hint to confirm "
+    "with more games, not a shown effect")
+
+
+def interval_only(e: dict) -> bool:
+    """A line whose own interval excludes 0 while its Holm-adjusted p is not below 0.05."""
+    lo, hi = e["ci95"]
+    return (lo > 0 or hi < 0) and not e["significant"]
+
+
+def significance(e: dict) -> str:
+    return "yes" if e["significant"] else ("no*" if interval_only(e) else "no")
+
+
 def format_compare(result: dict) -> str:
     """The comparison as a table for people: one line per variant and side."""
     sides = result["sides"]
@@ -94,9 +111,11 @@ def format_compare(result: dict) -> str:
             change = f"{_pts(e['change'])} [{_pts(lo)}, {_pts(hi)}]"
             lines.append(f"{name:<{width}}  {s:<{sw}}  {100 * result['baseline'][s]['win']:>7.1f}%  "
                          f"{100 * e['win']['win']:>7.1f}%  {change:<26}{format_p(e['p_value']):>9}{format_p(e['p_holm']):>9}  "
-                         f"{'yes' if e['significant'] else 'no'}")
+                         f"{significance(e)}")
     lines += ["", "change = variant minus baseline win probability; p = exact McNemar test on the paired games; "
               "Holm p = adjusted over every line above; significant = Holm p < 0.05"]
+    if any(interval_only(v["sides"][s]) for v in result["variants"].values() for s in sides):
+        lines.append(f"* {INTERVAL_ONLY_NOTE}")
     for name, v in result["variants"].items():
         lines.append(f"  {name}: {', '.join(f'{k}={val!r}' for k, val in v['overrides'].items())}")
     return "\n".join(lines)
