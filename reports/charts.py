@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -51,12 +52,16 @@ def victory_chart(summary: dict):
                         color="white" if level != "marginal" else "black")
             left += share
         lo, hi = (100 * v for v in summary["outcomes"][side]["ci95"])
-        ax.errorbar(left, yi, xerr=[[left - lo], [hi - left]], fmt="none", ecolor="black", capsize=4)
+        # The level shares are rounded apart from the interval: a side winning every game can
+        # sum to a hair above its upper bound, and a negative whisker is an error (issue 16).
+        ax.errorbar(left, yi, xerr=[[max(left - lo, 0.0)], [max(hi - left, 0.0)]], fmt="none", ecolor="black",
+                    capsize=4)
         ax.text(min(hi + 1.5, 101), yi + 0.28, f"{left:.1f} % [{lo:.1f}, {hi:.1f}]", fontsize=FONT_SIZES["note"])
     draw = 100 * summary["draw"]
     lo, hi = (100 * v for v in summary["draw_ci95"])
     ax.barh(y[-1], draw, color="#999999")
-    ax.errorbar(draw, y[-1], xerr=[[draw - lo], [hi - draw]], fmt="none", ecolor="black", capsize=4)
+    ax.errorbar(draw, y[-1], xerr=[[max(draw - lo, 0.0)], [max(hi - draw, 0.0)]], fmt="none", ecolor="black",
+                capsize=4)
     ax.text(min(hi + 1.5, 101), y[-1] + 0.28, f"{draw:.1f} % [{lo:.1f}, {hi:.1f}]", fontsize=FONT_SIZES["note"])
     ax.set_yticks(y, [r.capitalize() for r in rows])
     ax.set_xlim(0, 115)
@@ -150,3 +155,50 @@ def decided_chart(games: pd.DataFrame, sides: list[str]):
     ax.legend(fontsize=FONT_SIZES["legend"], frameon=False)
     fig.tight_layout()
     return fig
+
+
+def measures_chart(turns: pd.DataFrame, summary: dict):
+    """Each side's victory measure at the end of every game-turn (median game, 10–90 % band),
+    against the thresholds of its victory levels: the situation's own victory conditions."""
+    from reports.victory_text import measure_words, thresholds
+
+    sides = list(summary["outcomes"])
+    victory = summary.get("victory") or {}
+    if turns.empty or "measure" not in turns or not victory:
+        return nothing_to_show("Victory measures over time",
+                               "This run's tables have no per-turn victory measure (made by an older version).")
+    fig, axes = plt.subplots(1, len(sides), figsize=(4.8 * len(sides), 4.2), dpi=100, squeeze=False)
+    fig.suptitle("Victory measures turn by turn, against each side's victory levels (median game, 10–90 % band)",
+                 fontsize=FONT_SIZES["title"] * 0.8, x=0.01, ha="left")
+    for ax, side in zip(axes[0], sides, strict=True):
+        v = victory.get(side, {})
+        levels = thresholds(v)
+        values = turns.loc[turns["side"] == side, ["turn", "measure"]]
+        finite = values["measure"].replace([np.inf, -np.inf], np.nan)
+        cap = max([float(finite.max()) if finite.notna().any() else 1.0, *(t for _, _, t in levels)]) * 1.15 or 1.0
+        # A ratio with nothing to divide by is infinite: drawn at the top of the frame.
+        clipped = values["measure"].clip(upper=cap)
+        q = clipped.groupby(values["turn"]).quantile([0.1, 0.5, 0.9]).unstack()
+        colour = side_colour(side)
+        ax.fill_between(q.index, q[0.1], q[0.9], color=colour, alpha=0.2, linewidth=0)
+        ax.plot(q.index, q[0.5], color=colour, linewidth=2, label="median game")
+        for level, cmp, threshold in levels:
+            ax.axhline(threshold, color=colour, alpha=LEVEL_ALPHAS.get(level, 1.0), linestyle=(0, (5, 3)),
+                       linewidth=1.3)
+            ax.text(q.index.max(), threshold, f" {level} {cmp} {threshold:g}", va="center", ha="left",
+                    fontsize=FONT_SIZES["note"], color="#333333")
+        ax.set_title(_wrap(measure_words(v, side, sides), 52), fontsize=FONT_SIZES["note"] + 1, loc="left",
+                     color=colour)
+        ax.set_xlabel("game-turn (0 = after set-up)")
+        ax.set_ylabel(f"{side.capitalize()} victory measure")
+        ax.set_ylim(bottom=min(0.0, float(clipped.min())), top=cap)
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))

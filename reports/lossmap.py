@@ -21,6 +21,7 @@ from reports import style
 from reports.mapview import (
     Canvas,
     _board_clip,
+    _board_rectangles,
     _draw_boards,
     _draw_hexside_bars,
     _draw_paths,
@@ -53,8 +54,25 @@ def loss_counts(losses: pd.DataFrame, situation) -> dict[str, np.ndarray]:
     return out
 
 
-def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dpi: int = 100):
-    """Write the loss heatmap PNG (atomically); returns its path, or None if nothing was lost."""
+def draw_loss_maps(situation, losses: pd.DataFrame, n_games: int, out_dir, *, dpi: int = 100) -> list[Path]:
+    """The whole map (`loss_map.png`, at twice the resolution, to open and zoom) and one map a
+    board (`loss_map_board-<name>.png`, each as wide as a page, so that discs, place names and
+    the legend can be read in the report).  Disc sizes share one scale.  [] if nothing was lost."""
+    out_dir = Path(out_dir)
+    whole = draw_loss_map(situation, losses, n_games, out_dir / "loss_map.png", dpi=2 * dpi)
+    if whole is None:
+        return []
+    boards = situation.map.board_names()
+    if len(boards) == 1:
+        return [whole]
+    return [whole, *(draw_loss_map(situation, losses, n_games, out_dir / f"loss_map_board-{b}.png", dpi=dpi, board=b)
+                     for b in boards)]
+
+
+def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dpi: int = 100,
+                  board: str | None = None):
+    """Write the loss heatmap PNG (atomically); returns its path, or None if nothing was lost.
+    `board`: only that board of the layout (a name as in the layout, e.g. "2" or "2i")."""
     if n_games <= 0 or losses[losses["hex"] != ""].empty:
         return None
     m = situation.map
@@ -63,8 +81,12 @@ def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dp
     peak = max(float(v.max()) for v in per_game.values())
     x, y = centres(m.col, m.row)
     bbox = (float(x.min()), float(x.max()), float(y.min()), float(y.max()))
+    if board is not None:
+        bbox = dict(_board_rectangles(m, x, y))[board]
     sides = list(situation.ruleset.sides)
-    fig, ax, scale = _make_figure(bbox, len(sides) + 3, 1)
+    # One board: a page-wide figure (10 inches), so its text and discs read at their size in
+    # the report; the whole map keeps the maps' usual scale.
+    fig, ax, scale = _make_figure(bbox, len(sides) + 3, 1, *((10.0,) if board is not None else ()))
     cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y), bbox)
     _draw_terrain(cv, m)
     _draw_paths(cv, m)
@@ -84,7 +106,8 @@ def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dp
     off_map = int((losses["hex"] == "").sum())
     note = f", {off_map} lost off the map not drawn" if off_map else ""
     fig.text(0.5, 1 - 0.18 / fig.get_size_inches()[1],
-             f"{situation.id}: where units were lost ({total_lost} losses in {n_games} games{note})",
+             f"{situation.id}{f', board {board}' if board else ''}: where units were lost "
+             f"({total_lost} losses in {n_games} games{note})",
              ha="center", va="top", fontsize=style.FONT_SIZES["title"], fontweight="bold")
     fig.text(0.5, 1 - 0.62 / fig.get_size_inches()[1],
              "disc area = units of that side lost in the hex per game; the largest disc is "
@@ -97,5 +120,6 @@ def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dp
                               markeredgecolor="#333333", label=f"{share * peak:.2f} per game"))
     below = ax.get_position().y0 - 0.3 / fig.get_size_inches()[1]
     fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, below), ncol=len(handles),
-               fontsize=style.FONT_SIZES["legend"], frameon=False, borderaxespad=0)
+               fontsize=style.FONT_SIZES["legend"], frameon=False, borderaxespad=0, handletextpad=1.0,
+               columnspacing=1.6)
     return _save_atomically(fig, Path(out_path), dpi)

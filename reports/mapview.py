@@ -170,16 +170,17 @@ def _bottom_inches(fig_width: float, n_legend: int, n_notes: int) -> float:
     return 0.35 + rows * 0.25 + 0.25 + n_notes * 0.19 + 0.3
 
 
-def _make_figure(bbox, n_legend: int, n_notes: int):
-    """A figure whose hexes are HEX_INCHES wide unless the long side passes the cap."""
+def _make_figure(bbox, n_legend: int, n_notes: int, max_inches: float = MAX_FIGURE_INCHES):
+    """A figure whose hexes are HEX_INCHES wide unless the long side passes the cap
+    (`max_inches`: a page-wide figure, whose text reads at its printed size on a page)."""
     xmin, xmax, ymin, ymax = bbox
     w_units = xmax - xmin + 2 * MAP_PAD_UNITS
     h_units = ymax - ymin + 2 * MAP_PAD_UNITS
-    scale = min(HEX_INCHES, (MAX_FIGURE_INCHES - 2 * MARGIN_INCHES) / w_units)
+    scale = min(HEX_INCHES, (max_inches - 2 * MARGIN_INCHES) / w_units)
     for _ in range(2):  # the legend height depends on the width; two passes settle it
         fig_w = max(10.0, w_units * scale + 2 * MARGIN_INCHES)
         bottom = _bottom_inches(fig_w, n_legend, n_notes)
-        scale = min(scale, (MAX_FIGURE_INCHES - TITLE_INCHES - bottom) / h_units)
+        scale = min(scale, (max_inches - TITLE_INCHES - bottom) / h_units)
     map_w, map_h = w_units * scale, h_units * scale
     fig_w = max(10.0, map_w + 2 * MARGIN_INCHES)
     bottom = _bottom_inches(fig_w, n_legend, n_notes)

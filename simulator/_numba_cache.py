@@ -34,3 +34,16 @@ def configure() -> None:
     base = os.environ.get("BALANCE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache"), "wargame-balance")
     os.environ["NUMBA_CACHE_DIR"] = str(Path(base) / "numba" / source_hash())
+
+
+def kernels_cached(kernel_file: Path | None = None) -> bool:
+    """Whether numba's cache holds the compiled game of this checkout (the folder numba keys on
+    the kernel file's directory, as numba's own cache locator names it): if not, the first game
+    compiles the engine, which takes a minute or two.  A guess for telling the user, no more."""
+    kernel_file = kernel_file or ROOT / "simulator" / "panzerblitz" / "game.py"
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    if not base:
+        return False
+    folder = kernel_file.resolve().parent
+    sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    return any((Path(base) / sub).glob(f"{kernel_file.stem}.run_game-*.nbi"))

@@ -133,7 +133,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from policies.spec import parse_side_policies
     from simulator.runner import run
     from simulator.situation import load_situation
-    from simulator.summary import format_summary, summary_json
+    from simulator.summary import format_summary, setup_warning, summary_json
 
     if args.out:  # before the first game: a run is never played only to be lost at the end
         from simulator.outdir import check_output_dir
@@ -144,10 +144,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     policies = parse_side_policies(args.policy, sit.ruleset.sides)
     result = run(sit, args.games, args.seed, policies, workers=args.workers, until_ci=args.until_ci,
                  max_games=args.max_games, cluster=cluster_from_args(args))
+    warning = setup_warning(result.summary)
+    if warning:
+        print(warning, file=sys.stderr)
+    failed: dict = {}
     if args.out:
         from simulator.run_output import write_run
 
-        out = write_run(result, Path(args.out), sit)
+        out, failed = write_run(result, Path(args.out), sit)
+        for name, why in failed.items():
+            print(f"warning: the {name} chart could not be drawn ({why}); the tables, summary.json and the "
+                  f"rest of the report are written", file=sys.stderr)
         if not args.json:
             print(f"wrote {out}/: games, turns, losses (.parquet, .csv), summary.json, report.html, charts/")
     if args.json:
@@ -270,7 +277,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     situation, why = _run_situation(summary)
     if situation is None:
         print(f"note: the loss map is left out: {why}", file=sys.stderr)
-    print(f"wrote {rebuild_report(Path(args.dir), situation)}")
+    page, failed = rebuild_report(Path(args.dir), situation)
+    for name, why in failed.items():
+        print(f"warning: the {name} chart could not be drawn ({why})", file=sys.stderr)
+    print(f"wrote {page}")
     return 0
 
 

@@ -20,6 +20,7 @@ import importlib
 import logging
 import math
 import pickle
+import time
 from collections.abc import Callable
 
 import pandas as pd
@@ -103,6 +104,7 @@ class DaskPlayers:
         self.policies = policies
         self.module_name = module_name
         self.local = None
+        self.ready_at: float | None = None
         try:
             if cluster.startswith("local:"):
                 # Loopback only, no dashboard (no port conflicts); one single-threaded process a
@@ -137,6 +139,11 @@ class DaskPlayers:
     def batch_size(self, n_games: int) -> int:
         return cluster_batch_size(n_games, self.workers)
 
+    def note_batch(self, seconds: float) -> None:
+        """As `runner._Players.note_batch`: playing began no later than `seconds` ago."""
+        began = time.perf_counter() - seconds
+        self.ready_at = began if self.ready_at is None else min(self.ready_at, began)
+
     def __enter__(self) -> DaskPlayers:
         return self
 
@@ -162,7 +169,8 @@ class DaskPlayers:
         played = start
         try:
             for f in as_completed(futures):
-                first, seeds, tables = f.result()
+                first, seeds, tables, seconds = f.result()
+                self.note_batch(seconds)
                 done[first] = _number(tables, first, seeds)
                 played += len(seeds)
                 report(played, stop)
@@ -184,10 +192,14 @@ _PREPARED: dict[str, tuple] = {}
 def play_batch(module_name: str, key: str, situation: Situation, first: int, seeds: list[int],
                policies: dict[str, PolicySpec]):
     """Runs on a Dask worker: prepare the situation the first time this process sees it, then play."""
+    from simulator.runner import _prepare
+
     if key not in _PREPARED:
         module = importlib.import_module(module_name)
-        _PREPARED[key] = (module, module.prepare(situation))
+        _PREPARED[key] = (module, _prepare(module, situation, policies))
         while len(_PREPARED) > PREPARED_MAX:
             del _PREPARED[next(iter(_PREPARED))]
     module, tables = _PREPARED[key]
-    return first, seeds, module.play_games(tables, seeds, policies)
+    t0 = time.perf_counter()
+    out = module.play_games(tables, seeds, policies)
+    return first, seeds, out, time.perf_counter() - t0

@@ -29,9 +29,14 @@ REPORT = ("report.html", "charts")
 FILES = (*(f"{t}.{ext}" for t in TABLES for ext in ("parquet", "csv")), "summary.json", *REPORT)
 
 
-def write_run(result: RunResult, out: Path, situation=None) -> Path:
-    """The run's tables (.parquet and .csv), summary.json, report.html and charts/ in `out`."""
+def write_run(result: RunResult, out: Path, situation=None) -> tuple[Path, dict[str, str]]:
+    """The run's tables (.parquet and .csv), summary.json, report.html and charts/ in `out`.
+
+    Returns the folder and the report's parts that could not be drawn (name -> why): a chart
+    that fails, or the whole report, never loses the tables and summary.json."""
     from reports.html_report import write_report
+
+    failed: dict[str, str] = {}
 
     def fill(tmp: Path) -> None:
         for name in TABLES:
@@ -39,9 +44,12 @@ def write_run(result: RunResult, out: Path, situation=None) -> Path:
             table.to_parquet(tmp / f"{name}.parquet", index=False)
             table.to_csv(tmp / f"{name}.csv", index=False)
         (tmp / "summary.json").write_text(summary_json(result.summary) + "\n")
-        write_report(result.games, result.turns, result.losses, result.summary, tmp, situation)
+        try:
+            failed.update(write_report(result.games, result.turns, result.losses, result.summary, tmp, situation))
+        except Exception as exc:  # the report is redrawn with `balance report DIR` once fixed
+            failed["report"] = f"{type(exc).__name__}: {exc}"
 
-    return write_directory(out, FILES, "balance run", fill)
+    return write_directory(out, FILES, "balance run", fill), failed
 
 
 def read_run(run_dir: Path) -> tuple[dict[str, pd.DataFrame], dict]:
@@ -67,15 +75,16 @@ def read_run(run_dir: Path) -> tuple[dict[str, pd.DataFrame], dict]:
     return tables, summary
 
 
-def rebuild_report(run_dir: Path, situation=None) -> Path:
-    """Redraw report.html and charts/ in `run_dir` from its saved tables; returns the HTML's path."""
+def rebuild_report(run_dir: Path, situation=None) -> tuple[Path, dict[str, str]]:
+    """Redraw report.html and charts/ in `run_dir` from its saved tables; returns the HTML's path
+    and the charts that could not be drawn (name -> why)."""
     from reports.html_report import write_report
 
     run_dir = Path(run_dir)
     tables, summary = read_run(run_dir)
     tmp = Path(tempfile.mkdtemp(prefix=".report.", suffix=".tmp", dir=run_dir))
     try:
-        write_report(tables["games"], tables["turns"], tables["losses"], summary, tmp, situation)
+        failed = write_report(tables["games"], tables["turns"], tables["losses"], summary, tmp, situation)
         for name in REPORT:
             target = run_dir / name
             if target.is_dir():
@@ -83,4 +92,4 @@ def rebuild_report(run_dir: Path, situation=None) -> Path:
             os.replace(tmp / name, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return run_dir / "report.html"
+    return run_dir / "report.html", failed

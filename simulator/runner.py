@@ -47,8 +47,10 @@ class RunResult:
     turns: pd.DataFrame   # one row a game x turn x side, sorted by game
     losses: pd.DataFrame  # one row a unit lost: game, side, unit type, hex, game-turn
     summary: dict
-    elapsed_s: float
-    games_per_s: float
+    elapsed_s: float      # the whole run, start-up included
+    games_per_s: float    # playing speed: games / play_s
+    startup_s: float = 0.0  # preparing the situation and loading (or compiling) the engine
+    play_s: float = 0.0     # from the first game played to the last
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -90,6 +92,10 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     workers = workers or default_workers()
     bar = Progress(progress)
     t0 = time.perf_counter()
+    from simulator._numba_cache import kernels_cached
+
+    bar.starting(f"preparing {situation.id}" + (f" in {workers} worker processes" if workers > 1 and not cluster else ""),
+                 compiling=not kernels_cached())
     games: list[pd.DataFrame] = []
     turns: list[pd.DataFrame] = []
     losses: list[pd.DataFrame] = []
@@ -108,7 +114,12 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
             if max(wilson_half_width(k, played) for k in wins) <= until_ci or played >= max_games:
                 break
             target = min(max_games, _next_round(played, wins, until_ci))
+        ready = players.ready_at
     elapsed = time.perf_counter() - t0
+    # Start-up (the situation prepared, the engine loaded or compiled, one warm-up game) is
+    # reported apart from playing: a first run's minute of compiling is not its playing speed.
+    startup = min(max(0.0, (ready if ready is not None else t0) - t0), elapsed)
+    play_s = elapsed - startup
     g_all, t_all = _join(games, turns)
     lo_all = pd.concat(losses, ignore_index=True)
     ci = None
@@ -117,8 +128,9 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
         ci = {"half_width": until_ci, "max_games": max_games, "reached": reached}
     summary = summarize(g_all, situation=situation, seed=seed, policies=policies, levels=engine.levels,
                         alt_levels=engine.alt_levels,
-                        elapsed_s=elapsed, until_ci=ci)
-    return RunResult(g_all, t_all, lo_all, summary, elapsed, played / elapsed if elapsed > 0 else float("inf"))
+                        elapsed_s=elapsed, until_ci=ci, startup_s=startup, play_s=play_s)
+    return RunResult(g_all, t_all, lo_all, summary, elapsed, played / play_s if play_s > 0 else float("inf"),
+                     startup, play_s)
 
 
 @contextlib.contextmanager
@@ -223,14 +235,16 @@ class _Players:
         self.policies = policies
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
+        self.ready_at: float | None = None  # when playing began (perf_counter), once known
         if workers == 1:
             self.module: ModuleType = engine.load()
-            self.tables = self.module.prepare(situation)
+            self.tables = _prepare(self.module, situation, policies)
+            self.ready_at = time.perf_counter()
         else:
             # The situation object itself goes to the workers (pickled), not its file name: they
             # play exactly what this process loaded, even if the file changes during the run.
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_init_worker, initargs=(engine.module, situation))
+                                            initializer=_init_worker, initargs=(engine.module, situation, policies))
 
     def __enter__(self) -> _Players:
         return self
@@ -253,6 +267,12 @@ class _Players:
         for proc in workers:
             proc.join(timeout=5)
 
+    def note_batch(self, seconds: float) -> None:
+        """A batch that took `seconds` to play has just come back: playing began no later than
+        that long ago (the workers' start-up is what came before)."""
+        began = time.perf_counter() - seconds
+        self.ready_at = began if self.ready_at is None else min(self.ready_at, began)
+
     def play(self, seed: int, start: int, stop: int, size: int,
              report: Callable[[int, int], None]) -> list[tuple[pd.DataFrame, ...]]:
         """Games start..stop-1 as (games, turns, losses) tables, one triple per batch, in game order."""
@@ -270,7 +290,8 @@ class _Players:
                 while pending:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for f in finished:
-                        first, seeds, tables = f.result()
+                        first, seeds, tables, seconds = f.result()
+                        self.note_batch(seconds)
                         done[first] = _number(tables, first, seeds)
                         played += len(seeds)
                         report(played, stop)
@@ -284,12 +305,21 @@ class _Players:
 _WORKER: dict = {}
 
 
-def _init_worker(module_name: str, situation: Situation) -> None:
+def _prepare(module: ModuleType, situation: Situation, policies: dict[str, PolicySpec]):
+    """The situation's tables, and one warm-up game (thrown away) so that loading or compiling
+    the engine's kernels is start-up, not the first batch's playing time.  Every game is played
+    from its own seed, so the warm-up changes no game of the run."""
+    tables = module.prepare(situation)
+    module.play_games(tables, [0], policies)
+    return tables
+
+
+def _init_worker(module_name: str, situation: Situation, policies: dict[str, PolicySpec]) -> None:
     import importlib
 
     try:
         module = importlib.import_module(module_name)
-        _WORKER.update(module=module, tables=module.prepare(situation))
+        _WORKER.update(module=module, tables=_prepare(module, situation, policies))
     except Exception as exc:  # an initializer that raises only yields "BrokenProcessPool": keep it for the first batch
         _WORKER["error"] = exc
 
@@ -297,4 +327,6 @@ def _init_worker(module_name: str, situation: Situation) -> None:
 def _play_batch(first: int, seeds: list[int], policies: dict[str, PolicySpec]):
     if "error" in _WORKER:
         raise _WORKER["error"]
-    return first, seeds, _WORKER["module"].play_games(_WORKER["tables"], seeds, policies)
+    t0 = time.perf_counter()
+    tables = _WORKER["module"].play_games(_WORKER["tables"], seeds, policies)
+    return first, seeds, tables, time.perf_counter() - t0

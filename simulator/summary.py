@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 
 import pandas as pd
 
@@ -48,7 +49,8 @@ def _level_shares(winner: pd.Series, level: pd.Series, sides: list[str], levels:
 
 def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies: dict[str, PolicySpec],
               levels: tuple[str, ...], elapsed_s: float, until_ci: dict | None = None,
-              alt_levels: tuple[str, tuple[str, str], str] | None = None) -> dict:
+              alt_levels: tuple[str, tuple[str, str], str] | None = None,
+              startup_s: float = 0.0, play_s: float | None = None) -> dict:
     """Outcomes of `games` (one row a game: winner = side or "draw", level = winner's level;
     optionally level_alt = its level under the other value of the reading `alt_levels` names:
     `Engine.alt_levels`)."""
@@ -67,8 +69,12 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         alt_shares, alt_ci, _ = _level_shares(winner, alt, sides, levels)
         alternative = {"reading": _other_reading(situation, *alt_levels), "games_differ": int((alt != level).sum()),
                        "levels": alt_shares, "levels_ci95": alt_ci}
+    play_s = elapsed_s - startup_s if play_s is None else play_s
     return {
         "situation": situation.id,
+        "title": situation.title,
+        "turns": situation.turns,
+        "date": datetime.now(UTC).astimezone().isoformat(timespec="seconds"),
         "ruleset": situation.ruleset.name,
         "games": n,
         "seed": seed,
@@ -77,7 +83,11 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "draw": _r(draws / n),
         "mean_turns": round(float(games["turns_played"].mean()), 3),
         "elapsed_s": round(elapsed_s, 3),
-        "games_per_s": round(n / elapsed_s, 1) if elapsed_s > 0 else None,
+        # Playing speed: games / play_s.  Start-up (preparing the situation, loading or on a
+        # first run compiling the engine) is startup_s, apart.
+        "games_per_s": round(n / play_s, 1) if play_s > 0 else None,
+        "startup_s": round(startup_s, 3),
+        "play_s": round(play_s, 3),
         "levels_ci95": levels_ci,
         "draw_ci95": [_r(x) for x in wilson(draws, n)],
         "until_ci": until_ci,
@@ -86,6 +96,10 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "situation_file": str(situation.path),
         "overrides": dict(situation.overrides),
         "alternative_levels": alternative,
+        "sets_up_first": situation.sets_up_first,
+        "moves_first": situation.moves_first,
+        "victory": {sd.name: sd.victory for sd in situation.sides},
+        "lost_at_setup": lost_at_setup(games, sides),
     }
 
 
@@ -98,6 +112,30 @@ def _other_reading(situation: Situation, key: str, values: tuple[str, str], defa
     return f'{key} = "{values[1] if now == values[0] else values[0]}"'
 
 
+def lost_at_setup(games: pd.DataFrame, sides: list[str]) -> dict:
+    """Per side: in how many games some counter found no legal set-up hex, and which (mean a
+    game).  Empty when every counter was placed in every game."""
+    out = {}
+    for s in sides:
+        col = f"lost_at_setup_{s}"
+        if col not in games or not games[col].any():
+            continue
+        types = {c.split(":", 2)[2]: _r(games[c].mean()) for c in games.columns
+                 if c.startswith(f"lost_at_setup:{s}:") and games[c].any()}
+        out[s] = {"games": int((games[col] > 0).sum()), "mean": _r(games[col].mean()), "units": types}
+    return out
+
+
+def setup_warning(s: dict) -> str:
+    """The warning a run prints when counters were lost at set-up (empty when none were)."""
+    lines = []
+    for side, v in (s.get("lost_at_setup") or {}).items():
+        units = ", ".join(f"{k} ({m:g} a game)" for k, m in v["units"].items())
+        lines.append(f"warning: in {v['games']} of {s['games']} games {side} counters found no legal set-up hex "
+                     f"and were lost at set-up: {units} (games table: lost_at_setup_{side})")
+    return "\n".join(lines)
+
+
 def summary_json(summary: dict) -> str:
     """Indented JSON with each interval ([lo, hi]) on one line: a third as long, same content."""
     text = json.dumps(summary, indent=2)
@@ -106,6 +144,17 @@ def summary_json(summary: dict) -> str:
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def speed_text(s: dict) -> str:
+    """'1000 games in 45.2 s (22.1 games/s), after 93.4 s of start-up': playing speed apart
+    from preparing the situation and loading or compiling the engine."""
+    play = s.get("play_s", s["elapsed_s"])
+    text = f"{s['games']} games in {play:.1f} s ({s['games_per_s']} games/s)"
+    startup = s.get("startup_s") or 0.0
+    if startup >= 0.05:
+        text += f", after {startup:.1f} s of start-up (preparing the situation, loading or compiling the engine)"
+    return text
 
 
 def format_summary(s: dict) -> str:
@@ -135,5 +184,5 @@ def format_summary(s: dict) -> str:
         lines += ["", f"with {alt['reading']} the same winners, {alt['games_differ']} games at another level:"]
         for side, shares in alt["levels"].items():
             lines.append(f"{side:<{width}}  {'':>6}  {'':<17}" + "".join(f"{_pct(shares[lv]):>10}" for lv in levels))
-    lines += ["", f"mean turns {s['mean_turns']:g}; {s['elapsed_s']:.1f} s, {s['games_per_s']} games/s"]
+    lines += ["", f"mean turns {s['mean_turns']:g}; {speed_text(s)}"]
     return "\n".join(lines)
