@@ -51,7 +51,7 @@ class Engine:
 ENGINES: dict[str, Engine] = {
     "panzerblitz": Engine("panzerblitz", "simulator.panzerblitz.batch", ("marginal", "tactical", "decisive"),
                           ("readings.both_sides_reach_level", ("higher", "difference"), "higher"),
-                          checks="simulator.panzerblitz.setup_capacity:check_setup_capacity"),
+                          checks="simulator.panzerblitz.setup_capacity:check_situation"),
 }
 
 

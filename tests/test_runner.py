@@ -23,8 +23,10 @@ from simulator.stats import wilson_half_width
 REQUIRED = {"situation", "ruleset", "games", "seed", "policies", "outcomes", "draw", "mean_turns", "elapsed_s",
             "games_per_s"}
 EXTRA = {"levels_ci95", "draw_ci95", "until_ci", "tool_version", "situation_sha256", "situation_file", "overrides",
-         "alternative_levels"}
-TIMING = ("elapsed_s", "games_per_s")
+         "alternative_levels",
+         # issue 16: what the report says in words, start-up apart from playing, units lost at set-up
+         "title", "turns", "date", "sets_up_first", "moves_first", "victory", "startup_s", "play_s", "lost_at_setup"}
+TIMING = ("elapsed_s", "games_per_s", "startup_s", "play_s", "date")  # when and how fast, not what
 
 
 @pytest.fixture(scope="module")
@@ -218,8 +220,17 @@ def test_json_and_out_directory(tmp_path, capsys):
     text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", html)
     assert "data:image/png;base64," in html and "http" not in text.replace("http-equiv", "")
     charts = sorted(p.name for p in (out / "charts").iterdir())
-    assert charts == sorted(f"{n}.png" for n in ("victory", "attrition", "decided", "losses_by_type", "loss_map",
-                                                "objectives"))
+    assert charts == sorted(f"{n}.png" for n in ("victory", "measures", "attrition", "decided", "losses_by_type",
+                                                "loss_map", "loss_map_board-1", "loss_map_board-2",
+                                                "loss_map_board-3", "objectives"))
+    # issue 16: folders made with the umask's permissions (022 here: rwxr-xr-x), never drwx------
+    import os
+    import stat
+
+    mask = os.umask(0)
+    os.umask(mask)
+    for folder in (out, out / "charts"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o777 & ~mask
 
     # `balance report` redraws the report from the saved tables alone.
     (out / "report.html").unlink()
@@ -260,7 +271,7 @@ def test_a_worker_that_cannot_prepare_reports_why_on_its_first_batch(sit, rnd, m
     from simulator import runner
 
     monkeypatch.setattr(runner, "_WORKER", {})
-    runner._init_worker("simulator.no_such_engine", sit)  # must not raise: that would only break the pool
+    runner._init_worker("simulator.no_such_engine", sit, rnd)  # must not raise: that would only break the pool
     with pytest.raises(ModuleNotFoundError, match="no_such_engine"):
         runner._play_batch(0, [1], rnd)
 

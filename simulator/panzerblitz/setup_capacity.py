@@ -73,6 +73,22 @@ def _max_flow(demands: list[int], options: list[np.ndarray], capacity: int, n_he
     return np.array([int(flow[0, 1 + i]) for i in range(k)], dtype=np.int64)
 
 
+def check_situation(sit: Situation) -> list[DataError]:
+    """What loading a PanzerBlitz situation checks beyond the file's schema: set-up capacity,
+    and PB-SIT-7's road-march columns (else found only when the first game is prepared)."""
+    from simulator.panzerblitz.road_march import check_columns
+    from simulator.panzerblitz.units import compile_units
+
+    errors = check_setup_capacity(sit)
+    try:
+        movement = compile_movement(sit.ruleset.data, sit.map, str(sit.ruleset.path / "ruleset.toml"))
+        check_columns(sit, compile_units(sit.ruleset.data, sit.ruleset.sides, movement.classes,
+                                         str(sit.ruleset.path / "ruleset.toml")))
+    except DataError as exc:
+        errors.append(exc)
+    return errors
+
+
 def check_setup_capacity(sit: Situation) -> list[DataError]:
     """One error per group whose units cannot all be set up in any game."""
     rs = sit.ruleset
