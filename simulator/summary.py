@@ -150,11 +150,9 @@ def speed_text(s: dict) -> str:
     """'1000 games in 45.2 s (22.1 games/s), after 93.4 s of start-up': playing speed apart
     from preparing the situation and loading or compiling the engine."""
     play = s.get("play_s", s["elapsed_s"])
-    text = f"{s['games']} games in {play:.1f} s ({s['games_per_s']} games/s)"
     startup = s.get("startup_s") or 0.0
-    if startup >= 0.05:
-        text += f", after {startup:.1f} s of start-up (preparing the situation, loading or compiling the engine)"
-    return text
+    return (f"{s['games']} games in {play:.1f} s ({s['games_per_s']} games/s), after {startup:.1f} s of start-up "
+            f"(preparing the situation, loading or compiling the engine)")
 
 
 def format_summary(s: dict) -> str:

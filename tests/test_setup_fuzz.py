@@ -169,6 +169,7 @@ def check_one(sid: str, doc: dict, folder) -> str:
         return "refused"
     if sid not in _PREPARED:
         _PREPARED[sid] = policy_tables(build_tables(load_situation(sid)))
+    verdict = "played"
     for seed in (1, 2):
         s = set_up(t, _PREPARED[sid], seed)
         entering = s.group_entering[s.group]
@@ -180,7 +181,9 @@ def check_one(sid: str, doc: dict, folder) -> str:
             (t.units.names[s.utype[u]], int(s.status[u]), int(s.group[u])) for u in
             np.flatnonzero(~(placed | waiting | lost))]
         assert not (lost & entering).any()  # only set-up counters can be lost at set-up
-    return "played"
+        if lost.any():
+            verdict = "played, counters lost at set-up"
+    return verdict
 
 
 def _run(examples: int, tmp_path_factory):
@@ -197,12 +200,13 @@ def _run(examples: int, tmp_path_factory):
 
     fuzz()
     # the mutations must exercise both ends: refusals, and files that set up
-    assert seen.get("refused", 0) > examples // 10 and seen.get("played", 0) > examples // 10, seen
+    played = seen.get("played", 0) + seen.get("played, counters lost at set-up", 0)
+    assert seen.get("refused", 0) > examples // 10 and played > examples // 10, seen
     return seen
 
 
 def test_fuzzed_situations_are_refused_by_name_or_set_up_with_every_unit_accounted_for(tmp_path_factory):
-    _run(300, tmp_path_factory)
+    print(_run(300, tmp_path_factory))
 
 
 @pytest.mark.slow

@@ -1,0 +1,126 @@
+"""What the designer's report says (issue 16): the situation and the run in words, the players
+named as AI players, draws defined, victory conditions in words and each side's victory
+measures against their thresholds for every situation, intervals as their two ends where they
+are lopsided, compare lines explained, whole-number sweep axes."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from policies.spec import parse_side_policies
+from reports.charts import measures_chart
+from reports.html_report import situation_heading, write_report
+from reports.verdict import verdict
+from reports.victory_text import thresholds, victory_words
+from simulator.panzerblitz.batch import play_games, prepare
+from simulator.situation import builtin_situations, load_situation
+from simulator.summary import summarize
+
+
+def run_tables(sid: str, n: int = 2, policy: str = "random"):
+    sit = load_situation(sid)
+    policies = parse_side_policies([policy], sit.ruleset.sides)
+    g, t, lo = play_games(prepare(sit), list(range(1, n + 1)), policies)
+    g.insert(0, "game", range(n))
+    t.insert(0, "game", t.pop("batch_game"))
+    lo.insert(0, "game", lo.pop("batch_game"))
+    g = g.drop(columns="batch_game")
+    summary = summarize(g, situation=sit, seed=1, policies=policies, levels=("marginal", "tactical", "decisive"),
+                        elapsed_s=1.0, startup_s=0.2)
+    return sit, g, t, lo, summary
+
+
+def test_victory_conditions_in_words():
+    sit = load_situation("pb-04")
+    sides = sit.ruleset.sides
+    german = victory_words("german", sit.side("german").victory, sides)
+    assert german == ("German: Russian units on board 3 at the end of the game; marginal with at most 30, "
+                      "tactical with at most 20, decisive with at most 10.")
+    russian = victory_words("russian", sit.side("russian").victory, sides)
+    assert russian.startswith("Russian: German units destroyed at the end of the game; marginal with at least 5")
+    pb07 = load_situation("pb-07").side("russian").victory
+    assert ("marginal", ">", 1.0) in thresholds(pb07)  # the card's "MORE than the Germans"
+    assert "more than 1" in victory_words("russian", pb07, sides)
+
+
+@pytest.mark.parametrize("path", builtin_situations(), ids=lambda p: p.stem)
+def test_measures_chart_for_every_situation_from_its_own_conditions(path):
+    sit, games, turns, _, summary = run_tables(path.stem)
+    assert {"measure", "measure_level"} <= set(turns.columns)
+    last = turns[turns["turn"] == turns["turn"].max()]
+    for side in sit.ruleset.sides:
+        # the chart's last point is the measure the game was judged on
+        final = last[last["side"] == side].set_index("game")["measure"]
+        judged = games.set_index("game")[f"value_{side}"]
+        engaged = games.set_index("game")["winner"].notna()
+        assert ((final == judged) | ~engaged | (judged == 0)).all()
+    fig = measures_chart(turns, summary)
+    axes = fig.get_axes()
+    assert len(axes) == 2
+    for ax, side in zip(axes, sit.ruleset.sides, strict=True):
+        levels = thresholds(sit.side(side).victory)
+        # one dashed line a level, at its threshold
+        ys = sorted(round(line.get_ydata()[0], 6) for line in ax.get_lines() if line.get_linestyle() != "-")
+        assert ys == sorted(round(t, 6) for _, _, t in levels)
+    fig.savefig(io.BytesIO())
+
+
+def test_lopsided_interval_is_given_as_its_two_ends():
+    text = verdict("german", "russian", 300, 0, 300)
+    assert "±" not in text and "favours the Germans by 100 points (95 % interval" in text and "to 100)" in text
+    assert verdict("german", "russian", 5000, 3000, 10000) == "favours the Germans by 20 ± 2 points"  # symmetric
+
+
+def test_report_says_what_was_played_by_whom_in_words(tmp_path):
+    sit, games, turns, losses, summary = run_tables("pb-01", 3)
+    assert situation_heading(summary) == "Situation 1 (pb-01): Russian Rear Area Raid: White Russia"
+    assert write_report(games, turns, losses, summary, tmp_path, sit) == {}
+    page = (tmp_path / "report.html").read_text()
+    assert "<h1>Situation 1 (pb-01): Russian Rear Area Raid: White Russia</h1>" in page
+    assert "10 game-turns each" in page and f"run on {summary['date'][:10]}" in page
+    assert "computer (AI) players, not people" in page and "<b>random AI player</b> (hold fire 0.25" in page
+    assert "A game is a <b>draw</b> when neither side reached a higher victory level" in page
+    assert "How each side wins" in page and "German: German units destroyed at the end of the game" in page
+    assert "Victory measures against their thresholds" in page
+    run = page[page.index("<h2>Run</h2>"):]
+    assert "&quot;" not in run and "{" not in run  # no raw JSON
+    assert "<th>german player</th><td>random (hold_fire = 0.25, stay_put = 0.1)</td>" in run
+    for board in ("1", "2", "3"):
+        assert f"<h3>Board {board}</h3>" in page
+    assert "charts/loss_map.png" in page
+
+
+def test_integer_sweep_axis_has_integer_ticks():
+    from reports.sweep_report import sweep_chart
+
+    points = [{"value": v, "sides": {"german": {"win": p, "ci95": [p - 0.05, p + 0.05]},
+                                     "russian": {"win": 1 - p, "ci95": [0.95 - p, 1.05 - p]}}}
+              for v, p in ((6, 0.2), (7, 0.4), (8, 0.6))]
+    result = {"situation": "pb-04", "param": "situation.turns", "games": 10, "values": [6, 7, 8],
+              "sides": ["german", "russian"], "points": points,
+              "balance_point": {"value": 7.5, "ci95": [7.0, 8.0], "b0": -7.5, "b1": 1.0, "side": "german"}}
+    fig = sweep_chart(result)
+    fig.canvas.draw()
+    ticks = [t for t in fig.axes[0].get_xticks() if 6 <= t <= 8]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+
+
+def test_compare_line_explains_an_interval_that_excludes_zero_beside_a_non_significant_holm_p():
+    from simulator.experiments import format_compare
+
+    line = {"ci95": [0.01, 0.2], "change": 0.1, "win": {"win": 0.6}, "p_value": 0.03, "p_holm": 0.0625,
+            "significant": False}
+    other = {"ci95": [-0.1, 0.05], "change": -0.02, "win": {"win": 0.3}, "p_value": 0.5, "p_holm": 0.5,
+             "significant": False}
+    result = {"situation": "pb-04", "games": 100, "seed": 1, "overrides": {}, "sides": ["german", "russian"], "policies": {},
+              "baseline": {"german": {"win": 0.5}, "russian": {"win": 0.32}},
+              "variants": {"short": {"overrides": {"situation.turns": 8},
+                                     "sides": {"german": line, "russian": other}}}}
+    text = format_compare(result)
+    assert "no*" in text and "* the 95 % interval excludes 0 but the change is not significant" in text
+    assert "corrected for every line" in text
+    from reports.compare_report import report_html
+
+    assert "no* : the 95 % interval excludes 0" in report_html(result, b"")
