@@ -185,9 +185,10 @@ def measures_chart(turns: pd.DataFrame, summary: dict):
         for level, cmp, threshold in levels:
             ax.axhline(threshold, color=colour, alpha=LEVEL_ALPHAS.get(level, 1.0), linestyle=(0, (5, 3)),
                        linewidth=1.3)
-            ax.text(q.index.max(), threshold, f" {level} {cmp} {threshold:g}", va="center", ha="left",
-                    fontsize=FONT_SIZES["note"], color="#333333")
-        ax.set_title(_wrap(measure_words(v, side, sides), 52), fontsize=FONT_SIZES["note"] + 1, loc="left",
+            # inside the frame, on the line's left end: never cut off or over the next panel
+            ax.text(0.01, threshold, f"{level} {cmp} {threshold:g}", va="bottom", ha="left",
+                    fontsize=FONT_SIZES["note"], color="#333333", transform=ax.get_yaxis_transform())
+        ax.set_title(_wrap(measure_words(v, side, sides), 52, lines=2), fontsize=FONT_SIZES["note"] + 1, loc="left",
                      color=colour)
         ax.set_xlabel("game-turn (0 = after set-up)")
         ax.set_ylabel(f"{side.capitalize()} victory measure")
@@ -198,7 +199,7 @@ def measures_chart(turns: pd.DataFrame, summary: dict):
     return fig
 
 
-def _wrap(text: str, width: int) -> str:
+def _wrap(text: str, width: int, lines: int = 2) -> str:
     import textwrap
 
-    return "\n".join(textwrap.wrap(text, width))
+    return "\n".join(textwrap.wrap(text, width, max_lines=lines, placeholder=" ..."))

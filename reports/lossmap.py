@@ -94,6 +94,9 @@ def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dp
     cv.add(PolyCollection(hex_polygons(x, y), facecolors="white", edgecolors="none", alpha=FADE, zorder=3))
     _draw_boards(cv, m)
     _draw_place_names(cv, m)
+    if board is not None:  # one board: the other boards' place names stay off the margins
+        for text in ax.texts:
+            text.set_clip_on(True)
     both = [s for s in sides if counts[s].any()]
     for k, side in enumerate(both):
         shift = 0.0 if len(both) == 1 else (-SIDE_OFFSET if k == 0 else SIDE_OFFSET)

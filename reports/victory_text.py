@@ -19,12 +19,20 @@ def _side(whose: str, side: str, sides: list[str]) -> str:
     return side.capitalize()
 
 
+def _hexes(hexes: list) -> str:
+    """'hexes 2U5, 2U6' or, for a long list, '34 hexes (1C7, 1C6, 1C5, ..., 2GG1)'."""
+    hexes = [str(h) for h in hexes]
+    if len(hexes) <= 6:
+        return "hex " + hexes[0] if len(hexes) == 1 else "hexes " + ", ".join(hexes)
+    return f"{len(hexes)} hexes ({', '.join(hexes[:3])}, ..., {hexes[-1]})"
+
+
 def _area(area: dict) -> str:
     parts = []
     if "boards" in area:
         parts.append("board " + ", ".join(map(str, area["boards"])))
     if "hexes" in area:
-        parts.append("hexes " + ", ".join(map(str, area["hexes"])))
+        parts.append(_hexes(area["hexes"]))
     if "region" in area:
         region = area["region"]
         parts.append(", ".join(region) if isinstance(region, list) else str(region))
@@ -71,7 +79,7 @@ def measure_words(m: dict, side: str, sides: list[str]) -> str:
     if kind == "entered":
         return f"whether a {who} unit entered {_area(m['area'])} (1 = yes)"
     if kind == "hexes_controlled":
-        return f"hexes {', '.join(m['hexes'])} controlled by the {who}s"
+        return f"{_hexes(m['hexes'])} controlled by the {who}s"
     if kind == "furthest_advance":
         return f"the furthest {who} advance toward the {m['toward']} (hex columns or rows)"
     if kind == "line_of_fire":
