@@ -14,11 +14,13 @@ $B suggest pb-04 --games 100 --seed 1 --levers turns,threshold --out "$OUT/sugge
 cp "$OUT/run/charts/victory.png" docs/img/run-victory.png
 cp "$OUT/run/charts/decided.png" docs/img/run-decided.png
 cp "$OUT/run/charts/attrition.png" docs/img/run-attrition.png
-# The loss map is drawn at the map's full size; half of it, in 256 colours, is enough for a README.
+cp "$OUT/run/charts/measures.png" docs/img/run-measures.png
+# The report shows the loss map one board at a time, a page wide; the README shows board 3
+# (inverted in this layout), where most units are lost, in 256 colours.
 .venv/bin/python -c "
 from PIL import Image
-im = Image.open('$OUT/run/charts/loss_map.png').convert('RGB')
-im = im.resize((im.width // 2, im.height // 2), Image.LANCZOS).quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+im = Image.open('$OUT/run/charts/loss_map_board-3i.png').convert('RGB')
+im = im.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
 im.save('docs/img/run-loss-map.png', optimize=True)"
 cp "$OUT/compare/compare.png" docs/img/compare.png
 cp "$OUT/sweep/sweep.png" docs/img/sweep.png
