@@ -29,6 +29,7 @@ from simulator.panzerblitz.replay import policy_tables
 from simulator.panzerblitz.state import NOT_PLACED, ON_MAP, WAITING, new_state
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import SITUATIONS_DIR, check_file, load_situation
+from tests.test_situation import _dump  # the document as TOML, inline tables only
 
 BASES = ("pb-01", "pb-07", "pb-12")
 DOCS = {sid: tomllib.loads((SITUATIONS_DIR / f"{sid}.toml").read_text()) for sid in BASES}
@@ -92,46 +93,6 @@ def mutated(draw):
     return sid, doc
 
 
-def _toml(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_toml(k)} = {_toml(v)}" for k, v in value.items()) + " }"
-    raise TypeError(value)
-
-
-def write_toml(doc: dict) -> str:
-    """A situation document as TOML: top-level keys, then [map], [[side]] with their groups
-    and victory, [[special]] (tomllib reads TOML only; the shapes here are the format's)."""
-    lines = [f"{_toml(k)} = {_toml(v)}" for k, v in doc.items() if k not in ("side", "special")]
-    for side in doc.get("side", []) if isinstance(doc.get("side"), list) else []:
-        lines.append("[[side]]")
-        if not isinstance(side, dict):
-            continue
-        lines += [f"{_toml(k)} = {_toml(v)}" for k, v in side.items() if k not in ("group", "victory")]
-        for g in side.get("group", []) if isinstance(side.get("group"), list) else []:
-            lines.append("[[side.group]]")
-            lines += [f"{_toml(k)} = {_toml(v)}" for k, v in (g.items() if isinstance(g, dict) else [])]
-        if "victory" in side:
-            lines.append(f"victory = {_toml(side['victory'])}" if not isinstance(side["victory"], dict)
-                         else "[side.victory]\n" + "\n".join(f"{_toml(k)} = {_toml(v)}"
-                                                             for k, v in side["victory"].items()))
-    if "side" in doc and not isinstance(doc["side"], list):
-        lines.append(f"side = {_toml(doc['side'])}")
-    for sr in doc.get("special", []) if isinstance(doc.get("special"), list) else []:
-        lines.append("[[special]]")
-        lines += [f"{_toml(k)} = {_toml(v)}" for k, v in (sr.items() if isinstance(sr, dict) else [])]
-    if "special" in doc and not isinstance(doc["special"], list):
-        lines.append(f"special = {_toml(doc['special'])}")
-    return "\n".join(lines) + "\n"
-
-
 def set_up(t, pt, seed: int):
     """Both sides' set-up, as a game begins (replay.play), with random players."""
     sit = t.situation
@@ -148,10 +109,7 @@ def set_up(t, pt, seed: int):
 
 
 def check_one(sid: str, doc: dict, folder) -> str:
-    try:
-        text = write_toml(doc)
-    except TypeError:
-        return "unwritable"
+    text = _dump(doc)
     path = folder / f"{sid}-mutant.toml"
     path.write_text(text)
     problems = check_file(path)
