@@ -11,6 +11,7 @@ Written here rather than taken from a library: it is a few dozen lines.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import threading
 import time
@@ -45,12 +46,17 @@ class Progress:
                 print(f"{text} ...", file=self.stream, flush=True)
             return
         t0 = time.perf_counter()
+        if compiling:  # the explanation once, in full; the spinner's line stays within the width
+            print(f"{text}.", file=self.stream, flush=True)
+            what = f"{what}: compiling"
+        width = shutil.get_terminal_size().columns - 12
+        line = what if len(what) <= width else what[:width - 3] + "..."
 
         def spin() -> None:
             k = 0
             while not self._stop.wait(0.25):
                 with self._lock:
-                    self.stream.write(f"\r{SPINNER[k % 4]} {text} ... {time.perf_counter() - t0:.0f} s ")
+                    self.stream.write(f"\r{SPINNER[k % 4]} {line} ... {time.perf_counter() - t0:.0f} s ")
                     self.stream.flush()
                     self.drawn = True
                 k += 1

@@ -134,7 +134,8 @@ def test_first_run_says_the_engine_is_compiled_once_and_shows_it_working():
     bar.update(5, 10)
     bar.close()
     text = tty.getvalue()
-    assert "\r| preparing pb-01; compiling the rules engine" in text and " s " in text  # spinner, seconds
+    assert text.startswith("preparing pb-01; compiling the rules engine: the first run")  # once, in full
+    assert "\r| preparing pb-01: compiling ... 0 s" in text  # then a short spinner line with the seconds
     assert "[###############...............] 5/10 games" in text
 
     quiet = io.StringIO()
