@@ -94,8 +94,17 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     t0 = time.perf_counter()
     from simulator._numba_cache import kernels_cached
 
+    compiling = not kernels_cached()
     bar.starting(f"preparing {situation.id}" + (f" in {workers} worker processes" if workers > 1 and not cluster else ""),
-                 compiling=not kernels_cached())
+                 compiling=compiling)
+    if compiling and workers > 1 and cluster is None:
+        # Compile once, here, before the pool starts: K workers would each compile the same
+        # kernels at once (K times the CPU for the same wait); they then load them from the cache.
+        try:
+            _prepare(engine.load(), situation, policies)
+        except BaseException:
+            bar.close()
+            raise
     games: list[pd.DataFrame] = []
     turns: list[pd.DataFrame] = []
     losses: list[pd.DataFrame] = []

@@ -172,3 +172,19 @@ def test_playing_speed_is_reported_apart_from_start_up(capsys):
     assert abs(s["startup_s"] + s["play_s"] - s["elapsed_s"]) < 0.01
     assert s["games_per_s"] == round(res.games_per_s, 1) and abs(s["games_per_s"] - 20 / s["play_s"]) < 0.2
     assert "20 games in" in format_summary(s) and "of start-up" in format_summary(s)
+
+
+def test_a_cold_run_with_workers_compiles_once_in_the_main_process(monkeypatch):
+    import simulator._numba_cache as cache
+    from policies.spec import parse_side_policies
+
+    sit = load_situation("pb-01")
+    policies = parse_side_policies(["random"], sit.ruleset.sides)
+    calls = []
+    real = runner._prepare
+    monkeypatch.setattr(cache, "kernels_cached", lambda: False)
+    monkeypatch.setattr(runner, "_prepare", lambda *a: calls.append(a[1].id) or real(*a))
+    two = runner.run(sit, 6, 4, policies, workers=2, progress=False)
+    assert calls == ["pb-01"]  # here, before the pool (the workers' own _prepare runs in them)
+    one = runner.run(sit, 6, 4, policies, workers=1, progress=False)
+    assert two.games.equals(one.games)
