@@ -124,3 +124,14 @@ def test_compare_line_explains_an_interval_that_excludes_zero_beside_a_non_signi
     from reports.compare_report import report_html
 
     assert "no* : the 95 % interval excludes 0" in report_html(result, b"")
+
+
+def test_a_run_saved_by_an_older_version_still_gets_its_report(tmp_path):
+    sit, games, turns, losses, summary = run_tables("pb-01", 2)
+    for key in ("victory", "title", "turns", "date", "startup_s", "play_s", "sets_up_first", "moves_first",
+                "lost_at_setup"):
+        summary.pop(key)
+    turns = turns.drop(columns=["measure", "measure_level", "units_lost_at_setup"])
+    assert write_report(games, turns, losses, summary, tmp_path, sit) == {}
+    page = (tmp_path / "report.html").read_text()
+    assert "<h1>Situation 1 (pb-01)</h1>" in page and "victory conditions were not recorded" in page
