@@ -194,6 +194,8 @@ def measures_chart(turns: pd.DataFrame, summary: dict):
         ax.set_ylabel(f"{side.capitalize()} victory measure")
         ax.set_ylim(bottom=min(0.0, float(clipped.min())), top=cap)
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        if finite.dropna().apply(float.is_integer).all():  # counts of units: whole-number ticks
+            ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
