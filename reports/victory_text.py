@@ -74,6 +74,12 @@ def measure_words(m: dict, side: str, sides: list[str]) -> str:
     if kind == "exited":
         stay = f", staying off {m['stay_off_turns']} turns" if m.get("stay_off_turns") else ""
         return f"{_units(m, who)} exited off the {m['edge']} edge{stay}"
+    if kind == "round_trip":
+        stay = f", stayed off {m['stay_off_turns']} turns" if m.get("stay_off_turns") else ""
+        if not m.get("return_leg", True):
+            return f"{_units(m, who)} exited off the {m['edge']} edge{stay}"
+        return (f"{_units(m, who)} that left by the {m['edge']} edge{stay}, came back on where they left "
+                f"and then left by the {m['final_edge']} edge")
     if kind == "not_exited":
         return f"{_units(m, who)} not exited off the {m['edge']} edge"
     if kind == "entered":
