@@ -2,13 +2,16 @@
 
 from simulator.jit import KernelDispatcher, njit
 
+# Not cached on disk: a caller loaded from numba's cache never compiles its callee, so on every
+# run after the first the callee had no signature at all and this test failed.
 
-@njit(cache=True)
+
+@njit(cache=False)
 def _scaled(x, factor, flag):
     return x * factor if flag else x
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _calls_with_constants(x):
     return _scaled(x, 2, True) + _scaled(x, 3, False) + _scaled(x, 4, True)
 
