@@ -12,7 +12,9 @@ seat against the same opponent on the same seeds.  "Better" is the seat's outcom
 its victory level minus the opponent's (-3..3, docs/policies.md), compared pairwise.
 
 Writes one CSV row per situation and prints a Markdown table for the README.  Win rates come
-with 95 % Wilson intervals (simulator/stats.py).
+with 95 % Wilson intervals (simulator/stats.py).  The heuristic-against-heuristic games are also
+audited for blunders (`balance audit`, simulator/panzerblitz/audit.py, on the same seeds): the
+mean count per game of each side goes into the CSV (`audit_<side>_<count>`) and a second table.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policies.spec import parse_policy  # noqa: E402
+from simulator.audit import run_audit  # noqa: E402
+from simulator.panzerblitz.audit import COUNTS  # noqa: E402
 from simulator.runner import run  # noqa: E402
 from simulator.situation import builtin_situations, load_situation  # noqa: E402
 from simulator.stats import seat_score, wilson  # noqa: E402
@@ -81,6 +85,10 @@ def main() -> int:
             m, lo, hi = paired_gain(scores[label][seat], scores["rr"][seat])
             row[f"{label}_score"] = round(float(scores[label][seat].mean()), 3)
             row[f"{label}_gain"], row[f"{label}_gain_lo"], row[f"{label}_gain_hi"] = round(m, 3), round(lo, 3), round(hi, 3)
+        _, audit = run_audit(sit, args.games, args.seed, pols["hh"], workers=args.workers)
+        for _, x in audit.iterrows():
+            for c in COUNTS:
+                row[f"audit_{x.side}_{c}"] = x[f"{c}_per_game"]
         row["rr_score_a"] = round(float(scores["rr"][a].mean()), 3)
         row["rr_score_b"] = round(float(scores["rr"][b].mean()), 3)
         row["elapsed_s"] = round(time.perf_counter() - t0, 1)
@@ -91,7 +99,20 @@ def main() -> int:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(args.out, index=False)
     print(markdown(df))
+    print()
+    print(audit_markdown(df))
     return 0
+
+
+def audit_markdown(df: pd.DataFrame) -> str:
+    """Blunders per game of each side, heuristic against heuristic (the columns audit_*)."""
+    out = ["| situation | side | " + " | ".join(c.replace("_", " ") for c in COUNTS) + " |",
+           "|---|---|" + "---:|" * len(COUNTS)]
+    for _, x in df.iterrows():
+        for s in (x.side_a, x.side_b):
+            out.append(f"| {x.situation} | {s} | " + " | ".join(f"{x.get(f'audit_{s}_{c}', float('nan')):.2f}"
+                                                              for c in COUNTS) + " |")
+    return "\n".join(out)
 
 
 def markdown(df: pd.DataFrame) -> str:

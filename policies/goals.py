@@ -12,6 +12,8 @@ game of a run (the kernels never see the measure dictionaries).
 from __future__ import annotations
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse import csgraph
 
 from simulator.panzerblitz.combat import crt_result
 from simulator.panzerblitz.tables import Tables
@@ -26,9 +28,9 @@ FAR = 99  # goal distance where a side has no goal
 # Die modifiers covered by the expected-damage table, index = modifier + MOD_OFFSET.
 MOD_OFFSET = 6
 
-# Expected damage of one CRT result on a face-up unit (PB-CRT-2): X removes it; D and DD
-# disperse it (it neither fires nor moves in its next turn).
-RESULT_VALUE = np.array([0.0, 0.35, 0.35, 1.0])
+# Rows of `p_result`: the chance of each CRT result (PB-CRT-2): D disperses; DD disperses, or
+# eliminates a unit already dispersed; X eliminates.  (The CRT codes are 0 -, 1 D, 2 DD, 3 X.)
+P_D, P_DD, P_X = 0, 1, 2
 
 PolicyT = struct_of_arrays("PolicyT", module=__name__, fields=[
     "goal_kind",    # int64[2]
@@ -38,9 +40,12 @@ PolicyT = struct_of_arrays("PolicyT", module=__name__, fields=[
     "risk_weight",  # float64[2]: >1 where the side's own losses are what it is scored on
     "unit_value",   # float64[n_types]: worth of a unit in combat (both sides' losses)
     "victory_weight",  # float64[2, n_types]: extra worth of killing a type (measure weights)
-    "ev",           # float64[n_columns, 2*MOD_OFFSET+1]: expected damage per odds column, die modifier
+    "p_result",     # float64[3, n_columns, 2*MOD_OFFSET+1]: P(D), P(DD), P(X) per odds column, die modifier
     "outlook",      # float64[n_hex]: share of the map a hex sees (hilltops high)
     "min_column",   # int64: the lowest odds column any attack is considered at (1-1 by default)
+    "barrier_way",  # float64[2, n_hex]: share of the enemy's cheapest ways to the side's ground through the hex
+    "enemy_start_dist",  # int64[2, n_hex]: hexes to the nearest hex the enemy starts in (set-up or entry)
+    "road_hex",     # bool[n_hex]: a road runs through the hex
 ])
 
 
@@ -124,6 +129,18 @@ def start_hexes(t: Tables, si: int) -> np.ndarray:
     return np.unique(np.concatenate(hexes)).astype(np.int64) if hexes else np.zeros(0, dtype=np.int64)
 
 
+def held_ground(t: Tables, si: int) -> np.ndarray:
+    """What a side without a place goal guards with its minefields and blocks: the hexes of its
+    set-up groups that the card pins to a few hexes (command posts and their forts in Situation
+    1), else its whole start area."""
+    side = t.situation.side(t.situation.ruleset.sides[si])
+    pinned = [g.hexes for g in side.groups
+              if not g.entering and 0 < len(g.hexes) <= 3 * max(sum(g.units.values()), 1)]
+    if pinned:
+        return np.unique(np.concatenate(pinned)).astype(np.int64)
+    return start_hexes(t, si)
+
+
 def forward_ground(t: Tables, si: int, denied: np.ndarray) -> np.ndarray:
     """The ground a side scored on kills holds to deny the enemy's goal.
 
@@ -168,15 +185,58 @@ def _midline(t: Tables, between: list[str], along: bool) -> np.ndarray:
     return np.flatnonzero(m.col == m.width // 2).astype(np.int64)
 
 
-def expected_damage(crt: np.ndarray, lowest_roll: int) -> np.ndarray:
-    """Mean RESULT_VALUE of one attack per odds column and net die modifier (one die, PB-CBT-11)."""
+def result_probabilities(crt: np.ndarray, lowest_roll: int) -> np.ndarray:
+    """P(D), P(DD), P(X) of one attack per odds column and net die modifier (one die, PB-CBT-11)."""
     n_cols = crt.shape[1]
-    out = np.zeros((n_cols, 2 * MOD_OFFSET + 1))
+    out = np.zeros((3, n_cols, 2 * MOD_OFFSET + 1))
     for col in range(n_cols):
         for mod in range(-MOD_OFFSET, MOD_OFFSET + 1):
-            out[col, mod + MOD_OFFSET] = np.mean(
-                [RESULT_VALUE[crt_result(crt, lowest_roll, col, roll + mod)] for roll in range(1, 7)])
-    return out
+            for roll in range(1, 7):
+                r = crt_result(crt, lowest_roll, col, roll + mod)
+                if r > 0:
+                    out[r - 1, col, mod + MOD_OFFSET] += 1
+    return out / 6
+
+
+def way_costs(t: Tables) -> sparse.csr_matrix:
+    """The map as a graph for a tracked vehicle (the usual attacker): an edge to each neighbour
+    at its entry cost, or the road rate along a road (half MF; closed hexes have no edges)."""
+    mv, mt = t.movement, t.map_t
+    cls = mv.class_index("vehicle") if "vehicle" in mv.classes else 0
+    n = mt.neighbours.shape[0]
+    rows, cols, costs = [], [], []
+    for k in range(6):
+        nb = mt.neighbours[:, k]
+        ok = (nb >= 0)
+        src = np.flatnonzero(ok)
+        dst = nb[ok]
+        road = (mt.side_features[src, k] & mv.road_bit) != 0
+        c = np.where(road, mv.road_cost, mv.enter_cost[dst, cls]).astype(np.float64)
+        keep = (c >= 0) & ~mt.closed[dst]
+        rows.append(src[keep])
+        cols.append(dst[keep])
+        costs.append(np.maximum(c[keep], 0.5))
+    return sparse.csr_matrix((np.concatenate(costs), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n))
+
+
+def barrier_ways(t: Tables, graph: sparse.csr_matrix, enemy_starts: np.ndarray, ground: np.ndarray,
+                 slack: float = 1.1, samples: int = 24) -> np.ndarray:
+    """Per hex, the share of the enemy's start hexes (up to `samples` of them, spread out) whose
+    cheapest way to `ground` (the side's goal or start area) passes through it within `slack`
+    of the cheapest cost: where the enemy must pass, for minefields and blocks."""
+    n = graph.shape[0]
+    out = np.zeros(n)
+    if not len(enemy_starts) or not len(ground):
+        return out
+    starts = enemy_starts[np.linspace(0, len(enemy_starts) - 1, min(samples, len(enemy_starts))).astype(int)]
+    to_ground = csgraph.dijkstra(graph.T, indices=ground, min_only=True)  # cost from each hex to the ground
+    from_start = csgraph.dijkstra(graph, indices=starts)
+    for i, e in enumerate(starts):
+        best = to_ground[e]
+        if not np.isfinite(best):
+            continue
+        out += (from_start[i] + to_ground <= best * slack + 1.0)
+    return out / len(starts)
 
 
 def build_policy_tables(t: Tables) -> PolicyT:
@@ -195,7 +255,7 @@ def build_policy_tables(t: Tables) -> PolicyT:
         kind, hexes, kw, rw = own_goal(t, m)
         if kind == NO_GOAL:
             kind, hexes = denial_goal(t, measures[1 - si])
-            if kind == DEFEND and scores_kills(m):
+            if kind == DEFEND and (scores_kills(m) or m.get("measure") == "prevent_enemy"):
                 hexes = forward_ground(t, si, hexes)
         goal_kind[si] = kind
         kill_weight[si] = kw
@@ -214,9 +274,22 @@ def build_policy_tables(t: Tables) -> PolicyT:
     unit_value = np.where(counted, 0.5 + 0.5 * strength / max(mean, 1.0), 0.0)
     los = t.map_t.los
     view = los.sum(axis=1) / max(n_hex, 1)
+    # Where each side's minefields and blocks go: across the enemy's ways to its goal (or, with
+    # no place goal, to its start area).
+    graph = way_costs(t)
+    barrier_way = np.zeros((2, n_hex))
+    enemy_start_dist = np.full((2, n_hex), FAR, dtype=np.int64)
+    for si in range(2):
+        enemy = start_hexes(t, 1 - si)
+        ground = np.flatnonzero(goal_dist[si] == 0) if goal_kind[si] != NO_GOAL else held_ground(t, si)
+        if len(enemy):
+            enemy_start_dist[si] = dist[:, enemy].min(axis=1)
+            barrier_way[si] = barrier_ways(t, graph, enemy, ground.astype(np.int64))
+    road_hex = (t.map_t.side_features & t.movement.road_bit).any(axis=1)
     return PolicyT(goal_kind, goal_dist, return_dist, kill_weight, risk_weight, unit_value, victory_weight,
-                   expected_damage(t.combat_t.crt, t.combat_t.lowest_roll), view.astype(np.float64),
-                   int(t.combat.column("1-1")) if "1-1" in t.combat.column_names else 0)
+                   result_probabilities(t.combat_t.crt, t.combat_t.lowest_roll), view.astype(np.float64),
+                   int(t.combat.column("1-1")) if "1-1" in t.combat.column_names else 0,
+                   barrier_way, enemy_start_dist, road_hex)
 
 
 def _weights(m: dict) -> dict:

@@ -2,25 +2,29 @@
 
 It plays towards its side's goal (policies/goals.py): advance on, hold, or leave by the
 hexes the victory conditions name, and kill where the odds are good.  It sees what a player
-sees: the whole board (PanzerBlitz has no hidden units), the line-of-sight table and the
-rules of fire; it never looks at die rolls to come.
+sees: the whole board (PanzerBlitz has no hidden units; a side knows which minefields are its
+own), the line-of-sight table and the rules of fire; it never looks at die rolls to come.
 
 Scores are in one currency, "units": destroying an average enemy unit is worth about 1, losing
-one of its own costs about 1, and one hex of progress towards the goal is worth 0.25 times
-the objective weight.  The parameters (policies/spec.py, in this order) scale the terms.
+one of its own costs about 1, and one hex of progress towards the goal is worth `hex_progress`
+times the objective weight.  Every weight is a named parameter (policies/heuristic.toml, read
+by position in the order of PARAM_NAMES).
 
 Where each decision lives:
-- set-up, entry and movement: `hex_score` (goal, danger, cover, view, fire position),
-  `pick_hex`, `pick_move` (with overruns, `overrun_gain`);
-- fire: `plan_fire` (concentrate on the best odds and most valuable stacks);
-- close assault: `pick_assault`; transport: `want_load`, `want_unload`.
+- set-up, entry and movement: `score_hexes` (goal, danger shared with nearby friends, cover,
+  view, fire position, contact with hidden or fortified enemies, minefields, transport),
+  `pick_hex`, `pick_move` (with overruns, `overrun_gain`), `pick_barrier` (minefields and
+  blocks where the enemy must pass);
+- fire: `plan_fire` (concentrate on the best expected gain); technique: `pick_technique`;
+- close assault: `plan_assaults`; transport: `want_load`, `want_unload`, `pick_entry_rider`;
+- engineers: `pick_mine_clear` (enemy minefields only, own ones only where they bar the way).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL
+from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL, P_D, P_DD, P_X
 from simulator.jit import njit
 from simulator.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack, odds_column
 from simulator.panzerblitz.rules import (
@@ -33,7 +37,6 @@ from simulator.panzerblitz.rules import (
     fire_reaches,
     firer_af_mode,
     is_piece,
-    may_assault,
     may_fire,
     may_fire_intensively,
     odds_of,
@@ -42,40 +45,77 @@ from simulator.panzerblitz.rules import (
     unit_defense,
 )
 from simulator.panzerblitz.state import N_TURNS, TURN
+from simulator.panzerblitz.units import CATEGORY_INDEX
 
 HEURISTIC = 1  # kernel id (policies/spec.py)
+TRANSPORT = CATEGORY_INDEX["transport"]  # trucks, wagons, halftracks: carriers first of all
 
-AGGRESSION, MIN_ODDS, OBJECTIVE_W, RISK, COVER_W, FIRE_W, NOISE, UNLOAD_DISTANCE = range(8)
+# The parameters, in the kernel's order; policies/heuristic.toml gives each its default, range
+# and meaning (policies/spec.py checks that both name the same ones in the same order).
+PARAM_NAMES = (
+    "aggression", "min_odds", "odds_ease", "exit_odds_factor", "risk", "risk_ease", "noise",
+    "objective_weight", "hex_progress", "pull_base", "on_goal_bonus", "exit_worth", "approach_range",
+    "defend_approach",
+    "cover_weight", "conceal_bonus", "hill_bonus", "outlook_bonus", "advance_outlook", "fire_weight",
+    "target_in_range_bonus", "cp_spot_bonus", "contact_bonus", "support_radius", "support_split", "alone_cost",
+    "stacking_cost", "stack_danger", "stay_bonus", "mine_cost", "setup_mine_cost",
+    "barrier_path", "barrier_road", "barrier_forward", "barrier_spread", "engineer_mine_bonus",
+    "unload_distance", "ride_far_moves", "load_margin", "passenger_contact_cost", "unload_cover_bonus",
+    "empty_carrier_pull", "empty_carrier_front", "empty_carrier_standoff", "empty_carrier_risk",
+    "meet_bonus", "pair_exit_bonus", "alone_rider_bonus",
+    "fire_min_gain", "disperse_value", "disperse_value_unarmed", "goal_target_factor",
+)
+(AGGRESSION, MIN_ODDS, ODDS_EASE, EXIT_ODDS_FACTOR, RISK, RISK_EASE, NOISE,
+ OBJECTIVE_W, HEX_PROGRESS, PULL_BASE, ON_GOAL_BONUS, EXIT_WORTH, APPROACH_RANGE,
+ DEFEND_APPROACH,
+ COVER_W, CONCEAL_BONUS, HILL_BONUS, OUTLOOK_BONUS, ADVANCE_OUTLOOK, FIRE_W,
+ TARGET_IN_RANGE_BONUS, CP_SPOT_BONUS, CONTACT_BONUS, SUPPORT_RADIUS, SUPPORT_SPLIT, ALONE_COST,
+ STACKING_COST, STACK_DANGER, STAY_BONUS, MINE_COST, SETUP_MINE_COST,
+ BARRIER_PATH, BARRIER_ROAD, BARRIER_FORWARD, BARRIER_SPREAD, ENGINEER_MINE_BONUS,
+ UNLOAD_DISTANCE, RIDE_FAR_MOVES, LOAD_MARGIN, PASSENGER_CONTACT_COST, UNLOAD_COVER_BONUS,
+ EMPTY_CARRIER_PULL, EMPTY_CARRIER_FRONT, EMPTY_CARRIER_STANDOFF, EMPTY_CARRIER_RISK,
+ MEET_BONUS, PAIR_EXIT_BONUS, ALONE_RIDER_BONUS,
+ FIRE_MIN_GAIN, DISPERSE_VALUE, DISPERSE_VALUE_UNARMED, GOAL_TARGET_FACTOR) = range(len(PARAM_NAMES))
 
-# Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills;
-# PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.
-THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING = range(5)
-N_FIELDS = 5
+# Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
+# PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
+# 100 x the worth of the enemy units beside the hex that fire cannot reach unspotted (woods,
+# towns) or that sit in forts.  OWN_NEAR: the side's units within `support_radius`.
+# ENEMY_MINES: the enemy minefields beside the hex.
+THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR, ENEMY_MINES = range(8)
+N_FIELDS = 8
 
-HEX_PROGRESS = 0.25     # worth of one hex nearer the goal, in units
 MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
+MAX_SUPPORT = 3         # supporters counted (the enemy's fire cannot be shared much further)
 
 
 # ---------------------------------------------------------------- what the enemy can do
 
 @njit(cache=True)
-def enemy_fields(st, ut, mt, ct, side, fields):
+def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
     """Per hex, from the enemy's current positions (they fire before they move, PB-SEQ-2):
     the AF their undispersed units could bring on a non-armored / armored unit there next
     turn (LOS, range, WEC, hill halving, and spotting: woods and towns hide a unit unless an
-    enemy stands adjacent, PB-SPOT-1/2); the distance to the nearest enemy; and the distance
-    to the nearest enemy stack a unit there could see to fire at."""
+    enemy stands adjacent, PB-SPOT-1/2); the distance to the nearest enemy; the distance to the
+    nearest enemy stack a unit there could see to fire at; the worth of the hidden or
+    fortified enemies beside it; the side's own units near it; enemy minefields beside it."""
     n_hex = mt.neighbours.shape[0]
     enemy = 1 - side
     threat_soft = fields[THREAT_SOFT]
     threat_armored = fields[THREAT_ARMORED]
     enemy_dist = fields[ENEMY_DIST]
     target_near = fields[TARGET_NEAR]
+    contact = fields[CONTACT]
     threat_soft[:] = 0
     threat_armored[:] = 0
     enemy_dist[:] = FAR
     target_near[:] = FAR
+    contact[:] = 0
     spotter = np.zeros(n_hex, dtype=np.bool_)
+    fort_hex = np.zeros(n_hex, dtype=np.bool_)
+    for e in range(st.utype.shape[0]):
+        if st.status[e] == 1 and st.side[e] == enemy and ut.fort[st.utype[e]]:
+            fort_hex[st.hex[e]] = True
     for e in range(st.utype.shape[0]):
         if not is_piece(st, ut, e) or st.side[e] != enemy:
             continue
@@ -86,6 +126,12 @@ def enemy_fields(st, ut, mt, ct, side, fields):
                 enemy_dist[h] = d
             if d <= MAX_SCAN and d < target_near[h] and (d <= 1 or (mt.los[h, he] and not mt.concealing[he])):
                 target_near[h] = d
+        if mt.concealing[he] or fort_hex[he]:
+            w = int(100 * (pt.unit_value[st.utype[e]] + pt.victory_weight[side, st.utype[e]]))
+            for k in range(6):
+                nb = mt.neighbours[he, k]
+                if nb >= 0:
+                    contact[nb] += w
         if not st.dispersed[e]:
             spotter[he] = True
             for k in range(6):
@@ -110,6 +156,43 @@ def enemy_fields(st, ut, mt, ct, side, fields):
             threat_soft[h] += modified_attack(ut.attack[t], ut.weapon[t], False, d, r, halved, ct.wec, ct.halving)
             threat_armored[h] += modified_attack(ut.attack[t], ut.weapon[t], True, d, r, halved, ct.wec, ct.halving)
     pairing_field(st, ut, side, fields[PAIRING])
+    own_near = fields[OWN_NEAR]
+    own_near[:] = 0
+    for u in range(st.utype.shape[0]):
+        if is_piece(st, ut, u) and st.side[u] == side:
+            note_unit(mt, prm, fields, st.hex[u], 1)
+    mines = fields[ENEMY_MINES]
+    mines[:] = 0
+    for h in range(n_hex):
+        if st.mine[h] and st.mine_side[h] != side:
+            for k in range(6):
+                nb = mt.neighbours[h, k]
+                if nb >= 0:
+                    mines[nb] += 1
+
+
+@njit(cache=True)
+def note_unit(mt, prm, fields, h, delta):
+    """A unit of the side arrives in (delta 1) or leaves (-1) hex h: the OWN_NEAR field of every
+    hex within `support_radius` changes by delta."""
+    if h < 0:
+        return
+    r = int(prm[SUPPORT_RADIUS])
+    own_near = fields[OWN_NEAR]
+    for x in range(own_near.shape[0]):
+        if mt.dist[h, x] <= r:
+            own_near[x] += delta
+
+
+@njit(cache=True)
+def moved(st, ut, mt, prm, fields, u, before, was_piece):
+    """Keep OWN_NEAR up to date after unit u's move (`before`: its hex, `was_piece`: whether it
+    stood on the map on its own then), so later units of the phase see where it went."""
+    now = is_piece(st, ut, u)
+    if was_piece and (not now or st.hex[u] != before):
+        note_unit(mt, prm, fields, before, -1)
+    if now and (not was_piece or st.hex[u] != before):
+        note_unit(mt, prm, fields, st.hex[u], 1)
 
 
 @njit(cache=True)
@@ -146,12 +229,18 @@ def want_return(st, ut, pt, side, u):
 
 
 @njit(cache=True)
+def ride_far(ut, prm, t):
+    """Hexes to go beyond which a rider of type t rides rather than walks."""
+    return prm[RIDE_FAR_MOVES] * max(ut.movement[t], 1) + prm[UNLOAD_DISTANCE]
+
+
+@njit(cache=True)
 def needs_ride(st, ut, pt, prm, side, u, h):
     """A rider that has far to go on foot to its side's goal (advance or exit) from h."""
     kind = pt.goal_kind[side]
     if kind != EXIT and kind != ADVANCE:
         return False
-    return goal_row(st, pt, side, u)[h] > 2 * max(ut.movement[st.utype[u]], 1) + prm[UNLOAD_DISTANCE]
+    return goal_row(st, pt, side, u)[h] > ride_far(ut, prm, st.utype[u])
 
 
 @njit(cache=True)
@@ -167,16 +256,67 @@ def column_for_ratio(ct, ratio):
 def min_column(ct, pt, prm, side):
     """The worst odds the player attacks at: `min_odds` eased by aggression, never below
     the tables' 1-1 floor; a side whose goal is to leave the map fires only at good odds."""
-    ratio = prm[MIN_ODDS] / (0.4 + prm[AGGRESSION])
+    ratio = prm[MIN_ODDS] / max(prm[ODDS_EASE] + prm[AGGRESSION], 0.05)
     if pt.goal_kind[side] == EXIT:
-        ratio *= 2.0
+        ratio *= prm[EXIT_ODDS_FACTOR]
     return max(column_for_ratio(ct, ratio), pt.min_column)
 
 
 @njit(cache=True)
-def expected(pt, col, modifier):
-    m = min(max(modifier + MOD_OFFSET, 0), pt.ev.shape[1] - 1)
-    return pt.ev[col, m]
+def result_p(pt, k, col, modifier):
+    """Probability of CRT result k (P_D, P_DD, P_X) at odds column `col` and a net die modifier."""
+    m = min(max(modifier + MOD_OFFSET, 0), pt.p_result.shape[2] - 1)
+    return pt.p_result[k, col, m]
+
+
+@njit(cache=True)
+def gain_at(pt, wk, wd, wdd, col, modifier):
+    """Expected worth of one attack at `col`: `wk` the worth of the units an X destroys, `wdd`
+    that of the dispersed ones a DD destroys, `wd` the worth of dispersing the others (D or DD)
+    (`stack_worths`)."""
+    if col < 0:
+        return 0.0
+    px = result_p(pt, P_X, col, modifier)
+    pdd = result_p(pt, P_DD, col, modifier)
+    pd = result_p(pt, P_D, col, modifier)
+    return wk * px + wdd * pdd + wd * (pd + pdd)
+
+
+@njit(cache=True)
+def kill_worth(pt, side, t):
+    """Worth to `side` of destroying an enemy unit of type t."""
+    return pt.unit_value[t] + pt.victory_weight[side, t]
+
+
+@njit(cache=True)
+def disperse_share(ut, prm, t):
+    """Worth of dispersing a unit of type t, as a share of destroying it: it neither fires nor
+    moves in its next turn (PB-DISP); little for a unit with no attack factor."""
+    return prm[DISPERSE_VALUE] if ut.attack[t] > 0 else prm[DISPERSE_VALUE_UNARMED]
+
+
+@njit(cache=True)
+def stack_worths(st, ut, mt, pt, prm, side, h):
+    """(wk, wd, wdd) of the enemy stack in h for `gain_at` (passengers included; more when it
+    stands on or beside the side's goal)."""
+    wk = 0.0
+    wd = 0.0
+    wdd = 0.0
+    for e in range(st.utype.shape[0]):
+        if st.status[e] == 1 and st.hex[e] == h and st.side[e] != side and not ut.positional[st.utype[e]]:
+            t = st.utype[e]
+            w = kill_worth(pt, side, t)
+            wk += w
+            if st.dispersed[e]:
+                wdd += w
+            else:
+                wd += w * disperse_share(ut, prm, t)
+    if pt.goal_kind[side] != NO_GOAL and pt.goal_dist[side, h] <= 2:
+        f = prm[GOAL_TARGET_FACTOR]
+        wk *= f
+        wd *= f
+        wdd *= f
+    return wk, wd, wdd
 
 
 @njit(cache=True)
@@ -209,44 +349,34 @@ def march_key(st, ut, u):
 
 
 @njit(cache=True)
-def stack_value(st, ut, mt, pt, side, h):
-    """Worth to `side` of the enemy stack in h: its units (passengers included), more when it
-    stands on or beside the side's goal."""
-    v = 0.0
-    for e in range(st.utype.shape[0]):
-        if st.status[e] == 1 and st.hex[e] == h and st.side[e] != side and not ut.positional[st.utype[e]]:
-            v += pt.unit_value[st.utype[e]] + pt.victory_weight[side, st.utype[e]]
-    if pt.goal_kind[side] != NO_GOAL and pt.goal_dist[side, h] <= 2:
-        v *= 1.5
-    return v
-
-
-@njit(cache=True)
-def danger(st, ut, mt, ct, pt, u, h, fields):
+def danger(st, ut, mt, ct, pt, prm, u, h, fields):
     """Expected damage to unit u in hex h if the enemy turned all its fire on it (0..1)."""
     t = st.utype[u]
     return danger_at(ut.armored[t], st.carrying[u] >= 0, ut.defense[t], fields[THREAT_ARMORED], fields[THREAT_SOFT],
-                     mt.town, mt.terrain_mod, ct.col_attack, ct.col_defense, pt.ev, h)
+                     mt.town, mt.terrain_mod, ct.col_attack, ct.col_defense, pt.p_result, prm[DISPERSE_VALUE], 0, 0.0, h)
 
 
 @njit(cache=True)
 def danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod, col_attack,
-              col_defense, ev, h):
+              col_defense, p_result, disperse, supporters, split, h):
     """`danger` from the few arrays it reads.  Scoring calls it for every hex a unit can reach;
     handing it the whole state, unit, map and policy tuples instead cost most of a move's time
-    (docs/performance.md)."""
+    (docs/performance.md).  The enemy's fire is shared among the unit and its `supporters`
+    (each divides it by 1 + `split`): a unit alone draws all of it."""
     armored = armored_type or town[h]  # PB-WEC-2: in a town every unit is an armored target
     a = threat_armored[h] if armored else threat_soft[h]
     if a <= 0:
         return 0.0
+    if supporters > 0:
+        a = int(a / (1.0 + split * min(supporters, MAX_SUPPORT)))
     df = defense
     if carrying and not armored_type:
         df = 1  # PB-TRANS-6
     col = odds_column(a, max(df, 1), col_attack, col_defense)
     if col < 0:
         return 0.0
-    m = min(max(terrain_mod[h] + MOD_OFFSET, 0), ev.shape[1] - 1)  # as `expected`
-    return ev[col, m]
+    m = min(max(terrain_mod[h] + MOD_OFFSET, 0), p_result.shape[2] - 1)  # as `result_p`
+    return p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
 
 
 # ---------------------------------------------------------------- where to stand
@@ -278,35 +408,60 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     value = own_value(st, ut, pt, side, u)
     home = st.hex[u]
     goal_dist = goal_row(st, pt, side, u)
-    pull = HEX_PROGRESS * prm[OBJECTIVE_W] * (0.5 + aggr)
+    pull = prm[HEX_PROGRESS] * prm[OBJECTIVE_W] * (prm[PULL_BASE] + aggr)
     if empty_carrier:
         # An empty truck has no business at the front, except that one which leaves the map
         # counts as a unit exited: in the last turns it runs for the edge.
         if not (kind == EXIT and home >= 0 and
                 st.clock[N_TURNS] - st.clock[TURN] <= goal_dist[home] // max(ut.movement[t] // 2, 1) + 1):
-            pull *= 0.3
-    on_goal_bonus = 0.5 * prm[OBJECTIVE_W]
+            pull *= prm[EMPTY_CARRIER_PULL]
+    on_goal_bonus = prm[ON_GOAL_BONUS] * prm[OBJECTIVE_W]
     approach = armed and (kind == NO_GOAL or kind == DEFEND)
-    pref = max(ut.range[t] * 2 // 3, 1)
-    approach_w = HEX_PROGRESS * aggr * pt.kill_weight[side]
-    approach_f = 1.0 if kind == NO_GOAL else 0.3
-    risk = prm[RISK] * pt.risk_weight[side] * (1.3 - aggr) * value
+    pref = max(int(ut.range[t] * prm[APPROACH_RANGE]), 1)
+    approach_w = prm[HEX_PROGRESS] * aggr * pt.kill_weight[side]
+    approach_f = 1.0 if kind == NO_GOAL else prm[DEFEND_APPROACH]
+    # A loaded carrier of a side with no place to go takes its passenger towards the enemy, to
+    # where it is set down (`unload_distance`).
+    carry_w = prm[HEX_PROGRESS] * (prm[PULL_BASE] + aggr) * pt.kill_weight[side] if carrying and kind == NO_GOAL else 0.0
+    risk = prm[RISK] * pt.risk_weight[side] * (prm[RISK_EASE] - aggr) * value
+    if empty_carrier:
+        risk *= prm[EMPTY_CARRIER_RISK]
     armored_type = ut.armored[t]
     defense = ut.defense[t]
-    conceal_bonus = 0.25 * prm[COVER_W]
-    hill_bonus = 0.10 * prm[COVER_W]
+    conceal_bonus = prm[CONCEAL_BONUS] * prm[COVER_W]
+    hill_bonus = prm[HILL_BONUS] * prm[COVER_W]
     observer = armed and ut.range[t] > 1
-    outlook_w = 0.5 * prm[COVER_W]
-    outlook_f = 1.0 if kind != ADVANCE else 0.5
-    fire_bonus = 0.2 * prm[FIRE_W] * pt.kill_weight[side]
+    outlook_w = prm[OUTLOOK_BONUS] * prm[COVER_W]
+    outlook_f = 1.0 if kind != ADVANCE else prm[ADVANCE_OUTLOOK]
+    fire_bonus = prm[TARGET_IN_RANGE_BONUS] * prm[FIRE_W] * pt.kill_weight[side]
     rng = ut.range[t]
     ud = prm[UNLOAD_DISTANCE]
-    truck_w = 0.1 if kind == EXIT else 0.2
+    truck_w = prm[EMPTY_CARRIER_FRONT] * (0.5 if kind == EXIT else 1.0)
+    standoff = prm[EMPTY_CARRIER_STANDOFF]
     meeting = home >= 0 and (kind == EXIT or kind == ADVANCE)
+    meet_bonus = prm[MEET_BONUS]
     # needs_ride(), hex by hex: a rider with far to go on foot from h
     walker = is_rider(ut, t) and not carrying and st.carried_by[u] < 0
-    ride_far = 2 * max(ut.movement[t], 1) + prm[UNLOAD_DISTANCE]
-    mine_cost = 0.8 * value
+    far = ride_far(ut, prm, t)
+    placing = home < 0  # set-up or entry: nothing forces it onto a minefield
+    mine_cost = (prm[SETUP_MINE_COST] if placing else prm[MINE_COST]) * value
+    survived_mine = st.mine_safe[u]  # PB-MINE-6: it may stay on its minefield unharmed
+    # Contact: spotting hidden enemies for next turn's fire (PB-SPOT-2) and close-assaulting
+    # them or their forts (PB-CAT); units that can fire or assault.
+    contact_w = 0.0
+    if armed or ut.can_assault[t]:
+        contact_w = prm[CONTACT_BONUS] * pt.kill_weight[side] * (prm[PULL_BASE] + aggr) / 100.0
+    supported = armed or armored_type  # combat units seek each other's company
+    split = prm[SUPPORT_SPLIT]
+    radius = int(prm[SUPPORT_RADIUS])
+    alone_cost = prm[ALONE_COST] * value if supported else 0.0
+    disperse = prm[DISPERSE_VALUE]
+    engineer_bonus = prm[ENGINEER_MINE_BONUS] if ut.engineer[t] else 0.0
+    stacking_cost = prm[STACKING_COST]
+    stack_danger = prm[STACK_DANGER]
+    stay_bonus = prm[STAY_BONUS]
+    contact_cost = prm[PASSENGER_CONTACT_COST]
+    cover_unload = prm[UNLOAD_COVER_BONUS]
     noise = prm[NOISE]
     # PB-SIT-8: a command post spots for its side's card-rule mortars only within `cp_within`
     # hexes of them: it stands where it covers the most of those that can fire.
@@ -321,13 +476,16 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
                 spot_hex[n_sp] = st.hex[v]
                 spot_reach[n_sp] = ut.cp_within[tv]
                 n_sp += 1
-    spot_w = 0.3 * prm[FIRE_W]
+    spot_w = prm[CP_SPOT_BONUS] * prm[FIRE_W]
     dist = mt.dist
     enemy_dist = fields[ENEMY_DIST]
     target_near = fields[TARGET_NEAR]
     pairing = fields[PAIRING]
     threat_armored = fields[THREAT_ARMORED]
     threat_soft = fields[THREAT_SOFT]
+    contact = fields[CONTACT]
+    own_near = fields[OWN_NEAR]
+    enemy_mines = fields[ENEMY_MINES]
     town = mt.town
     terrain_mod = mt.terrain_mod
     concealing = mt.concealing
@@ -336,7 +494,8 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     mine = st.mine
     col_attack = ct.col_attack
     col_defense = ct.col_defense
-    ev = pt.ev
+    p_result = pt.p_result
+    self_counted = home >= 0 and is_piece(st, ut, u)
     for i in range(n):
         h = hexes[i]
         if h < 0:
@@ -353,9 +512,15 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
             # close to shooting range of the nearest enemy, more so the more aggressive
             ed = min(enemy_dist[h], 30)
             s -= approach_w * max(ed - pref, 0) * approach_f
-        # Exposure to next turn's enemy fire.
-        s -= risk * danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod,
-                              col_attack, col_defense, ev, h)
+        # Exposure to next turn's enemy fire, shared with the side's units near h.
+        near = own_near[h]
+        if self_counted and mt.dist[home, h] <= radius:
+            near -= 1  # itself, counted where it stands
+        dgr = danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod,
+                        col_attack, col_defense, p_result, disperse, near, split, h)
+        s -= risk * dgr
+        if near <= 0 and dgr > 0:
+            s -= alone_cost  # alone where the enemy's fire reaches it
         # Cover and observation.
         if concealing[h]:
             s += conceal_bonus  # unseen at range (PB-SPOT-1) and +1 on the die (PB-CBT-10)
@@ -365,12 +530,21 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
             s += outlook_w * outlook[h] * outlook_f
             if target_near[h] <= rng:
                 s += fire_bonus
+        if contact_w > 0 and contact[h] > 0:
+            s += contact_w * min(contact[h], 300)
+        if engineer_bonus > 0 and enemy_mines[h] > 0:
+            s += engineer_bonus  # beside an enemy minefield it may clear (PB-MINE-9)
         if carrying:
-            # Set the passenger down before contact, not in it.
-            if enemy_dist[h] < ud:
-                s -= 0.3 * (ud - enemy_dist[h])
-        if empty_carrier and enemy_dist[h] < 6:
-            s -= truck_w * (6 - enemy_dist[h])
+            # Set the passenger down before contact, not in it, and in cover.
+            ed = enemy_dist[h]
+            if carry_w > 0:
+                s -= carry_w * max(min(ed, 30) - ud, 0)
+            if ed < ud:
+                s -= contact_cost * (ud - ed)
+            if concealing[h] and ed <= ud + 2:
+                s += cover_unload
+        if empty_carrier and enemy_dist[h] < standoff:
+            s -= truck_w * (standoff - enemy_dist[h])
         # Meet to load next turn (PB-TRANS-3): empty carriers go to riders with far to walk,
         # riders wait where an empty carrier is.  The unit's own count in its present hex is
         # left out.
@@ -380,22 +554,25 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
                 if h == home:
                     here += 1
                 if here > 0:
-                    s += 0.6
-            elif walker and gd > ride_far:
+                    s += meet_bonus
+            elif walker and gd > far:
                 if h == home:
                     here -= 1
                 if here < 0:
-                    s += 0.6
+                    s += meet_bonus
         for k in range(n_sp):
             if dist[h, spot_hex[k]] <= spot_reach[k]:
                 s += spot_w
-        # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays.
-        if mine[h]:
+        # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays (whoever
+        # laid it, PB-MINE-2), unless it came through unharmed (PB-MINE-6).
+        if mine[h] and not (h == home and survived_mine):
             s -= mine_cost
-        # Do not pile up (one result hits the whole stack); do not shuffle about for nothing.
-        s -= 0.05 * occ[h, side]
+        # Do not pile up (one result hits the whole stack, PB-STK-5: each unit already there adds
+        # `stack_danger` of the unit's own danger); do not shuffle about for nothing.
+        others = occ[h, side] - (1 if h == home and self_counted else 0)
+        s -= stacking_cost * occ[h, side] + stack_danger * risk * dgr * max(others, 0)
         if h == home:
-            s += 0.08
+            s += stay_bonus
         if noise > 0:
             s += noise * np.random.random()
         out[i] = s
@@ -416,13 +593,82 @@ def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing)
         h = options[i]
         s = scores[i]
         if (carrier and pairing[h] > 0) or (rider and pairing[h] < 0):
-            s += 1.0 if pt.goal_kind[side] == EXIT else 0.6
+            s += prm[PAIR_EXIT_BONUS] if pt.goal_kind[side] == EXIT else prm[MEET_BONUS]
         elif rider and occ[h, side] == 0 and pt.goal_kind[side] != DEFEND:
-            s += 0.3  # alone, so a carrier can still join it
+            s += prm[ALONE_RIDER_BONUS]  # alone, so a carrier can still join it
         if s > best_s:
             best_s = s
             best = i
     return best
+
+
+@njit(cache=True)
+def pick_barrier(st, ut, mt, pt, prm, side, u, options, n, occ):
+    """Set-up of a minefield or block (PB-MINE-1, PB-BLOCK-1): where the enemy must pass on its
+    cheapest ways to the side's ground (`goals.barrier_ways`), on roads, in front of the side's
+    units rather than behind them, not beside another of its barriers, and never under its own
+    units (the side places its barriers before its units, game.setup_side)."""
+    best = -1
+    best_s = -1e18
+    for i in range(n):
+        h = options[i]
+        s = prm[BARRIER_PATH] * pt.barrier_way[side, h] - prm[BARRIER_FORWARD] * min(pt.enemy_start_dist[side, h], 30)
+        if pt.road_hex[h]:
+            s += prm[BARRIER_ROAD]
+        for k in range(6):
+            nb = mt.neighbours[h, k]
+            if nb >= 0 and ((st.mine[nb] and st.mine_side[nb] == side) or own_block(st, ut, nb, side)):
+                s -= prm[BARRIER_SPREAD]
+        s -= occ[h, side]
+        if prm[NOISE] > 0:
+            s += prm[NOISE] * np.random.random()
+        if s > best_s:
+            best_s = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def own_block(st, ut, h, side):
+    if not st.block[h]:
+        return False
+    for v in range(st.utype.shape[0]):
+        if st.status[v] == 1 and st.hex[v] == h and st.side[v] == side and ut.positional[st.utype[v]] \
+                and not ut.fort[st.utype[v]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def pick_mine_clear(st, ut, mt, pt, side, u, mines, n):
+    """PB-MINE-9: which of the n minefields beside engineer u it tries to clear, or -1.
+
+    Enemy minefields only (the side knows its own), the one nearest its goal first.  Its own
+    minefield only where it bars the side's way: the side advances or exits, and every hex
+    beside the engineer that is nearer the goal is mined or closed."""
+    kind = pt.goal_kind[side]
+    best = -1
+    best_d = FAR + 1
+    for i in range(n):
+        h = mines[i]
+        if st.mine_side[h] != side and pt.goal_dist[side, h] < best_d:
+            best = i
+            best_d = pt.goal_dist[side, h]
+    if best >= 0 or not (kind == ADVANCE or kind == EXIT):
+        return best
+    here = st.hex[u]
+    gd = pt.goal_dist[side, here]
+    barred = True
+    for k in range(6):
+        nb = mt.neighbours[here, k]
+        if nb >= 0 and pt.goal_dist[side, nb] < gd and not mt.closed[nb] and not st.mine[nb]:
+            barred = False
+    if not barred:
+        return -1
+    for i in range(n):
+        if pt.goal_dist[side, mines[i]] < gd:
+            return i
+    return -1
 
 
 @njit(cache=True)
@@ -432,7 +678,44 @@ def is_rider(ut, t):
 
 
 @njit(cache=True)
-def overrun_gain(st, ut, mt, ct, pt, side, u, target):
+def pick_entry_rider(st, ut, mt, pt, prm, side, c, riders, n, fields):
+    """A group entering by the map edge: which of the n riders of carrier c's group boards it
+    before it enters (game.board_entering), or -1.  Riders board when they have far to go from
+    the entry hexes (to the goal, or to the enemy for a side without one); the slowest first;
+    a fighting vehicle (a tank, an assault gun) takes one only when the trucks, wagons and
+    halftracks of the group cannot carry them all (a passenger shares its carrier's fate,
+    PB-TRANS-8/10, and a tank has better things to do)."""
+    if n <= 0:
+        return -1
+    g = st.group[c]
+    h0 = st.group_hexes[st.group_hex_start[g]]
+    kind = pt.goal_kind[side]
+    best = -1
+    best_key = -1e18
+    for i in range(n):
+        t = st.utype[riders[i]]
+        if kind == NO_GOAL:
+            far = fields[ENEMY_DIST, h0] > 2 * prm[UNLOAD_DISTANCE]
+        else:
+            far = kind == EXIT or pt.goal_dist[side, h0] > ride_far(ut, prm, t)
+        if not far:
+            continue
+        key = -100.0 * ut.movement[t] + own_value(st, ut, pt, side, riders[i])
+        if key > best_key:
+            best_key = key
+            best = i
+    if best < 0 or ut.category[st.utype[c]] == TRANSPORT:
+        return best
+    spare = 0
+    for v in range(st.utype.shape[0]):
+        if v != c and st.group[v] == g and st.status[v] == 0 and st.carrying[v] < 0 and \
+                ut.carrier[st.utype[v]] and ut.category[st.utype[v]] == TRANSPORT:
+            spare += 1
+    return best if n > spare else -1
+
+
+@njit(cache=True)
+def overrun_gain(st, ut, mt, ct, pt, prm, side, u, target):
     """PB-OVR-5: expected worth of unit u overrunning the stack in target (printed factors,
     one column up, -2 on the die); -1 if the odds are below the table."""
     df, _, n_def, n_disp = defender_stack(st, ut, mt, target, 1 - side)
@@ -444,7 +727,8 @@ def overrun_gain(st, ut, mt, ct, pt, side, u, target):
         return -1.0, -1
     col = min(col + 1, ct.crt.shape[1] - 1)
     mod = ct.mod_overrun + dispersed_modifier(ct, n_def, n_disp)
-    return pt.kill_weight[side] * stack_value(st, ut, mt, pt, side, target) * expected(pt, col, mod), col
+    wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, target)
+    return pt.kill_weight[side] * gain_at(pt, wk, wd, wdd, col, mod), col
 
 
 @njit(cache=True)
@@ -454,7 +738,7 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
     n..n+n_over-1 overruns; -1 stays put."""
     best = -1
     best_s = -1e18
-    exit_worth = 4.0 * prm[OBJECTIVE_W] if pt.goal_kind[side] == EXIT else -1e9
+    exit_worth = prm[EXIT_WORTH] * prm[OBJECTIVE_W] if pt.goal_kind[side] == EXIT else -1e9
     if st.trip_final[side] != 0 and st.trip_hex[u] < 0 and \
             st.clock[TURN] + st.trip_stay_off[side] >= st.clock[N_TURNS]:
         exit_worth = -1e9  # PB-SIT-5: out now, it could not come back before the end
@@ -467,7 +751,7 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
             best = i
     min_col = min_column(ct, pt, prm, side)
     for k in range(n_over):
-        gain, col = overrun_gain(st, ut, mt, ct, pt, side, u, ov_target[k])
+        gain, col = overrun_gain(st, ut, mt, ct, pt, prm, side, u, ov_target[k])
         if col < min_col:
             continue
         # the overrunner ends in the exit hex: score it there, plus what the attack is worth
@@ -499,9 +783,13 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     """PB-SEQ-2 S2: declare every attack of the turn at once (PB-SEQ-3.3).
 
     Greedy concentration: take the enemy stack where all the fire that can reach it buys the
-    most expected damage (its worth times the CRT's expectation at those odds and die
-    modifiers), give it just enough firers to reach those odds, and repeat with the firers
-    left.  Stacks that cannot be brought to the minimum odds are left alone."""
+    most expected worth (`gain_at`: its units destroyed, or dispersed where that stops them
+    firing, at those odds and die modifiers), give it just enough firers to reach those odds,
+    and repeat with the firers left.  Stacks that cannot be brought to the minimum odds, or
+    where the attack would buy less than `fire_min_gain`, are left alone.
+
+    Returns the best odds column any enemy stack could be attacked at with all the firers it
+    considered (-1: none in reach), which the game logs for the blunder audit."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
     enemy = 1 - side
@@ -518,7 +806,7 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
             firers[n_f] = u
             n_f += 1
     if n_f == 0:
-        return
+        return -1
     af = np.zeros((n_f, n_hex), dtype=np.int64)  # modified AF of firer i against hex h
     opt_hex = np.empty(n_hex, dtype=np.int64)
     opt_af = np.empty(n_hex, dtype=np.int64)
@@ -532,20 +820,29 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     n_t = targets.shape[0]
     df = np.zeros(n_t, dtype=np.int64)
     mod = np.zeros(n_t, dtype=np.int64)
-    worth = np.zeros(n_t)
+    wk = np.zeros(n_t)
+    wd = np.zeros(n_t)
+    wdd = np.zeros(n_t)
+    kw = pt.kill_weight[side]
+    reach = -1
     for j in range(n_t):
         h = targets[j]
         d, _, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
         df[j] = d
         mod[j] = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
-        worth[j] = pt.kill_weight[side] * stack_value(st, ut, mt, pt, side, h)
+        wk[j], wd[j], wdd[j] = stack_worths(st, ut, mt, pt, prm, side, h)
+        if d > 0:
+            total = 0
+            for i in range(n_f):
+                total += af[i, h]
+            reach = max(reach, odds_of(ct, total, d))
     free = np.ones(n_f, dtype=np.bool_)
     done = np.zeros(n_t, dtype=np.bool_)
     min_col = min_column(ct, pt, prm, side)
     order = np.empty(n_f, dtype=np.int64)
     while True:
         best = -1
-        best_gain = 0.02
+        best_gain = prm[FIRE_MIN_GAIN]
         best_col = -1
         for j in range(n_t):
             if done[j] or df[j] <= 0:
@@ -558,13 +855,13 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
             col = odds_of(ct, total, df[j])
             if col < min_col:
                 continue
-            g = worth[j] * expected(pt, col, mod[j])
+            g = kw * gain_at(pt, wk[j], wd[j], wdd[j], col, mod[j])
             if g > best_gain:
                 best_gain = g
                 best = j
                 best_col = col
         if best < 0:
-            return
+            return reach
         done[best] = True
         h = targets[best]
         # Strongest firers first until the odds are reached; then drop any not needed.
@@ -607,12 +904,7 @@ def _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of):
 
 
 @njit(cache=True)
-def _fire_worth(ct, pt, col, mod, worth):
-    return worth * expected(pt, col, mod) if col >= 0 else 0.0
-
-
-@njit(cache=True)
-def plan_intensive(st, ut, mt, ct, pt, side, spotted, stack_kind, target_of):
+def plan_intensive(st, ut, mt, ct, pt, prm, side, spotted, stack_kind, target_of):
     """PB-OPT-AMMO: after the attacks are planned, fire an H or M unit intensively only where it
     turns the battle: the tripled AF raises the odds column, and the expected damage gained on
     that target is worth more than the unit, which leaves the game after firing (PB-OPT-AMMO-2).
@@ -626,10 +918,11 @@ def plan_intensive(st, ut, mt, ct, pt, side, spotted, stack_kind, target_of):
         if stack_kind[h] >= 0:
             kind = stack_kind[h]
         mod = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
-        worth = pt.kill_weight[side] * stack_value(st, ut, mt, pt, side, h)
+        wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+        kw = pt.kill_weight[side]
         total = _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of)
         col = odds_of(ct, total, df)
-        base = _fire_worth(ct, pt, col, mod, worth)
+        base = kw * gain_at(pt, wk, wd, wdd, col, mod)
         best = -1
         best_gain = 0.0
         for u in range(n_units):
@@ -641,7 +934,7 @@ def plan_intensive(st, ut, mt, ct, pt, side, spotted, stack_kind, target_of):
             new_col = odds_of(ct, tripled, df)
             if new_col <= col:
                 continue  # the battle is not turned
-            gain = _fire_worth(ct, pt, new_col, mod, worth) - base - own_value(st, ut, pt, side, u)
+            gain = kw * gain_at(pt, wk, wd, wdd, new_col, mod) - base - own_value(st, ut, pt, side, u)
             if gain > best_gain:
                 best_gain = gain
                 best = u
@@ -652,50 +945,104 @@ def plan_intensive(st, ut, mt, ct, pt, side, spotted, stack_kind, target_of):
 # ---------------------------------------------------------------- close assault and transport
 
 @njit(cache=True)
-def pick_assault(st, ut, mt, ct, pt, prm, side, options, n, occ):
-    """PB-CAT: the adjacent enemy hex worth assaulting with every unit that may (they all
-    reckon the same, so they join in one assault); -1 if none reaches the minimum odds."""
+def _assault_af(st, ut, mt, ct, u, h):
+    """Unit u's close-assault AF against hex h (printed, halved uphill: PB-HILL, PB-CAT)."""
+    x = ut.attack[st.utype[u]]
+    if hill_halves(mt.level[st.hex[u]], mt.level[h], True, False):
+        x = int(np.floor(x * ct.halving))
+    return x
+
+
+@njit(cache=True)
+def plan_assaults(st, ut, mt, ct, pt, prm, side, cand, n_cand, target_of):
+    """PB-CAT: every close assault of the phase at once, like the fire plan.  `cand[u, :n_cand[u]]`
+    are the hexes unit u may assault (the engine's options).  Greedy: the hex where all the free
+    units that may assault it buy the most expected worth at the minimum odds or better gets just
+    enough of them to reach those odds (the strongest first); repeat with the units left.  (Each
+    unit choosing alone counted on friends who then went elsewhere, and assaults went in at 1-2.)"""
+    n_units = st.utype.shape[0]
+    free = np.ones(n_units, dtype=np.bool_)
+    tried = np.zeros(mt.neighbours.shape[0], dtype=np.bool_)
     min_col = min_column(ct, pt, prm, side)
-    best = -1
-    best_gain = 0.02
-    for i in range(n):
-        h = options[i]
-        df, _, n_def, n_disp = defender_stack(st, ut, mt, h, 1 - side)
-        if df <= 0:
-            continue
-        af = 0
-        for u in range(st.utype.shape[0]):
-            # adjacent, or on top of the enemy fort in h (PB-CAT-8 / PB-FORT-13)
-            if may_assault(st, ut, u, side) and (mt.dist[st.hex[u], h] == 1 or (st.on_top[u] and st.hex[u] == h)):
-                x = ut.attack[st.utype[u]]
-                if hill_halves(mt.level[st.hex[u]], mt.level[h], True, False):
-                    x = int(np.floor(x * ct.halving))
-                af += x
-        col = odds_of(ct, af, df)
-        if col < min_col:
-            continue
-        g = pt.kill_weight[side] * stack_value(st, ut, mt, pt, side, h) * \
-            expected(pt, col, mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_disp))
-        if g > best_gain:
-            best_gain = g
-            best = i
-    return best
+    order = np.empty(n_units, dtype=np.int64)
+    keys = np.empty(n_units, dtype=np.int64)
+    while True:
+        best_h = -1
+        best_gain = prm[FIRE_MIN_GAIN]
+        best_col = -1
+        for u in range(n_units):
+            if not free[u]:
+                continue
+            for k in range(n_cand[u]):
+                h = cand[u, k]
+                if tried[h]:
+                    continue
+                tried[h] = True
+                df, _, n_def, n_disp = defender_stack(st, ut, mt, h, 1 - side)
+                if df <= 0:
+                    continue
+                af = 0
+                for v in range(n_units):
+                    if free[v]:
+                        for q in range(n_cand[v]):
+                            if cand[v, q] == h:
+                                af += _assault_af(st, ut, mt, ct, v, h)
+                col = odds_of(ct, af, df)
+                if col < min_col:
+                    continue
+                wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+                g = pt.kill_weight[side] * gain_at(pt, wk, wd, wdd, col, mt.terrain_mod[h] + ct.mod_close_assault
+                                                   + dispersed_modifier(ct, n_def, n_disp))
+                if g > best_gain:
+                    best_gain = g
+                    best_h = h
+                    best_col = col
+        if best_h < 0:
+            return
+        tried[:] = False
+        h = best_h
+        df, _, _, _ = defender_stack(st, ut, mt, h, 1 - side)
+        n_c = 0
+        for v in range(n_units):
+            if free[v]:
+                for q in range(n_cand[v]):
+                    if cand[v, q] == h:
+                        order[n_c] = v
+                        keys[n_c] = -_assault_af(st, ut, mt, ct, v, h)
+                        n_c += 1
+        picked = order[:n_c][np.argsort(keys[:n_c], kind="mergesort")]
+        total = 0
+        for c in range(n_c):
+            v = picked[c]
+            total += _assault_af(st, ut, mt, ct, v, h)
+            free[v] = False
+            target_of[v] = h
+            if odds_of(ct, total, df) >= best_col:
+                break
+        # the hex is taken: no other assault on it this phase
+        for v in range(n_units):
+            for q in range(n_cand[v]):
+                if cand[v, q] == h:
+                    cand[v, q] = -1
 
 
 @njit(cache=True)
 def want_load(st, ut, pt, prm, side, carrier, passenger, fields):
-    """PB-TRANS-3: load when the passenger has far to go and the enemy is not near
-    (loading costs both their turn under the default OQ-21 reading)."""
+    """PB-TRANS-3: load when the passenger has far to go and the enemy is not near, or none of
+    its fire reaches the hex (loading costs both their turn under the default OQ-21 reading)."""
     h = st.hex[carrier]
     enemy_dist = fields[ENEMY_DIST]
     if pt.goal_kind[side] == EXIT:
         # leaving the map: every rider aboard leaves with its carrier, unless the enemy is at hand
         return needs_ride(st, ut, pt, prm, side, passenger, h) and enemy_dist[h] > 2
-    if pt.goal_kind[side] == ADVANCE:
-        far = pt.goal_dist[side, h] > 2 * max(ut.movement[st.utype[passenger]], 1) + prm[UNLOAD_DISTANCE]
-    else:
-        far = enemy_dist[h] > 2 * prm[UNLOAD_DISTANCE]
-    return far and enemy_dist[h] > prm[UNLOAD_DISTANCE] + 2
+    kind = pt.goal_kind[side]
+    far = goal_row(st, pt, side, passenger)[h] > ride_far(ut, prm, st.utype[passenger])
+    if kind != ADVANCE:
+        # a defender rides only to reach its ground, and not with the enemy near (a gun set down
+        # where it defends is not loaded again)
+        far = (far or kind == NO_GOAL) and enemy_dist[h] > 2 * prm[UNLOAD_DISTANCE]
+    unseen = fields[THREAT_SOFT, h] == 0 and fields[THREAT_ARMORED, h] == 0
+    return far and (enemy_dist[h] > prm[UNLOAD_DISTANCE] + prm[LOAD_MARGIN] or (unseen and enemy_dist[h] > 2))
 
 
 @njit(cache=True)
@@ -705,7 +1052,7 @@ def want_unload(st, pt, prm, side, carrier, fields):
     h = st.hex[carrier]
     if pt.goal_kind[side] == EXIT:
         return False
-    return fields[ENEMY_DIST, h] <= prm[UNLOAD_DISTANCE] + 1 or pt.goal_dist[side, h] == 0
+    return fields[ENEMY_DIST, h] <= prm[UNLOAD_DISTANCE] + 1 or goal_row(st, pt, side, carrier)[h] == 0
 
 
 # ---------------------------------------------------------------- attack technique (PB-STK-2)
@@ -714,18 +1061,24 @@ COMBINE, SELECT, MULTIPLE, PASSENGER = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def unit_worth(st, ut, pt, side, d):
-    """Worth to `side` of destroying enemy unit d (with the passenger that shares its fate)."""
+def unit_gain(st, ut, pt, prm, side, d, col, modifier):
+    """Expected worth to `side` of one attack at `col` on enemy unit d alone (with the passenger
+    that shares its fate)."""
     t = st.utype[d]
-    v = pt.unit_value[t] + pt.victory_weight[side, t]
+    wk = kill_worth(pt, side, t)
+    wd = wk * disperse_share(ut, prm, t)
     p = st.carrying[d]
     if p >= 0:
-        v += pt.unit_value[st.utype[p]] + pt.victory_weight[side, st.utype[p]]
-    return v
+        wp = kill_worth(pt, side, st.utype[p])
+        wk += wp
+        wd += wp * disperse_share(ut, prm, st.utype[p])
+    if st.dispersed[d]:
+        return gain_at(pt, wk, 0.0, wk, col, modifier)
+    return gain_at(pt, wk, wd, 0.0, col, modifier)
 
 
 @njit(cache=True)
-def pick_technique(st, ut, mt, ct, pt, side, h, attackers, n_att, spotted, assign, n_multi, passenger):
+def pick_technique(st, ut, mt, ct, pt, prm, side, h, attackers, n_att, spotted, assign, n_multi, passenger):
     """PB-STK-2: combination, multiple (PB-STK-4) or passenger-alone (PB-TRANS-8) attack by the
     firers declared against h, whichever buys the most expected damage (the worth of each unit
     hit times the CRT's expectation at its odds and die modifier).  `n_multi`: the most
@@ -744,11 +1097,10 @@ def pick_technique(st, ut, mt, ct, pt, side, h, attackers, n_att, spotted, assig
     best_gain = 0.0
     col = odds_of(ct, total, df) if total > 0 and df > 0 else -1
     if col >= 0:
-        w = 0.0
+        mod = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
         for e in range(st.utype.shape[0]):
             if is_piece(st, ut, e) and st.hex[e] == h and st.side[e] == enemy:
-                w += unit_worth(st, ut, pt, side, e)
-        best_gain = w * expected(pt, col, mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp))
+                best_gain += unit_gain(st, ut, pt, prm, side, e, col, mod)
     if passenger:
         p = exposed_passenger(st, ut, mt, h, enemy)
         pk = 1 if ut.armored[st.utype[p]] else 0
@@ -758,8 +1110,8 @@ def pick_technique(st, ut, mt, ct, pt, side, h, attackers, n_att, spotted, assig
                 total += attack_af(st, ut, mt, ct, spotted, attackers[i], h, pk)
         col = odds_of(ct, total, 1) if total > 0 else -1
         if col >= 0:
-            g = (pt.unit_value[st.utype[p]] + pt.victory_weight[side, st.utype[p]]) * \
-                expected(pt, col, mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[p] else 0))
+            g = unit_gain(st, ut, pt, prm, side, p, col,
+                          mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[p] else 0))
             if g > best_gain + 1e-9:
                 best_gain = g
                 best = PASSENGER
@@ -777,8 +1129,8 @@ def pick_technique(st, ut, mt, ct, pt, side, h, attackers, n_att, spotted, assig
                     af += attack_af(st, ut, mt, ct, spotted, attackers[i], h, 1 if ut.armored[st.utype[d]] else 0)
             if hit:
                 c = odds_of(ct, af, unit_defense(st, ut, d))
-                g += unit_worth(st, ut, pt, side, d) * \
-                    expected(pt, c, mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[d] else 0))
+                g += unit_gain(st, ut, pt, prm, side, d, c,
+                               mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[d] else 0))
         if g > best_gain + 1e-9:
             best_gain = g
             best = MULTIPLE
@@ -807,17 +1159,26 @@ def want_join(st, ut, mt, ct, pt, prm, side, v, movers, n_movers, target, paths,
 
 
 @njit(cache=True)
-def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, occ, fields):
+def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, options, n_plain, occ, fields):
     """PB-OVR-10: the entering overrun (onto an enemy in an entry hex) worth making, or -1: the
-    best whose odds reach the minimum, if what it gains beats staying off a turn."""
+    best whose odds reach the minimum, scored like a move (what the attack is worth plus the
+    exit hex it ends in, where the enemy's fire finds it) against the best plain entry hex (or
+    staying off a turn, 0, when there is none)."""
     min_col = min_column(ct, pt, prm, side)
     best = -1
     best_s = 0.0
+    if n_plain > 0:
+        scores = np.empty(n_plain)
+        score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n_plain, occ, fields, scores)
+        best_s = scores.max()
     for k in range(n):
-        gain, col = overrun_gain(st, ut, mt, ct, pt, side, u, ov_target[k])
+        gain, col = overrun_gain(st, ut, mt, ct, pt, prm, side, u, ov_target[k])
         if col < min_col:
             continue
-        if gain > best_s:
-            best_s = gain
+        s = gain
+        if n_plain > 0:
+            s += hex_score(st, ut, mt, ct, pt, prm, side, u, ov_exit[k], occ, fields)
+        if s > best_s:
+            best_s = s
             best = k
     return best

@@ -24,6 +24,7 @@ INTENSIVE, PBA_DISMOUNT = 11, 12
 FORT_SWITCH = 13
 MARCH_ORDER = 14  # which of the counters left goes next in a road-march column (PB-SIT-7)
 RETURN = 15  # a unit off the map on a round trip comes back on now, or stays off (PB-SIT-5)
+ENTRY_BOARD = 16  # which rider of its group boards an empty carrier before it enters; -1 none
 
 # Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
 # games are not all-out brawls.
@@ -41,6 +42,8 @@ def choose(policy, params, kind, n_options):
         return -1
     if kind == INTENSIVE:
         return 0 if np.random.random() < 0.25 else -1
+    if kind == ENTRY_BOARD:
+        return np.random.randint(0, n_options) if np.random.random() < 0.5 else -1
     if kind == LOAD or kind == UNLOAD or kind == MINE_CLEAR or kind == PBA_DISMOUNT or kind == FORT_SWITCH \
             or kind == RETURN:
         return 0 if np.random.random() < 0.5 else -1

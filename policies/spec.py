@@ -1,47 +1,96 @@
 """Policy names and parameters as the command line and the runner see them.
 
-A policy is a name and a vector of plain numbers (`--policy german=heuristic:aggression=0.8`).
-The kernels receive the name as a small integer and the parameters as a float64 row, in the
-order listed here; everything else about a policy lives in its own module.
+A policy is a name and a vector of plain numbers (`--policy german=heuristic:aggression=0.8`, or
+`--policy german=@tuned.toml` for a policy file).  The kernels receive the name as a small
+integer and the parameters as a float64 row, in the order of the policy's kernel; everything
+else about a policy lives in its own module.  The heuristic player's parameters, with their
+defaults, ranges and meanings, are data: policies/heuristic.toml.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-from policies.heuristic import HEURISTIC
+from policies.heuristic import HEURISTIC, PARAM_NAMES
 from policies.random_play import RANDOM
 from simulator.errors import DataError
 
-N_PARAMS = 8
+HEURISTIC_FILE = Path(__file__).resolve().with_name("heuristic.toml")
 
-# name -> (kernel id, {parameter: default}), parameters in kernel order.
-POLICIES: dict[str, tuple[int, dict[str, float]]] = {
-    "random": (RANDOM, {
-        "hold_fire": 0.25,   # chance a unit holds its fire when it has a target
-        "stay_put": 0.10,    # chance a unit does not move when it could
-    }),
-    "heuristic": (HEURISTIC, {
-        "aggression": 0.6,        # 0 cautious .. 1 reckless: lowers the odds it accepts, raises advance
-        "min_odds": 1.0,          # lowest odds (attack / defence) it attacks at, before aggression
-        "objective_weight": 1.0,  # pull of the victory conditions' hexes and edges
-        "risk": 1.0,              # weight of the enemy fire a hex is exposed to
-        "cover_weight": 1.0,      # value of woods, towns, forts and hilltops
-        "fire_weight": 1.0,       # value of a position with enemy stacks in range and sight
-        "noise": 0.05,            # random jitter on every score: breaks ties, varies games
-        "unload_distance": 4.0,   # carried units are set down this many hexes from the enemy or goal
-    }),
+
+@dataclass(frozen=True)
+class Param:
+    default: float
+    lo: float
+    hi: float
+    meaning: str
+
+
+def _read_toml(path: Path) -> dict:
+    from simulator.ruleset import read_toml
+
+    return read_toml(path)
+
+
+def load_param_file(path: Path, names: tuple[str, ...]) -> dict[str, Param]:
+    """The `[param.NAME]` tables of a policy's data file, in the kernel's order `names`."""
+    data = _read_toml(path).get("param")
+    if not isinstance(data, dict):
+        raise DataError(str(path), "param", "missing", "[param.NAME] tables")
+    if list(data) != list(names):
+        missing = [n for n in names if n not in data]
+        extra = [n for n in data if n not in names]
+        problem = (f"missing {missing}" if missing else "") + (f" unknown {extra}" if extra else "")
+        raise DataError(str(path), "param", (problem or "out of order").strip(),
+                        "the kernel's parameters in its order: " + ", ".join(names))
+    out = {}
+    for name, p in data.items():
+        where = f"param.{name}"
+        if not isinstance(p, dict):
+            raise DataError(str(path), where, "not a table", "default, min, max, meaning")
+        vals = []
+        for key in ("default", "min", "max"):
+            v = p.get(key)
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                raise DataError(str(path), f"{where}.{key}", f"got {v!r}", "a finite number")
+            vals.append(float(v))
+        if not vals[1] <= vals[0] <= vals[2]:
+            raise DataError(str(path), where, f"default {vals[0]} outside [{vals[1]}, {vals[2]}]", "min <= default <= max")
+        if not isinstance(p.get("meaning"), str) or not p["meaning"]:
+            raise DataError(str(path), f"{where}.meaning", "missing", "a one-line meaning")
+        out[name] = Param(vals[0], vals[1], vals[2], p["meaning"])
+    return out
+
+
+HEURISTIC_PARAMS = load_param_file(HEURISTIC_FILE, PARAM_NAMES)
+
+RANDOM_PARAMS = {
+    "hold_fire": Param(0.25, 0.0, 1.0, "chance a unit holds its fire when it has a target"),
+    "stay_put": Param(0.10, 0.0, 1.0, "chance a unit does not move when it could"),
 }
-for _name, (_id, _params) in POLICIES.items():
-    assert len(_params) <= N_PARAMS, _name
+
+# name -> (kernel id, {parameter: Param}), parameters in kernel order.
+POLICY_PARAMS: dict[str, tuple[int, dict[str, Param]]] = {
+    "random": (RANDOM, RANDOM_PARAMS),
+    "heuristic": (HEURISTIC, HEURISTIC_PARAMS),
+}
+# name -> (kernel id, {parameter: default}): what reports and older callers read.
+POLICIES: dict[str, tuple[int, dict[str, float]]] = {
+    name: (kid, {k: p.default for k, p in params.items()}) for name, (kid, params) in POLICY_PARAMS.items()
+}
+# Width of the kernels' parameter rows: the longest policy's (no fixed cap).
+N_PARAMS = max(len(p) for _, p in POLICIES.values())
 
 
 @dataclass(frozen=True)
 class PolicySpec:
     name: str
     params: dict[str, float] = field(default_factory=dict)
+    source: str = ""  # the policy file it was loaded from, if any
 
     @property
     def kernel_id(self) -> int:
@@ -57,18 +106,39 @@ class PolicySpec:
             out[i] = v
         return out
 
+    def non_default(self) -> dict[str, float]:
+        defaults = POLICIES[self.name][1]
+        return {k: v for k, v in self.params.items() if v != defaults[k]}
+
     def label(self) -> str:
-        if not self.params:
+        """The name and every parameter that differs from its default (reports name the players)."""
+        changed = self.non_default()
+        if not changed:
             return self.name
-        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.params.items()))
+        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in sorted(changed.items()))
+
+
+def _number(where: str, item: str, key: str, raw) -> float:
+    if isinstance(raw, bool):
+        raw = "true" if raw else "false"
+    try:
+        v = float(raw)
+    except (TypeError, ValueError):
+        raise DataError(where, item, f"{raw!r} is not a number", f"a number for {key}") from None
+    if not math.isfinite(v):
+        raise DataError(where, item, f"{raw!r} is not finite", f"a finite number for {key}")
+    return v
 
 
 def parse_policy(text: str, where: str = "--policy") -> PolicySpec:
-    """`NAME` or `NAME:KEY=VALUE[,KEY=VALUE…]`."""
+    """`NAME`, `NAME:KEY=VALUE[,KEY=VALUE…]` or `@FILE` (a policy file, `load_policy_file`)."""
+    text = text.strip()
+    if text.startswith("@"):
+        return load_policy_file(Path(text[1:]))
     name, _, rest = text.partition(":")
     name = name.strip()
     if name not in POLICIES:
-        raise DataError(where, text, f"unknown policy {name!r}", "one of " + ", ".join(POLICIES))
+        raise DataError(where, text, f"unknown policy {name!r}", "one of " + ", ".join(POLICIES) + ", or @FILE")
     known = POLICIES[name][1]
     params: dict[str, float] = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
@@ -78,11 +148,32 @@ def parse_policy(text: str, where: str = "--policy") -> PolicySpec:
             raise DataError(where, item, "not KEY=VALUE", f"a parameter of {name}: " + ", ".join(known))
         if key not in known:
             raise DataError(where, item, f"{name} has no parameter {key!r}", ", ".join(known))
-        try:
-            params[key] = float(raw)
-        except ValueError:
-            raise DataError(where, item, f"{raw!r} is not a number", f"a number for {key}") from None
+        params[key] = _number(where, item, key, raw.strip())
     return PolicySpec(name, params)
+
+
+def load_policy_file(path: Path) -> PolicySpec:
+    """A policy file: `policy = "NAME"` and a `[params]` table of KEY = number (any subset)."""
+    data = _read_toml(path)
+    where = str(path)
+    name = data.get("policy")
+    if name not in POLICIES:
+        raise DataError(where, "policy", f"got {name!r}", "one of " + ", ".join(POLICIES))
+    extra = sorted(set(data) - {"policy", "params"})
+    if extra:
+        raise DataError(where, extra[0], "unknown key", "policy and [params]")
+    raw = data.get("params", {})
+    if not isinstance(raw, dict):
+        raise DataError(where, "params", f"got {raw!r}", "a [params] table")
+    known = POLICIES[name][1]
+    params = {}
+    for key, v in raw.items():
+        if key not in known:
+            raise DataError(where, f"params.{key}", f"{name} has no parameter {key!r}", ", ".join(known))
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise DataError(where, f"params.{key}", f"got {v!r}", "a finite number")
+        params[key] = float(v)
+    return PolicySpec(name, params, source=where)
 
 
 def parse_side_policies(items: list[str] | None, sides: list[str], default: str = "heuristic") -> dict[str, PolicySpec]:
@@ -92,9 +183,17 @@ def parse_side_policies(items: list[str] | None, sides: list[str], default: str 
         side, eq, spec = item.partition("=")
         if eq and side.strip() in sides:
             out[side.strip()] = parse_policy(spec, f"--policy {side.strip()}")
-        elif eq and ":" not in side:
+        elif eq and ":" not in side and not side.strip().startswith("@"):
             raise DataError("--policy", item, f"unknown side {side.strip()!r}", "one of " + ", ".join(sides))
         else:
             for s in sides:
                 out[s] = parse_policy(item)
     return out
+
+
+def params_markdown(name: str = "heuristic") -> str:
+    """The parameters table of docs/policies.md, made from the policy's data file."""
+    lines = ["| name | default | min | max | meaning |", "|---|---:|---:|---:|---|"]
+    for key, p in POLICY_PARAMS[name][1].items():
+        lines.append(f"| `{key}` | {p.default:g} | {p.lo:g} | {p.hi:g} | {p.meaning} |")
+    return "\n".join(lines)

@@ -164,6 +164,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    from policies.spec import parse_side_policies
+    from simulator.audit import format_audit, run_audit
+    from simulator.panzerblitz.audit import COUNTS, load_thresholds
+    from simulator.situation import load_situation
+
+    sit = load_situation(args.situation, _sets(args))
+    policies = parse_side_policies(args.policy, sit.ruleset.sides)
+    changes = {}
+    for item in args.threshold or []:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise DataError("--threshold", item, "not NAME=VALUE", "a threshold of policies/audit.toml and its value")
+        changes[name.strip()] = value.strip()
+    rows, summary = run_audit(sit, args.games, args.seed, policies, workers=args.workers,
+                              thresholds=load_thresholds(changes=changes))
+    print(format_audit(sit.id, summary, COUNTS))
+    if args.out:
+        from simulator.audit import write_csv
+
+        table = rows if args.per_game else summary
+        out = write_csv(table.assign(situation=sit.id, seed=args.seed), Path(args.out))
+        print(f"wrote {out}")
+    return 0
+
+
 def _experiment_setup(args: argparse.Namespace):
     """The situation as every run of an experiment starts from, its overrides and the players;
     `--out` is checked first, before any game is played."""
@@ -359,6 +385,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="override a ruleset entry or a situation field (situation.turns=8)")
     s.add_argument("--set-file", action="append", metavar="FILE", help="a TOML file of KEY = VALUE overrides")
     s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("audit", help="play heuristic games and count, per side and game, the blunders a veteran "
+                                     "would laugh at (units lost to own minefields, idle carriers, ...)")
+    s.add_argument("situation", help="built-in id (pb-01) or a situation file")
+    s.add_argument("--games", type=int, default=200, metavar="N", help="games to play (default 200)")
+    s.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    s.add_argument("--policy", action="append", metavar="SIDE=NAME[:K=V,...]",
+                   help="a side's player (default heuristic for both)")
+    s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")
+    s.add_argument("--threshold", action="append", metavar="NAME=VALUE",
+                   help="change a threshold of policies/audit.toml for this run, e.g. walk_hexes=6")
+    s.add_argument("--out", metavar="CSV", help="write the per-side table (with --per-game: one row a game and side)")
+    s.add_argument("--per-game", action="store_true", help="--out writes one row a game and side")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
+    s.add_argument("--set-file", action="append", metavar="FILE", help="a TOML file of KEY = VALUE overrides")
+    s.set_defaults(func=cmd_audit)
 
     s = sub.add_parser("compare", help="play the situation and variants of it on the same seeds; compare win chances")
     _add_experiment_options(s, 200, "games a run (the baseline and each variant)")

@@ -62,8 +62,8 @@ def _win_figure(wins) -> dict:
 
 
 def describe_policies(policies: dict, sides: list[str]) -> dict:
-    """The players as the run summary records them: name and every parameter, per side."""
-    return {s: {"name": policies[s].name, "params": policies[s].full_params()} for s in sides}
+    """The players as the run summary records them: name and the parameters changed from their defaults."""
+    return {s: {"name": policies[s].name, "params": policies[s].non_default()} for s in sides}
 
 
 def format_p(p: float) -> str:

@@ -78,7 +78,8 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "ruleset": situation.ruleset.name,
         "games": n,
         "seed": seed,
-        "policies": {s: {"name": policies[s].name, "params": policies[s].full_params()} for s in sides},
+        # Each player by name and the parameters that differ from its defaults (policies/heuristic.toml).
+        "policies": {s: {"name": policies[s].name, "params": policies[s].non_default()} for s in sides},
         "outcomes": outcomes,
         "draw": _r(draws / n),
         "mean_turns": round(float(games["turns_played"].mean()), 3),

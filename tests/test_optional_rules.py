@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from policies.random_play import HOLD_FIRE, STAY_PUT
+from policies.spec import parse_policy
 from simulator.errors import DataError
 from simulator.los import LineOfSight, compile_rules
 from simulator.panzerblitz.combat import seed_dice
@@ -328,7 +329,7 @@ def test_PB_OPT_IF_1_the_heuristic_fires_indirectly(tmp_path):
     for on in (False, True):
         t, st = position(tmp_path, units, indirect_fire=on)
         policy = np.array([1, 1], dtype=np.int64)  # heuristic
-        from policies.spec import N_PARAMS, parse_policy
+        from policies.spec import N_PARAMS
         params = np.tile(parse_policy("heuristic").vector(), (2, 1)).reshape(2, N_PARAMS)
         seed_dice(1)
         fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, policy, params)
@@ -458,7 +459,8 @@ def test_PB_OPT_AMMO_1_heuristic_uses_it_only_when_it_turns_the_battle(tmp_path)
         target_of[u] = hexn(t, lab[near])
         spotted = spotted_hexes(st, t.unit_t, t.map_t, t.combat_t, GERMAN)
         stack_kind = np.full(t.situation.map.n_hexes, -1, dtype=np.int64)
-        hp.plan_intensive(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, spotted, stack_kind, target_of)
+        hp.plan_intensive(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), parse_policy("heuristic").vector(), GERMAN,
+                          spotted, stack_kind, target_of)
         assert bool(st.intensive[u]) == expect, stack
     # Off: the rules refuse it (and the game calls plan_intensive only with the switch on).
     t, st = position(tmp_path, [("german", "wespe", lab[firer])])

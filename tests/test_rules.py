@@ -73,6 +73,7 @@ def placed_state(t):
         name = t.units.names[st.utype[u]]
         if name == "minefield":
             st.mine[h] = True
+            st.mine_side[h] = st.side[u]
         if name == "block":
             st.block[h] = True
     return st

@@ -363,16 +363,23 @@ def test_pb_cat_8_units_on_top_close_assault_the_fort_not_the_other_way(tmp_path
     # here a fort of DF 10 (11 against 10).
     from policies.spec import parse_policy
 
-    prm = parse_policy("heuristic").vector()
-    t, st = position(tmp_path, units)
-    h = hexn(t, "3M6")
-    ut = t.unit_t._replace(defense=t.unit_t.defense.copy())
-    ut.defense[st.utype[unit_of(t, st, "fort-40")]] = 10
-    occ = occupancy(st, ut, t.situation.map.n_hexes)
-    opts = np.array([h], dtype=np.int64)
-    assert hp.pick_assault(st, ut, t.map_t, t.combat_t, policy_tables(t), prm, RUSSIAN, opts, 1, occ) == -1
-    _on_top(st, *units_named(t, st, "rifle-company-43"), *units_named(t, st, "guards-company-43"))
-    assert hp.pick_assault(st, ut, t.map_t, t.combat_t, policy_tables(t), prm, RUSSIAN, opts, 1, occ) == 0
+    prm = np.tile(parse_policy("heuristic").vector(), (2, 1))
+    n_units = len(st.utype)
+    for on_top in (False, True):
+        t, st = position(tmp_path, units)
+        h = hexn(t, "3M6")
+        ut = t.unit_t._replace(defense=t.unit_t.defense.copy())
+        ut.defense[st.utype[unit_of(t, st, "fort-40")]] = 10
+        cand = np.full((n_units, 7), -1, dtype=np.int64)
+        n_cand = np.zeros(n_units, dtype=np.int64)
+        if on_top:
+            _on_top(st, *units_named(t, st, "rifle-company-43"), *units_named(t, st, "guards-company-43"))
+            for u in (*units_named(t, st, "rifle-company-43"), *units_named(t, st, "guards-company-43")):
+                cand[u, 0], n_cand[u] = h, 1  # the fort under them: the engine's option (PB-CAT-8)
+        target_of = np.full(n_units, -1, dtype=np.int64)
+        hp.plan_assaults(st, ut, t.map_t, t.combat_t, policy_tables(t), prm[RUSSIAN], RUSSIAN, cand, n_cand,
+                         target_of)
+        assert (target_of == h).sum() == (2 if on_top else 0)
 
 
 # ------------------------------------------------------------------ a destroyed fort under units on top (PB-FORT-5/16, OQ-26)
@@ -446,7 +453,7 @@ def test_pb_fort_12_the_heuristic_moves_onto_an_enemy_fort_it_must_hold(tmp_path
     n_hex = t.situation.map.n_hexes
     pt = policy_tables(t)
     fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
-    hp.enemy_fields(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN, fields)
+    hp.enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[RUSSIAN], RUSSIAN, fields)
     occ = occupancy(st, t.unit_t, n_hex)
     bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(4)]
     options = np.empty(2 * n_hex + 2, dtype=np.int64)
@@ -455,3 +462,19 @@ def test_pb_fort_12_the_heuristic_moves_onto_an_enemy_fort_it_must_hold(tmp_path
               bufs[0], bufs[1], options, bufs[2], bufs[3], ov[0], ov[1], ov[2], fields)
     assert st.hex[u] == hexn(t, "3M6") and st.on_top[u]
     assert st.side[unit_of(t, st, "fort-40")] == GERMAN
+
+
+def test_pb_trans_9_a_passenger_set_down_on_top_of_an_enemy_fort_stays_on_top(tmp_path):
+    # PB-TRANS-9 with PB-FORT-12: a Russian T-34 on top of the German fort, carrying a rifle
+    # company, is dispersed: the company is set down at once where its carrier stands, on top of
+    # the fort (outside it), not inside a German fort.  (Found by a heuristic game of pb-08 in
+    # issue 15, once riders rode more: the invariant "units of both sides in one hex" broke.)
+    from simulator.panzerblitz.rules import disperse
+
+    t, st = position(tmp_path, FORT + [("russian", "t-34-c", "3M6"), ("russian", "rifle-company-43", "3M6")])
+    tank, rifle = unit_of(t, st, "t-34-c"), unit_of(t, st, "rifle-company-43")
+    st.carrying[tank], st.carried_by[rifle] = rifle, tank
+    _on_top(st, tank)
+    disperse(st, t.unit_t, tank)
+    assert st.carried_by[rifle] < 0 and st.dispersed[rifle] and st.on_top[rifle]
+    assert violation(st, t.unit_t, t.map_t, t.move_t, t.stack_limit) != BOTH_SIDES_IN_HEX

@@ -123,7 +123,8 @@ def test_pb_stk_4_random_and_heuristic_players_use_multiple_attacks(tmp_path):
     h = hexn(t, "3M6")
     att = np.array([unit_of(t, st, "panther-g"), unit_of(t, st, "pzkw-iv-h")], dtype=np.int64)
     assign = np.full(2, NOT_FIRING, dtype=np.int64)
-    tech = hp.pick_technique(st, t.unit_t, t.map_t, t.combat_t, pt, GERMAN, h, att, 2, _spotted(t, st, GERMAN),
+    prm = heuristic_players()[1][GERMAN]
+    tech = hp.pick_technique(st, t.unit_t, t.map_t, t.combat_t, pt, prm, GERMAN, h, att, 2, _spotted(t, st, GERMAN),
                              assign, 2, False)
     assert tech == hp.MULTIPLE
     assert set(assign) == {unit_of(t, st, "t-34-c"), unit_of(t, st, "truck-russian")}
@@ -135,7 +136,7 @@ def test_pb_stk_4_random_and_heuristic_players_use_multiple_attacks(tmp_path):
                                 ("russian", "truck-russian", "3M6"), ("russian", "wagon", "3M6")])
     assign = np.full(2, NOT_FIRING, dtype=np.int64)
     assert plan_multiple(st, t.unit_t, t.map_t, t.combat_t, GERMAN, h, att, 2, _spotted(t, st, GERMAN), 2, assign)
-    assert hp.pick_technique(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, h, att, 2,
+    assert hp.pick_technique(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), prm, GERMAN, h, att, 2,
                              _spotted(t, st, GERMAN), assign, 2, False) == hp.COMBINE
 
 

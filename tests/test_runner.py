@@ -255,7 +255,7 @@ def test_readable_table(capsys):
                  "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "pb-01 (panzerblitz): 5 games, seed 1" in out
-    assert "russian=random:hold_fire=0.25,stay_put=0.5" in out
+    assert "policies: german=random russian=random:stay_put=0.5" in out  # the parameters changed from the defaults
     assert "95% interval" in out and "decisive" in out and "draw" in out and "mean turns" in out
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from policies import heuristic as hp
 from policies.random_play import (
     ASSAULT_TARGET,
+    ENTRY_BOARD,
     ENTRY_HEX,
     FIRE_TARGET,
     FORT_SWITCH,
@@ -34,6 +35,7 @@ from simulator.panzerblitz.invariants import check, road_hex
 from simulator.panzerblitz.road_march import end_marches, march_columns
 from simulator.panzerblitz.rules import (
     EV_ENTER,
+    EV_FIRE_CHANCE,
     EV_FORT_SWITCH,
     EV_LOAD,
     EV_MOVE,
@@ -190,8 +192,13 @@ def _constraints_ok(st, ut, mt, u, h):
 
 @njit(cache=True)
 def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
-    """Place every unit of `side` that sets up on the map, group by group, in file order.
-    The side setting up second sees the first side's units (PB-SEQ-1)."""
+    """Place every unit of `side` that sets up on the map, group by group, in file order: first
+    the groups without minefields or blocks (the card's fixed positions, forts with their
+    command posts), then the minefields and blocks, then the units of the groups that have them.
+    The order in which a side places its own counters is the owner's (PB-MINE-1, PB-BLOCK-1:
+    where the owner likes); laying its barriers before its troops lets it keep them off its own
+    minefields (docs/rulings.md).  The side setting up second sees the first side's units
+    (PB-SEQ-1)."""
     n_hex = mt.neighbours.shape[0]
     options = np.empty(n_hex, dtype=np.int64)
     heuristic = policy[side] == hp.HEURISTIC
@@ -199,46 +206,71 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
     occ = occupancy(st, ut, n_hex)
     pairing = np.zeros(n_hex, dtype=np.int64)
     if heuristic:
-        hp.enemy_fields(st, ut, mt, ct, side, fields)
-    for u in range(st.utype.shape[0]):
-        g = st.group[u]
-        if st.side[u] != side or st.group_entering[g] or st.carried_by[u] >= 0:
-            continue
-        n = 0
-        load, fort, enemy = _setup_counts(st, ut, n_hex, side)
-        for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
-            h = st.group_hexes[k]
-            if _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy, ct.mine_block_apart) and \
-                    _constraints_ok(st, ut, mt, u, h):
-                options[n] = h
-                n += 1
-        if heuristic:
-            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, pairing)
-        else:
-            i = choose(policy[side], params[side], SETUP_HEX, n)
-        if i < 0:
-            # Nowhere legal (stacking, terrain, enemy units, the group's constraints): the unit
-            # is lost at set-up, logged with the number of hexes of its area, and reported in
-            # the tables; it never enters later.  Areas too small for their units whatever the
-            # placements are refused when the situation is loaded (setup_capacity.py).
-            st.status[u] = NOT_PLACED
-            log_event(st, EV_SETUP_FAILED, u, st.group_hex_start[g + 1] - st.group_hex_start[g], 0, 0, 0, 0, 0)
-            continue
-        h = options[i]
-        place(st, u, h)
-        if not ut.positional[st.utype[u]]:
-            mark_passed(st, h, side)  # PB-VIC-5
-        occ[h, side] += 1
-        if ut.carrier[st.utype[u]]:
-            pairing[h] -= 1
-        elif hp.is_rider(ut, st.utype[u]):
-            pairing[h] += 1
+        hp.enemy_fields(st, ut, mt, ct, pt, params[side], side, fields)
+    n_units = st.utype.shape[0]
+    barrier = np.zeros(n_units, dtype=np.bool_)
+    group_barriers = np.zeros(st.group_entering.shape[0], dtype=np.bool_)
+    for u in range(n_units):
         cat = ut.category[st.utype[u]]
-        if cat == MINE:
-            st.mine[h] = True
-        elif cat == BLOCK:
-            st.block[h] = True
-        log_event(st, EV_SETUP, u, h, 0, 0, 0, 0, 0)
+        barrier[u] = cat == MINE or cat == BLOCK
+        if barrier[u]:
+            group_barriers[st.group[u]] = True
+    for stage in range(3):
+        for u in range(n_units):
+            s = 0 if not group_barriers[st.group[u]] else (1 if barrier[u] else 2)
+            if s == stage:
+                _setup_unit(st, ut, mt, mv, ct, pt, limits, side, policy, params, u, options, occ, fields, pairing)
+
+
+@njit(cache=True)
+def _setup_unit(st, ut, mt, mv, ct, pt, limits, side, policy, params, u, options, occ, fields, pairing):
+    """Set-up of one counter of `side` (if it sets up on the map): the legal hexes of its group,
+    and the player's choice among them."""
+    n_hex = mt.neighbours.shape[0]
+    heuristic = policy[side] == hp.HEURISTIC
+    g = st.group[u]
+    if st.side[u] != side or st.group_entering[g] or st.carried_by[u] >= 0:
+        return
+    n = 0
+    load, fort, enemy = _setup_counts(st, ut, n_hex, side)
+    for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
+        h = st.group_hexes[k]
+        if _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy, ct.mine_block_apart) and \
+                _constraints_ok(st, ut, mt, u, h):
+            options[n] = h
+            n += 1
+    cat = ut.category[st.utype[u]]
+    if heuristic and (cat == MINE or cat == BLOCK):
+        i = hp.pick_barrier(st, ut, mt, pt, params[side], side, u, options, n, occ)
+    elif heuristic:
+        i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, pairing)
+    else:
+        i = choose(policy[side], params[side], SETUP_HEX, n)
+    if i < 0:
+        # Nowhere legal (stacking, terrain, enemy units, the group's constraints): the unit
+        # is lost at set-up, logged with the number of hexes of its area, and reported in
+        # the tables; it never enters later.  Areas too small for their units whatever the
+        # placements are refused when the situation is loaded (setup_capacity.py).
+        st.status[u] = NOT_PLACED
+        log_event(st, EV_SETUP_FAILED, u, st.group_hex_start[g + 1] - st.group_hex_start[g], 0, 0, 0, 0, 0)
+        return
+    h = options[i]
+    place(st, u, h)
+    if not ut.positional[st.utype[u]]:
+        mark_passed(st, h, side)  # PB-VIC-5
+        if heuristic:
+            hp.note_unit(mt, params[side], fields, h, 1)
+    occ[h, side] += 1
+    if ut.carrier[st.utype[u]]:
+        pairing[h] -= 1
+    elif hp.is_rider(ut, st.utype[u]):
+        pairing[h] += 1
+    if cat == MINE:
+        st.mine[h] = True
+        st.mine_side[h] = side  # the owner knows its minefields (PB-MINE-2: they still attack both sides)
+    elif cat == BLOCK:
+        st.block[h] = True
+    log_event(st, EV_SETUP, u, h, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -276,7 +308,10 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
     for u in range(n_units):
         k = mine_removal_targets(st, ut, mt, side, u, mines_near)
         if k > 0:
-            i = 0 if heuristic else choose(policy[side], params[side], MINE_CLEAR, k)
+            if heuristic:
+                i = hp.pick_mine_clear(st, ut, mt, pt, side, u, mines_near, k)
+            else:
+                i = choose(policy[side], params[side], MINE_CLEAR, k)
             if i >= 0:
                 attempt_mine_removal(st, ut, u, mines_near[i], MINE)
                 clearing[u] = True
@@ -290,9 +325,11 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
         if occ[h, 1 - side] > 0:
             stack_kind[h] = stack_kind_of(st, ut, mt, ct, h, 1 - side, defender_stack(st, ut, mt, h, 1 - side)[1])
     if heuristic:
-        hp.plan_fire(st, ut, mt, ct, pt, params[side], side, spotted, occ, stack_kind, target_of)
+        reach = hp.plan_fire(st, ut, mt, ct, pt, params[side], side, spotted, occ, stack_kind, target_of)
+        # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).
+        log_event(st, EV_FIRE_CHANCE, reach, 0, 0, 0, 0, 0, 0)
         if ct.intensive_fire:
-            hp.plan_intensive(st, ut, mt, ct, pt, side, spotted, stack_kind, target_of)
+            hp.plan_intensive(st, ut, mt, ct, pt, params[side], side, spotted, stack_kind, target_of)
     else:
         for u in np.random.permutation(n_units):
             if not may_fire(st, ut, u, side):
@@ -345,7 +382,8 @@ def attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, polic
     passenger = exposed_passenger(st, ut, mt, h, enemy) >= 0
     own_fort = enemy_on_own_fort(st, ut, h, side)  # PB-FORT-13, judged before the attack
     if policy[side] == hp.HEURISTIC:
-        tech = hp.pick_technique(st, ut, mt, ct, pt, side, h, attackers, k, spotted, assign, n_multi, passenger)
+        tech = hp.pick_technique(st, ut, mt, ct, pt, params[side], side, h, attackers, k, spotted, assign, n_multi,
+                                 passenger)
     else:
         codes = np.empty(4, dtype=np.int64)
         n = 0
@@ -460,8 +498,8 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         if heuristic:
             i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, fields[hp.PAIRING])
             if n_eo > 0:
-                k = hp.pick_entry_overrun(st, ut, mt, ct, pt, params[side], side, u, ov_target, ov_exit, n_eo, occ,
-                                          fields)
+                k = hp.pick_entry_overrun(st, ut, mt, ct, pt, params[side], side, u, ov_target, ov_exit, n_eo,
+                                          options, n, occ, fields)
                 if k >= 0:
                     i = n + k
         else:
@@ -900,15 +938,64 @@ def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, param
     fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
     if vehicles:
         march_columns(st, ut, mt, mv, side, policy, params)  # PB-SIT-7
-    if policy[side] == hp.HEURISTIC:
-        hp.enemy_fields(st, ut, mt, ct, side, fields)
+    heuristic = policy[side] == hp.HEURISTIC
+    if heuristic:
+        hp.enemy_fields(st, ut, mt, ct, pt, params[side], side, fields)
+    if vehicles:
+        board_entering(st, ut, mt, pt, side, policy, params, fields)
     for u in np.random.permutation(st.utype.shape[0]):
         if st.side[u] != side or ut.vehicle[st.utype[u]] != vehicles or ut.positional[st.utype[u]]:
             continue
+        before = st.hex[u]
+        was_piece = is_piece(st, ut, u)
         move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost, prev, options,
                   cost_o, prev_o, ov_entry, ov_target, ov_exit, fields)
+        if heuristic:
+            hp.moved(st, ut, mt, params[side], fields, u, before, was_piece)
         if st.clock[DEBUG]:
             check(st, ut, mt, mv, limits)
+
+
+@njit(cache=True)
+def board_entering(st, ut, mt, pt, side, policy, params, fields):
+    """Riders of a group entering by the map edge this turn may enter aboard the group's carriers.
+
+    Reading (docs/rulings.md): off the map, a group's counters are stacked as their owner
+    likes before they enter, so a carrier may enter with one of the group's infantry or guns
+    aboard (PB-TRANS-1/2; the Situation 7 card's "infantry and guns in trucks and HT"; the guns
+    of every entering group already start aboard, state.new_state).  The engine offers each
+    empty carrier of the group the riders still off the map and not aboard; the player chooses
+    one or none.  Road-march columns board everything beforehand (PB-SIT-7)."""
+    n_units = st.utype.shape[0]
+    riders = np.empty(n_units, dtype=np.int64)
+    turn = st.clock[TURN]
+    for c in range(n_units):
+        tc = st.utype[c]
+        g = st.group[c]
+        if st.side[c] != side or st.status[c] != WAITING or not st.group_entering[g] or st.entry_turn[c] > turn \
+                or not ut.carrier[tc] or st.carrying[c] >= 0 or st.carried_by[c] >= 0 \
+                or st.march_state[g] != MARCH_OVER:
+            continue
+        n = 0
+        for p in range(n_units):
+            tp = st.utype[p]
+            if p != c and st.group[p] == g and st.status[p] == WAITING and st.entry_turn[p] <= turn \
+                    and st.carried_by[p] < 0 and st.carrying[p] < 0 and not ut.vehicle[tp] \
+                    and not ut.positional[tp] and ut.mclass[tp] >= 0:
+                riders[n] = p
+                n += 1
+        if n == 0:
+            continue
+        if policy[side] == hp.HEURISTIC:
+            i = hp.pick_entry_rider(st, ut, mt, pt, params[side], side, c, riders, n, fields)
+        else:
+            i = choose(policy[side], params[side], ENTRY_BOARD, n)
+        if i < 0:
+            continue
+        p = riders[i]
+        st.carrying[c] = p
+        st.carried_by[p] = c
+        log_event(st, EV_LOAD, c, p, -1, 1, 0, 0, 0)  # d = 1: aboard before entering
 
 
 # Inlined into its one caller: one module less for LLVM to optimise (docs/performance.md, cold start).
@@ -919,8 +1006,10 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
     n_units = st.utype.shape[0]
     occ = occupancy(st, ut, n_hex)
     target_of = np.full(n_units, -1, dtype=np.int64)
-    opts = np.empty(7, dtype=np.int64)
-    for u in np.random.permutation(n_units):
+    # The hexes each unit may assault (at most its six neighbours and the fort under it).
+    cand = np.full((n_units, 7), -1, dtype=np.int64)
+    n_cand = np.zeros(n_units, dtype=np.int64)
+    for u in range(n_units):
         if not may_assault(st, ut, u, side):
             continue
         n = 0
@@ -928,21 +1017,23 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
             h = mt.neighbours[st.hex[u], d]
             if h >= 0 and occ[h, 1 - side] > 0 and not st.assaulted_hex[h] and \
                     (st.pba_target[u] < 0 or st.pba_target[u] == h):  # PB-OPT-PBA-1: only the overrun hex
-                opts[n] = h
+                cand[u, n] = h
                 n += 1
         # PB-CAT-8 / PB-FORT-13: units on top of an enemy fort may close-assault the fort under
         # them (the units inside may not assault them: they are not adjacent).
         a = st.hex[u]
         if st.on_top[u] and occ[a, 1 - side] > 0 and not st.assaulted_hex[a] and \
                 (st.pba_target[u] < 0 or st.pba_target[u] == a):
-            opts[n] = a
+            cand[u, n] = a
             n += 1
-        if policy[side] == hp.HEURISTIC:
-            i = hp.pick_assault(st, ut, mt, ct, pt, params[side], side, opts, n, occ)
-        else:
-            i = choose(policy[side], params[side], ASSAULT_TARGET, n)
-        if i >= 0:
-            target_of[u] = opts[i]
+        n_cand[u] = n
+    if policy[side] == hp.HEURISTIC:
+        hp.plan_assaults(st, ut, mt, ct, pt, params[side], side, cand, n_cand, target_of)
+    else:
+        for u in np.random.permutation(n_units):
+            i = choose(policy[side], params[side], ASSAULT_TARGET, n_cand[u])
+            if i >= 0:
+                target_of[u] = cand[u, i]
     group = np.empty(n_units, dtype=np.int64)
     for h in _targets(target_of):
         k = _aiming_at(target_of, h, group)

@@ -177,7 +177,8 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
         elif kind == EV_SELF_DESTROYED:
             lines.append(f"  {unit(a)} destroyed by its own side in {hexname(b)}")
         elif kind == EV_LOAD:
-            lines.append(f"  {unit(a)} loads {unit(b)} in {hexname(c)}")
+            lines.append(f"  {unit(a)} takes {unit(b)} aboard before entering" if d
+                         else f"  {unit(a)} loads {unit(b)} in {hexname(c)}")
         elif kind == EV_UNLOAD:
             lines.append(f"  {unit(a)} unloads {unit(b)} in {hexname(c)}"
                          + (" to close-assault the units it overruns (PanzerBlitz Assault)" if d else ""))

@@ -36,6 +36,9 @@ EV_RECOVER, EV_LOAD, EV_UNLOAD, EV_ELIMINATED_PASSENGER = 10, 11, 12, 13
 # top of its fort; the fort owner's second roll, on his own fort; a unit eliminated as excess.
 EV_FORT_SWITCH, EV_OWN_FORT_ATTACK, EV_EXCESS = 31, 32, 33
 EV_SETUP_FAILED = 34  # a unit found no legal set-up hex (game.setup_side)
+# The heuristic player's note of the best odds it had in reach at the start of its fire phase
+# (a: the odds column, -1 none), read by the blunder audit (simulator/panzerblitz/audit.py).
+EV_FIRE_CHANCE = 35
 
 ROADBLOCK = CATEGORY_INDEX["roadblock"]
 
@@ -517,6 +520,7 @@ def disperse(st, ut, u):
             # dispersed; if that breaks the stacking limit the passenger is eliminated.
             st.carrying[u] = -1
             st.carried_by[p] = -1
+            st.on_top[p] = st.on_top[u]  # PB-FORT-12: set down on top of the enemy fort its carrier is on
             h = st.hex[u]
             if side_load(st, ut, h, st.side[p]) > st.limits[st.side[p]]:
                 mark_lost(st, p, h)
@@ -1189,6 +1193,7 @@ def attempt_mine_removal(st, ut, u, h, mine_category):
     removed = roll == 1
     if removed:
         st.mine[h] = False
+        st.mine_side[h] = -1
         for v in range(st.utype.shape[0]):
             if st.status[v] == ON_MAP and st.hex[v] == h and ut.category[st.utype[v]] == mine_category:
                 mark_lost(st, v, h)

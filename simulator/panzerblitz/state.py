@@ -50,7 +50,7 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "march_state", "march_side", "march_turn", "march_speed", "march_stop", "march_lead",
     "march_path_start", "march_path", "march_rank",
     "on_top", "own_fire_hit",
-    "trip_out", "trip_final", "trip_stay_off", "trip_hex", "returned",
+    "trip_out", "trip_final", "trip_stay_off", "trip_hex", "returned", "mine_side",
 ])
 
 
@@ -168,6 +168,9 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         # outward edge (-1: it has not), and whether it has come back on at that hex.
         trip_out=trip[0].copy(), trip_final=trip[1].copy(), trip_stay_off=trip[2].copy(),
         trip_hex=np.full(n, -1, dtype=np.int64), returned=np.zeros(n, dtype=np.bool_),
+        # Per hex, the side that laid its minefield (-1: none, or laid by no side's set-up).
+        # Minefields attack both sides' units (PB-MINE-2); their owner knows them.
+        mine_side=np.full(n_hex, -1, dtype=np.int64),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
