@@ -129,15 +129,18 @@ def start_hexes(t: Tables, si: int) -> np.ndarray:
     return np.unique(np.concatenate(hexes)).astype(np.int64) if hexes else np.zeros(0, dtype=np.int64)
 
 
-def held_ground(t: Tables, si: int) -> np.ndarray:
-    """What a side without a place goal guards with its minefields and blocks: the hexes of its
-    set-up groups that the card pins to a few hexes (command posts and their forts in Situation
-    1), else its whole start area."""
+def held_ground(t: Tables, si: int, victory_weight: np.ndarray) -> np.ndarray:
+    """What a side without a place goal guards with its minefields and blocks: the set-up areas
+    of its groups with units the enemy's card weights (Situation 1's command posts, worth five
+    kills to the Russians), else of the groups the card pins to a few hexes, else its whole
+    start area."""
     side = t.situation.side(t.situation.ruleset.sides[si])
-    pinned = [g.hexes for g in side.groups
-              if not g.entering and 0 < len(g.hexes) <= 3 * max(sum(g.units.values()), 1)]
-    if pinned:
-        return np.unique(np.concatenate(pinned)).astype(np.int64)
+    groups = [g for g in side.groups if not g.entering and len(g.hexes)]
+    weighted = [g.hexes for g in groups if any(victory_weight[1 - si, t.units.index(n)] > 0 for n in g.units)]
+    pinned = [g.hexes for g in groups if len(g.hexes) <= 3 * max(sum(g.units.values()), 1)]
+    for chosen in (weighted, pinned):
+        if chosen:
+            return np.unique(np.concatenate(chosen)).astype(np.int64)
     return start_hexes(t, si)
 
 
@@ -281,7 +284,7 @@ def build_policy_tables(t: Tables) -> PolicyT:
     enemy_start_dist = np.full((2, n_hex), FAR, dtype=np.int64)
     for si in range(2):
         enemy = start_hexes(t, 1 - si)
-        ground = np.flatnonzero(goal_dist[si] == 0) if goal_kind[si] != NO_GOAL else held_ground(t, si)
+        ground = np.flatnonzero(goal_dist[si] == 0) if goal_kind[si] != NO_GOAL else held_ground(t, si, victory_weight)
         if len(enemy):
             enemy_start_dist[si] = dist[:, enemy].min(axis=1)
             barrier_way[si] = barrier_ways(t, graph, enemy, ground.astype(np.int64))
