@@ -445,6 +445,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     far = ride_far(ut, prm, t)
     placing = home < 0  # set-up or entry: nothing forces it onto a minefield
     mine_cost = (prm[SETUP_MINE_COST] if placing else prm[MINE_COST]) * value
+    # The side's own minefields lie where the enemy must pass: its units have no business on them.
+    own_mine_cost = prm[SETUP_MINE_COST] * value
+    mine_side = st.mine_side
     survived_mine = st.mine_safe[u]  # PB-MINE-6: it may stay on its minefield unharmed
     # Contact: spotting hidden enemies for next turn's fire (PB-SPOT-2) and close-assaulting
     # them or their forts (PB-CAT); units that can fire or assault.
@@ -566,7 +569,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
         # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays (whoever
         # laid it, PB-MINE-2), unless it came through unharmed (PB-MINE-6).
         if mine[h] and not (h == home and survived_mine):
-            s -= mine_cost
+            s -= own_mine_cost if mine_side[h] == side else mine_cost
         # Do not pile up (one result hits the whole stack, PB-STK-5: each unit already there adds
         # `stack_danger` of the unit's own danger); do not shuffle about for nothing.
         others = occ[h, side] - (1 if h == home and self_counted else 0)
