@@ -139,8 +139,9 @@ def players_words(summary: dict) -> str:
     for side, p in summary["policies"].items():
         params = ", ".join(f"{k.replace('_', ' ')} {v:g}" if isinstance(v, int | float) else f"{k} {v}"
                            for k, v in p["params"].items())
+        # the summary names the parameters changed from the policy's defaults (policies/heuristic.toml)
         parts.append(f"the {side.capitalize()} side by the <b>{html.escape(p['name'])} AI player</b>"
-                     + (f" ({html.escape(params)})" if params else ""))
+                     + (f" ({html.escape(params)})" if params else " (its default parameters)"))
     return ("Every figure here comes from games played by computer (AI) players, not people: "
             + "; ".join(parts) + ". Better or different players may find a different balance "
             "(docs/policies.md describes the players).")
@@ -156,7 +157,7 @@ def _run_rows(summary: dict) -> list[tuple[str, str]]:
     rows += [("games", f"{summary['games']:,}"), ("seed", str(summary["seed"]))]
     for side, p in summary["policies"].items():
         params = ", ".join(f"{k} = {v:g}" if isinstance(v, int | float) else f"{k} = {v}" for k, v in p["params"].items())
-        rows.append((f"{side} player", f"{p['name']}" + (f" ({params})" if params else "")))
+        rows.append((f"{side} player", f"{p['name']}" + (f" ({params})" if params else " (default parameters)")))
     overrides = summary.get("overrides") or {}
     rows.append(("changes to the rules or situation",
                  "; ".join(f"{k} = {v!r}" for k, v in overrides.items()) if overrides else "none"))

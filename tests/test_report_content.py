@@ -80,13 +80,13 @@ def test_report_says_what_was_played_by_whom_in_words(tmp_path):
     page = (tmp_path / "report.html").read_text()
     assert "<h1>Situation 1 (pb-01): Russian Rear Area Raid: White Russia</h1>" in page
     assert "10 game-turns each" in page and f"run on {summary['date'][:10]}" in page
-    assert "computer (AI) players, not people" in page and "<b>random AI player</b> (hold fire 0.25" in page
+    assert "computer (AI) players, not people" in page and "<b>random AI player</b> (its default parameters)" in page
     assert "A game is a <b>draw</b> when neither side reached a higher victory level" in page
     assert "How each side wins" in page and "German: German units destroyed at the end of the game" in page
     assert "Victory measures against their thresholds" in page
     run = page[page.index("<h2>Run</h2>"):]
     assert "&quot;" not in run and "{" not in run  # no raw JSON
-    assert "<th>german player</th><td>random (hold_fire = 0.25, stay_put = 0.1)</td>" in run
+    assert "<th>german player</th><td>random (default parameters)</td>" in run
     for board in ("1", "2", "3"):
         assert f"<h3>Board {board}</h3>" in page
     assert "charts/loss_map.png" in page
