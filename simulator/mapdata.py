@@ -9,6 +9,14 @@ rows meet long edge to long edge (the odd columns' half hexes merge).
 
 Nothing here knows the rules of a game: terrain and hexside features are bit masks over the
 vocabulary the ruleset declares.
+
+Two numbering schemes are read.  The classic one (PanzerBlitz): a hex is named by its board,
+column letters and row (`2G7`), and the odd columns of a board (B, D, ...) are its high ones.
+The `xxyy` scheme (First Panzer Army, Panzer Blitz v2): a hex is four digits, column then row,
+both from 1, with no board prefix (`2119`), and column 01 is a high one (`odd_columns_up`).
+A board file says so under any of its `extensions` (`extensions.fpa.label_scheme = "xxyy"`);
+a board without them is classic.  Other keys of a board file (per-hex provenance, places,
+rivers, the rules' edge ranges) belong to the ruleset that reads them and are ignored here.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from simulator.hexgrid import (
 )
 
 EDGES = ("north", "south", "east", "west")
+LABEL_SCHEMES = ("classic", "xxyy")
 
 
 @dataclass(frozen=True)
@@ -54,11 +63,49 @@ class Board:
     rows_odd: int
     hexes: dict[tuple[int, int], BoardHex]
     named: dict[str, tuple[str, ...]]
+    label_scheme: str = "classic"
+    # Whether the board's first column (index 0) is a high one.  The core's grid puts odd map
+    # columns up (hexgrid.py), so such a board is placed one map column to the right.
+    odd_columns_up: bool = False
 
     def has_cell(self, col: int, row: int) -> bool:
         if not 0 <= col < len(self.columns):
             return False
         return 0 <= row < (self.rows_even if col % 2 == 0 else self.rows_odd)
+
+
+def _grid_keys(data: dict, where: str) -> tuple[str, bool]:
+    """The board's numbering (`label_scheme`, `odd_columns_up`) from its `extensions`; classic
+    when none gives them.  Two extensions that disagree are an error, not a guess."""
+    found: dict[str, tuple[str, object]] = {}
+    extensions = data.get("extensions", {})
+    if not isinstance(extensions, dict):
+        raise DataError(where, "extensions", f"got {extensions!r}", "a table of ruleset extensions")
+    for ext, body in extensions.items():
+        for key in ("label_scheme", "odd_columns_up"):
+            if isinstance(body, dict) and key in body:
+                if key in found and found[key][1] != body[key]:
+                    raise DataError(where, f"extensions.{ext}.{key}", f"{body[key]!r} disagrees with "
+                                    f"extensions.{found[key][0]}.{key} = {found[key][1]!r}", "one value")
+                found[key] = (ext, body[key])
+    scheme = found.get("label_scheme", ("", "classic"))
+    up = found.get("odd_columns_up", ("", False))
+    if scheme[1] not in LABEL_SCHEMES:
+        raise DataError(where, f"extensions.{scheme[0]}.label_scheme", f"got {scheme[1]!r}", f"one of {list(LABEL_SCHEMES)}")
+    if not isinstance(up[1], bool):
+        raise DataError(where, f"extensions.{up[0]}.odd_columns_up", f"got {up[1]!r}", "true or false")
+    return scheme[1], up[1]
+
+
+def _split_label(label: str, name: str, scheme: str) -> tuple[str, str] | None:
+    """(column, row digits) of a hex label, or None if it is not one of this board's scheme."""
+    if scheme == "xxyy":
+        return (label[:2], label[2:]) if len(label) == 4 and label.isdigit() else None
+    if not label.startswith(name):
+        return None
+    body = label[len(name):]
+    letters = body.rstrip("0123456789")
+    return letters, body[len(letters):]
 
 
 def load_board(path: Path, hex_vocab: tuple[str, ...], side_vocab: tuple[str, ...]) -> Board:
@@ -71,18 +118,19 @@ def load_board(path: Path, hex_vocab: tuple[str, ...], side_vocab: tuple[str, ..
     for key in ("board", "columns", "rows_even", "rows_odd", "hexes"):
         if key not in data:
             raise DataError(where, key, "missing", "a board file with board, columns, rows_even, rows_odd, hexes")
+    scheme, odd_up = _grid_keys(data, where)
     columns = tuple(data["columns"])
     col_of = {c: i for i, c in enumerate(columns)}
     name = str(data["board"])
+    expected = ("four digits, column then row (e.g. \"2119\"), the column one of the board's columns"
+                if scheme == "xxyy" else f"'{name}' + column letter + row number")
     hexes: dict[tuple[int, int], BoardHex] = {}
     for label, h in data["hexes"].items():
         fld = f"hexes.{label}"
-        body = label[len(name):]
-        letters = body.rstrip("0123456789")
-        digits = body[len(letters):]
-        if not label.startswith(name) or letters not in col_of or not digits:
-            raise DataError(where, fld, "bad hex label", f"'{name}' + column letter + row number")
-        col, row = col_of[letters], int(digits) - 1
+        parts = _split_label(label, name, scheme)
+        if parts is None or parts[0] not in col_of or not parts[1]:
+            raise DataError(where, fld, "bad hex label", expected)
+        col, row = col_of[parts[0]], int(parts[1]) - 1
         feats = frozenset(h.get("features", ()))
         bad = feats - set(hex_vocab)
         if bad:
@@ -100,12 +148,13 @@ def load_board(path: Path, hex_vocab: tuple[str, ...], side_vocab: tuple[str, ..
             raise DataError(where, f"{fld}.elevation", f"got {elevation!r}", "an integer level")
         hexes[(col, row)] = BoardHex(label, col, row, elevation, feats, sides)
     board = Board(name, path, columns, int(data["rows_even"]), int(data["rows_odd"]), hexes,
-                  {k: tuple(v) for k, v in data.get("named", {}).items()})
+                  {k: tuple(v) for k, v in data.get("named", {}).items()}, scheme, odd_up)
     missing = [(c, r) for c in range(len(columns))
                for r in range(board.rows_even if c % 2 == 0 else board.rows_odd) if (c, r) not in hexes]
     if missing:
         c, r = missing[0]
-        raise DataError(where, "hexes", f"{len(missing)} printed hexes missing, e.g. {name}{columns[c]}{r + 1}", "every hex of the board")
+        first = f"{columns[c]}{r + 1:02d}" if scheme == "xxyy" else f"{name}{columns[c]}{r + 1}"
+        raise DataError(where, "hexes", f"{len(missing)} printed hexes missing, e.g. {first}", "every hex of the board")
     return board
 
 
@@ -122,7 +171,7 @@ class Placement:
         if self.inverted:
             col = len(b.columns) - 1 - col
             row = (b.rows_even if col % 2 == 0 else b.rows_odd) - 1 - row
-        return (col + self.position * (len(b.columns) - 1),
+        return (col + self.position * (len(b.columns) - 1) + int(b.odd_columns_up),
                 row + self.picture_row * (b.rows_odd - 1), self.inverted)
 
 
@@ -143,6 +192,9 @@ class GameMap:
     neighbours: np.ndarray
     boards_of: list[tuple[str, ...]]
     named: dict[str, tuple[int, ...]]
+    # Per hex, for each of its names (as `aliases`): its board's column index and row number
+    # (from 1), what `columns` / `rows` area filters select on.
+    cells: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
     index: dict[str, int] = field(default_factory=dict)
     width: int = 0
     height: int = 0
@@ -232,6 +284,7 @@ class GameMap:
 def assemble(layout: list[list[tuple[Board, bool]]], hex_vocab: tuple[str, ...],
              side_vocab: tuple[str, ...]) -> GameMap:
     """Join boards into one map. `layout[picture_row][position] = (board, inverted)`."""
+    _check_alone(layout)
     cells: dict[tuple[int, int], list[tuple[Placement, BoardHex]]] = {}
     for pr, row in enumerate(layout):
         for pos, (board, inverted) in enumerate(row):
@@ -251,7 +304,7 @@ def assemble(layout: list[list[tuple[Board, bool]]], hex_vocab: tuple[str, ...],
     n_positions = [len(r) for r in layout]
     centre = ((len(layout) - 1) / 2, (max(n_positions) - 1) / 2)
 
-    labels, aliases, boards_of = [], [], []
+    labels, aliases, boards_of, cells_of = [], [], [], []
     elevation = np.zeros(n, dtype=np.int8)
     hex_features = np.zeros(n, dtype=np.uint32)
     side_features = np.zeros((n, N_DIRECTIONS), dtype=np.uint32)
@@ -265,6 +318,7 @@ def assemble(layout: list[list[tuple[Board, bool]]], hex_vocab: tuple[str, ...],
             -p[0].picture_row, -p[0].position))
         labels.append(parts_by_name[0][1].label)
         aliases.append(tuple(p[1].label for p in parts_by_name))
+        cells_of.append(tuple((p[1].col, p[1].row + 1) for p in parts_by_name))
         boards_of.append(tuple(sorted({p[0].board.name for p in parts})))
         for pl, bh in parts:
             elevation[i] = max(elevation[i], bh.elevation)
@@ -287,7 +341,20 @@ def assemble(layout: list[list[tuple[Board, bool]]], hex_vocab: tuple[str, ...],
     layout_names = tuple(tuple(f"{b.name}{'i' if inv else ''}" for b, inv in r) for r in layout)
     return GameMap(layout_names, hex_vocab, side_vocab, col, row, labels, aliases, elevation,
                    hex_features, side_features, neighbours, boards_of,
-                   {k: tuple(sorted(v)) for k, v in named.items()})
+                   {k: tuple(sorted(v)) for k, v in named.items()}, cells_of)
+
+
+def _check_alone(layout: list[list[tuple[Board, bool]]]) -> None:
+    """A board numbered with its odd columns up is a whole map (FPA, Hill of Death): its columns
+    are shifted by one on the grid, which joining it to another board would not survive."""
+    n = sum(len(row) for row in layout)
+    for row in layout:
+        for board, inverted in row:
+            if board.odd_columns_up and (n > 1 or inverted):
+                raise DataError(str(board.path), "extensions.*.odd_columns_up",
+                                "a board numbered with its odd columns up is in a layout of "
+                                f"{n} boards{' and inverted' if inverted else ''}",
+                                "that board alone, not inverted (layout [[\"" + board.name + "\"]])")
 
 
 def index_tables(game_map: GameMap) -> tuple[np.ndarray, int, int]:

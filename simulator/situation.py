@@ -283,12 +283,9 @@ def resolve_static_area(area: dict, game_map: GameMap, ruleset: Ruleset, where: 
         col_set = _column_range(area["columns"], cols) if "columns" in area else None
         row_set = _row_range(area["rows"]) if "rows" in area else None
         sel = np.zeros(n, dtype=bool)
-        for i, names in enumerate(game_map.aliases):
-            for label in names:
-                m = re.match(r"^(\d+)([A-Z]+)(\d+)$", label)
-                c_ok = col_set is None or cols.index(m.group(2)) in col_set
-                r_ok = row_set is None or int(m.group(3)) in row_set
-                if c_ok and r_ok:
+        for i, cells in enumerate(game_map.cells):
+            for col, row in cells:  # every name of a merged half hex, on its own board
+                if (col_set is None or col in col_set) and (row_set is None or row in row_set):
                     sel[i] = True
         keep &= sel
     if "exclude_hexes" in area:
