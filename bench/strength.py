@@ -31,11 +31,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policies.spec import parse_policy  # noqa: E402
+from simulator import registry  # noqa: E402
 from simulator.audit import run_audit  # noqa: E402
 from simulator.panzerblitz.audit import COUNTS  # noqa: E402
 from simulator.runner import run  # noqa: E402
 from simulator.situation import builtin_situations, load_situation  # noqa: E402
 from simulator.stats import seat_score, wilson  # noqa: E402
+
+LEVEL_RANKS = registry.ruleset("panzerblitz").levels.ranks  # the card's levels, none = 0 .. decisive = 3
 
 PAIRINGS = ("hh", "h_a", "h_b", "rr")
 
@@ -80,7 +83,7 @@ def main() -> int:
             row[f"{label}_{b}"] = int(won.get(b, 0))
             row[f"{label}_draw"] = int(won.get("draw", 0))
             row[f"{label}_games_per_s"] = round(res.games_per_s, 1)
-            scores[label] = {s: seat_score(g, s, o) for s, o in ((a, b), (b, a))}
+            scores[label] = {s: seat_score(g, s, o, LEVEL_RANKS) for s, o in ((a, b), (b, a))}
         for label, seat in (("h_a", a), ("h_b", b)):
             m, lo, hi = paired_gain(scores[label][seat], scores["rr"][seat])
             row[f"{label}_score"] = round(float(scores[label][seat].mean()), 3)

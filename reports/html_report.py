@@ -1,4 +1,10 @@
-"""Write a run's report: report.html (charts embedded as data: URIs, inline CSS) and charts/*.png."""
+"""Write a run's report: report.html (charts embedded as data: URIs, inline CSS) and charts/*.png.
+
+Which charts a report has follows the ruleset's results schema (a chart whose column the
+ruleset does not have is left out), and what only the ruleset can say (its victory conditions
+in words, how a game is won or drawn, its warnings, the words of its map of events) comes from
+its report hooks (simulator/api.py).
+"""
 
 from __future__ import annotations
 
@@ -13,13 +19,9 @@ import pandas as pd
 from reports import charts
 from reports.lossmap import draw_loss_maps
 from reports.verdict import verdict
-from reports.victory_text import victory_words
+from simulator import registry
 
-DRAW = ("A game is a <b>draw</b> when neither side reached a higher victory level than the other: both "
-        "reached none of their levels, or both the same one (docs/rulings.md). A game in which neither side "
-        "fired or moved toward the enemy is no battle (PB-VIC-6) and also counts as a draw.")
-
-# (file name, heading, how to read it)
+# (file name, heading, how to read it); a ruleset's report hooks may add a sentence to the last.
 CHARTS = (
     ("victory", "Victory probability",
      "Each bar is the share of games a side won, shaded by the level of its victory; the black "
@@ -27,7 +29,7 @@ CHARTS = (
     ("measures", "Victory measures against their thresholds",
      "What each side's victory conditions count, at the end of every game-turn as if the game ended "
      "there: the line is the median game, the band holds the middle 80 % of games; the dashed lines "
-     "are the levels the side reaches at the end of the game (marginal, tactical, decisive). Where a "
+     "are the levels the side reaches at the end of the game ({levels}). Where a "
      "level needs the measure at most a threshold, lower is better for that side."),
     ("attrition", "Attrition",
      "Units still on the map and their printed attack factors at the end of each game-turn: the "
@@ -38,29 +40,51 @@ CHARTS = (
      "on that turn's positions as if the game had ended there (winner and level). Turn 0 means the "
      "set-up already gave the final result and nothing in the game changed it."),
     ("losses_by_type", "Losses by unit type",
-     "How many units of each type a side loses in an average game. Units that do not count for "
-     "victory (forts, blocks, minefields) are left out."),
-    ("loss_map", "Where units were lost",
-     "Each disc is one side's losses in that hex, per game: its area is proportional to the "
-     "number, on one scale for every board. Terrain is drawn faded underneath. One map a board "
-     "below; the whole map at full size is charts/loss_map.png beside this report."),
+     "How many units of each type a side loses in an average game."),
+    ("loss_map", "", ""),   # the ruleset's words (its report hooks' event_map)
     ("objectives", "Objective control over time",
      "Objective hexes each side holds at the end of each game-turn, averaged over the games."),
 )
+
+
+def _ruleset(summary: dict):
+    return registry.ruleset(summary["ruleset"])
+
+
+def chart_list(summary: dict) -> list[tuple[str, str, str]]:
+    """(file name, heading, how to read it) of the charts this run's ruleset has columns for."""
+    rs = _ruleset(summary)
+    res, hooks = rs.results, rs.report
+    has = {"victory": True, "measures": res.measure is not None, "attrition": bool(res.attrition),
+           "decided": res.decided_turn is not None, "losses_by_type": res.losses_by_type is not None,
+           "loss_map": res.event_hex is not None and hooks.event_map is not None,
+           "objectives": res.objectives is not None}
+    out = []
+    for name, head, how in CHARTS:
+        if not has[name]:
+            continue
+        if name == "loss_map":
+            head, how = hooks.event_map.heading, hooks.event_map.how
+        how = how.replace("{levels}", ", ".join(charts.summary_levels(summary)))
+        note = hooks.chart_notes.get(name)
+        out.append((name, head, f"{how} {note}" if note else how))
+    return out
 
 
 def build_figures(games: pd.DataFrame, turns: pd.DataFrame, summary: dict) -> dict:
     """Each chart's drawing, by file name, as a function to call (so one failing chart can be
     told apart from the others)."""
     sides = list(summary["outcomes"])
-    return {
+    res = _ruleset(summary).results
+    figures = {
         "victory": lambda: charts.victory_chart(summary),
-        "measures": lambda: charts.measures_chart(turns, summary),
-        "attrition": lambda: charts.attrition_chart(turns, sides),
-        "decided": lambda: charts.decided_chart(games, sides),
-        "losses_by_type": lambda: charts.losses_by_type_chart(games, sides),
-        "objectives": lambda: charts.objectives_chart(turns, sides),
+        "measures": lambda: charts.measures_chart(turns, summary, res.measure),
+        "attrition": lambda: charts.attrition_chart(turns, sides, res.attrition),
+        "decided": lambda: charts.decided_chart(games, sides, res.decided_turn, res.winner, res.turns_played),
+        "losses_by_type": lambda: charts.losses_by_type_chart(games, sides, res.losses_by_type),
+        "objectives": lambda: charts.objectives_chart(turns, sides, res.objectives),
     }
+    return {name: figures[name] for name, _, _ in chart_list(summary) if name in figures}
 
 
 def write_report(games: pd.DataFrame, turns: pd.DataFrame, losses: pd.DataFrame, summary: dict, into: Path,
@@ -84,12 +108,15 @@ def write_report(games: pd.DataFrame, turns: pd.DataFrame, losses: pd.DataFrame,
         if paths:
             board_maps = [p.name for p in paths[1:]]
             return None
-        why = ("No unit was lost on the map in any game of this run." if situation is not None
-               else "The situation's map was not available to draw the losses on.")
-        return charts.nothing_to_show("Where units were lost", why)
+        words = _ruleset(summary).report.event_map
+        why = (f"No {words.noun} on the map in any game of this run." if situation is not None
+               else f"The situation's map was not available to draw the {words.noun} on.")
+        return charts.nothing_to_show(words.heading, why)
 
-    _save("loss_map", loss_map, into, failed)
-    images = {name: _b64(into / "charts" / f"{name}.png") for name, _, _ in CHARTS}
+    listed = chart_list(summary)
+    if any(name == "loss_map" for name, _, _ in listed):
+        _save("loss_map", loss_map, into, failed)
+    images = {name: _b64(into / "charts" / f"{name}.png") for name, _, _ in listed}
     boards = [(n.removeprefix("loss_map_board-").removesuffix(".png"), _b64(into / "charts" / n)) for n in board_maps]
     page = into / "report.html"
     page.write_text(_page(games, summary, images, boards, failed))
@@ -121,7 +148,8 @@ def _verdict(games: pd.DataFrame, summary: dict) -> str:
     sides = list(summary["outcomes"])
     if len(sides) != 2 or games.empty:
         return "no verdict (needs two sides and at least one game)"
-    wins = [int((games["winner"] == s).sum()) for s in sides]
+    winner = _ruleset(summary).results.winner
+    wins = [int((games[winner] == s).sum()) for s in sides]
     return verdict(sides[0], sides[1], wins[0], wins[1], len(games))
 
 
@@ -170,34 +198,21 @@ def _run_rows(summary: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _setup_losses(summary: dict) -> str:
-    lost = summary.get("lost_at_setup") or {}
-    if not lost:
-        return ""
-    e = html.escape
-    items = "".join(
-        f"<li>{e(side.capitalize())}: in {v['games']} of {summary['games']} games, "
-        + e(", ".join(f"{k} ({m:g} a game)" for k, m in v["units"].items())) + "</li>"
-        for side, v in lost.items())
-    return ("<div class='warn'><b>Units lost at set-up.</b> Some counters found no legal hex in their set-up "
-            "area when their turn to set up came (stacking, terrain or the other side's units there): they "
-            f"took no part in those games. <ul>{items}</ul>The games table counts them per game "
-            "(<code>lost_at_setup_&lt;side&gt;</code>).</div>")
-
-
 def _page(games: pd.DataFrame, summary: dict, images: dict, boards: list, failed: dict) -> str:
     e = html.escape
     sides = list(summary["outcomes"])
+    hooks = _ruleset(summary).report
+    levels = charts.summary_levels(summary)
     rows = []
     for side, o in summary["outcomes"].items():
-        lv = " ".join(f"<td>{100 * o['levels'].get(level, 0):.1f} %</td>" for level in charts.LEVELS)
+        lv = " ".join(f"<td>{100 * o['levels'].get(level, 0):.1f} %</td>" for level in levels)
         rows.append(f"<tr><th>{e(side)}</th><td>{100 * o['win']:.1f} %</td>"
                     f"<td>[{100 * o['ci95'][0]:.1f}, {100 * o['ci95'][1]:.1f}] %</td>{lv}</tr>")
     d = summary["draw_ci95"]
     rows.append(f"<tr><th>draw</th><td>{100 * summary['draw']:.1f} %</td>"
-                f"<td>[{100 * d[0]:.1f}, {100 * d[1]:.1f}] %</td><td></td><td></td><td></td></tr>")
-    victory = summary.get("victory") or {}
-    conditions = "".join(f"<li>{e(victory_words(s, victory[s], sides))}</li>" for s in sides if s in victory)
+                f"<td>[{100 * d[0]:.1f}, {100 * d[1]:.1f}] %</td>" + "<td></td>" * len(levels) + "</tr>")
+    words = [(s, hooks.victory_words(s, summary)) for s in sides]
+    conditions = "".join(f"<li>{e(w)}</li>" for _, w in words if w)
     facts = [f"{summary['games']:,} games"]
     if summary.get("turns"):
         facts.append(f"{summary['turns']} game-turns each")
@@ -209,7 +224,7 @@ def _page(games: pd.DataFrame, summary: dict, images: dict, boards: list, failed
     if summary.get("overrides"):
         facts.append("with changes: " + "; ".join(f"{k} = {v!r}" for k, v in summary["overrides"].items()))
     sections = []
-    for name, head, how in CHARTS:
+    for name, head, how in chart_list(summary):
         note = (f"<p class='warn'>This chart could not be drawn: {e(failed[name])}</p>" if name in failed else "")
         pictures = f"<img alt='{e(head)}' src='data:image/png;base64,{images[name]}'>"
         if name == "loss_map" and boards:
@@ -235,14 +250,14 @@ tr:nth-child(even) {{ background: #f3f3f3; }} .verdict {{ font-size: 1.4em; font
 <p>{players_words(summary)}</p>
 <h2 id="conditions">How each side wins</h2>
 <ul>{conditions or '<li>The victory conditions were not recorded with this run.</li>'}</ul>
-<p class="how">The side that reaches the higher victory level wins. {DRAW}</p>
-{_setup_losses(summary)}
+<p class="how">{hooks.how_to_win(summary)}</p>
+{''.join(hooks.notes(summary))}
 <p class="verdict">Verdict: {e(_verdict(games, summary))}</p>
 <p class="how">The verdict is the first side's win probability minus the second side's, with its 95 %
 interval (Newcombe's paired score interval: both come from the same games), given as its two ends.
 "Balanced" means the whole interval lies within ±5 points. It says how these AI players fare, not
 how people would.</p>
-<table><tr><th></th><th>win</th><th>95 % interval</th><th>marginal</th><th>tactical</th><th>decisive</th></tr>
+<table><tr><th></th><th>win</th><th>95 % interval</th>{''.join(f"<th>{e(lv)}</th>" for lv in levels)}</tr>
 {''.join(rows)}</table>
 {''.join(sections)}
 <h2>Run</h2><table>{meta}</table>

@@ -1,10 +1,12 @@
-"""Where units were lost: a heatmap on the situation's map, for the designer's report.
+"""Where events happened (PanzerBlitz: where units were lost): a heatmap on the situation's map,
+for the designer's report.
 
-Each hex where units were lost gets a disc per side, its area proportional to that side's
-losses in the hex per game (a disc's area, not its radius, reads as a quantity).  The terrain is
-drawn faded underneath so the reader sees which town, wood or road crossing the fighting was
-for.  Units lost off the map (a passenger in a carrier that had not entered) have no hex and
-are left out; the title says how many.
+Each hex with events gets a disc per side, its area proportional to that side's events in the
+hex per game (a disc's area, not its radius, reads as a quantity).  The terrain is drawn faded
+underneath so the reader sees which town, wood or road crossing the fighting was for.  Events
+off the map (a passenger in a carrier that had not entered) have no hex and are left out; the
+title says how many.  Which columns hold the hex and the side, and what the events are called,
+are the ruleset's (its results schema's `event_hex` / `event_side`, its report's `event_map`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from reports.mapview import (
     _save_atomically,
     hex_polygons,
 )
+from simulator import registry
 from simulator.hexgrid import centres
 
 FADE = 0.55          # white veil over the terrain, so the discs stand out
@@ -38,17 +41,24 @@ MAX_DISC = 0.62      # radius, in hex units, of the disc of the busiest hex
 SIDE_OFFSET = 0.28   # two sides' discs in one hex sit left and right of its centre
 
 
+def _columns(situation) -> tuple[str, str, str]:
+    """(table name, hex column, side column) of the situation's ruleset's events."""
+    res = registry.ruleset(situation.ruleset.name).results
+    return res.events.name, res.event_hex, res.event_side
+
+
 def loss_counts(losses: pd.DataFrame, situation) -> dict[str, np.ndarray]:
-    """Units lost per hex and side over the whole run: side -> counts indexed by hex."""
+    """Events (units lost) per hex and side over the whole run: side -> counts indexed by hex."""
     m = situation.map
+    table, hex_col, side_col = _columns(situation)
     index = {label: i for i, label in enumerate(m.labels)}
     out = {}
-    for side in situation.ruleset.sides:
+    for side in situation.side_names:
         counts = np.zeros(m.n_hexes, dtype=np.int64)
-        mine = losses[(losses["side"] == side) & (losses["hex"] != "")]
-        for label, k in mine["hex"].value_counts().items():
+        mine = losses[(losses[side_col] == side) & (losses[hex_col] != "")]
+        for label, k in mine[hex_col].value_counts().items():
             if label not in index:
-                raise ValueError(f"losses table: hex {label!r} is not on the map of {situation.id}")
+                raise ValueError(f"{table} table: hex {label!r} is not on the map of {situation.id}")
             counts[index[label]] = int(k)
         out[side] = counts
     return out
@@ -73,9 +83,13 @@ def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dp
                   board: str | None = None):
     """Write the loss heatmap PNG (atomically); returns its path, or None if nothing was lost.
     `board`: only that board of the layout (a name as in the layout, e.g. "2" or "2i")."""
-    if n_games <= 0 or losses[losses["hex"] != ""].empty:
+    _, hex_col, _ = _columns(situation)
+    if n_games <= 0 or losses[losses[hex_col] != ""].empty:
         return None
     m = situation.map
+    hooks = registry.ruleset(situation.ruleset.name).report
+    look = hooks.map_style(m)
+    words = hooks.event_map
     counts = loss_counts(losses, situation)
     per_game = {s: c / n_games for s, c in counts.items()}
     peak = max(float(v.max()) for v in per_game.values())
@@ -83,14 +97,14 @@ def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dp
     bbox = (float(x.min()), float(x.max()), float(y.min()), float(y.max()))
     if board is not None:
         bbox = dict(_board_rectangles(m, x, y))[board]
-    sides = list(situation.ruleset.sides)
+    sides = list(situation.side_names)
     # One board: a page-wide figure (10 inches), so its text and discs read at their size in
     # the report; the whole map keeps the maps' usual scale.
     fig, ax, scale = _make_figure(bbox, len(sides) + 3, 1, *((10.0,) if board is not None else ()))
     cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y), bbox)
-    _draw_terrain(cv, m)
-    _draw_paths(cv, m)
-    _draw_hexside_bars(cv, m)
+    _draw_terrain(cv, m, look)
+    _draw_paths(cv, m, look)
+    _draw_hexside_bars(cv, m, look)
     cv.add(PolyCollection(hex_polygons(x, y), facecolors="white", edgecolors="none", alpha=FADE, zorder=3))
     _draw_boards(cv, m)
     _draw_place_names(cv, m)
@@ -106,17 +120,17 @@ def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dp
             ax.add_patch(Circle((x[h] + shift, y[h]), r, facecolor=style.side_colour(side), edgecolor="white",
                                 linewidth=0.6, alpha=0.85, zorder=8))
     total_lost = len(losses)
-    off_map = int((losses["hex"] == "").sum())
-    note = f", {off_map} lost off the map not drawn" if off_map else ""
+    off_map = int((losses[hex_col] == "").sum())
+    note = f", {off_map} {words.off_map} not drawn" if off_map else ""
     fig.text(0.5, 1 - 0.18 / fig.get_size_inches()[1],
-             f"{situation.id}{f', board {board}' if board else ''}: where units were lost "
-             f"({total_lost} losses in {n_games} games{note})",
+             f"{situation.id}{f', board {board}' if board else ''}: {words.heading[0].lower() + words.heading[1:]} "
+             f"({total_lost} {words.noun} in {n_games} games{note})",
              ha="center", va="top", fontsize=style.FONT_SIZES["title"], fontweight="bold")
     fig.text(0.5, 1 - 0.62 / fig.get_size_inches()[1],
-             "disc area = units of that side lost in the hex per game; the largest disc is "
+             f"disc area = {words.per_hex} per game; the largest disc is "
              f"{peak:.2f} per game", ha="center", va="top", fontsize=style.FONT_SIZES["subtitle"])
     handles = [Line2D([], [], marker="o", linestyle="none", markersize=10, color=style.side_colour(s),
-                      label=f"{s.capitalize()} losses") for s in sides]
+                      label=f"{s.capitalize()} {words.noun}") for s in sides]
     for share in (1.0, 0.25, 0.05):
         r_pt = MAX_DISC * np.sqrt(share) * scale * 72
         handles.append(Line2D([], [], marker="o", linestyle="none", markersize=2 * r_pt, markerfacecolor="none",

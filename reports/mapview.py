@@ -1,4 +1,4 @@
-"""Draw a situation's assembled map as a PanzerBlitz player expects to see it, as a PNG.
+"""Draw a situation's assembled map as a player of its game expects to see it, as a PNG.
 
     from simulator.situation import load_situation
     from reports.mapview import draw_situation_map
@@ -7,7 +7,9 @@
 The picture shows what the situation card and the boards show: terrain fills, hexside
 symbols, roads and streams, hex labels, town and hill names, board numbers, each side's
 set-up area, entry hexes and objective hexes, a legend and notes on every force group.
-An optional list of counters (for replays) is drawn on top.
+An optional list of counters (for replays) is drawn on top.  What the terrain looks like and
+what the situation marks on the map are the ruleset's (its report hooks' `map_style` and
+`situation_marks`, simulator/api.py); the drawing is the same for every ruleset.
 
 Orientation: north = top.  Hexes are flat-topped; the drawing works in hex units
 (circumradius 1) with y growing downwards, as `simulator.hexgrid.centres` returns them, and
@@ -15,7 +17,7 @@ the axes are inverted so row 1 is at the top.  All colours come from `reports.st
 
 Reading guide: `draw_situation_map` builds the figure and calls one `_draw_*` function per
 layer (terrain, streams and roads, hexside bars, boards, labels, set-up areas, entries,
-objectives, counters), then `_legend_handles` / `_notes` for the text under the map.
+objectives, counters), then `_legend_handles` and the ruleset's notes for the text under the map.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from matplotlib.textpath import TextPath
 from matplotlib.transforms import Affine2D
 
 from reports import style
+from simulator import registry
+from simulator.api import MapStyle, SituationMarks
 from simulator.hexgrid import SQRT3, centres
 from simulator.outdir import make_public
 
@@ -50,8 +54,6 @@ MAP_PAD_UNITS = 0.35      # white space around the board edges, in hex units
 
 # Widths in hex units (converted to points with the figure's scale).
 HEXSIDE_BAR_WIDTH = 0.12
-ROAD_WIDTH = 0.10
-STREAM_WIDTH = 0.09
 AREA_OUTLINE_WIDTH = 0.09
 OBJECTIVE_RING_WIDTH = 0.08
 LARGE_OBJECTIVE = 60      # objective areas above this many hexes get thinner rings
@@ -59,9 +61,6 @@ INNER_HEX_RADIUS = 0.58   # woods / town drawn inside a hilltop, gully, ... hex
 SETUP_HATCH = "//"        # set-up areas: side-coloured diagonal hatch, terrain stays readable
 SETUP_HATCH_WIDTH = 1.6   # points
 SETUP_ALPHA = 0.55
-
-BAR_FEATURES = ("green", "gray", "brown", "orange", "pond")
-PATH_FEATURES = {"road": ("road",), "stream": ("stream", "ford")}
 
 # ------------------------------------------------------------------------- hex geometry (y down)
 
@@ -136,25 +135,28 @@ def draw_situation_map(situation, out_path, *, dpi: int = 110, title: str | None
     for c in counters:
         if not 0 <= int(c["hex"]) < m.n_hexes:
             raise ValueError(f"counter {c!r}: hex index outside 0..{m.n_hexes - 1}")
+    hooks = registry.ruleset(situation.ruleset.name).report
+    look = hooks.map_style(m)
+    marks = hooks.situation_marks(situation)
 
     x, y = centres(m.col, m.row)
     bbox = (float(x.min()), float(x.max()), float(y.min()), float(y.max()))
-    handles = _legend_handles(situation, bool(counters))
-    notes = _notes(situation)
+    handles = _legend_handles(look, marks, bool(counters))
+    notes = list(marks.notes)
     fig, ax, scale = _make_figure(bbox, len(handles), len(notes))
     cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y), bbox)
 
-    _draw_terrain(cv, m)
-    _draw_paths(cv, m)
-    _draw_hexside_bars(cv, m)
+    _draw_terrain(cv, m, look)
+    _draw_paths(cv, m, look)
+    _draw_hexside_bars(cv, m, look)
     _draw_boards(cv, m)
     _draw_hex_labels(cv, m)
-    _draw_setup_areas(cv, situation)
-    _draw_objectives(cv, situation)
-    _draw_entries(cv, situation)
+    _draw_setup_areas(cv, m, marks)
+    _draw_objectives(cv, marks)
+    _draw_entries(cv, m, marks)
     _draw_place_names(cv, m)
     _draw_counters(cv, counters)
-    _draw_titles(fig, ax, situation, title)
+    _draw_titles(fig, ax, situation, title, marks.subtitle)
     _draw_legend_and_notes(fig, ax, handles, notes)
     return _save_atomically(fig, Path(out_path), dpi)
 
@@ -215,43 +217,18 @@ def _board_clip(ax, m, x, y) -> PathPatch:
 
 # ------------------------------------------------------------------------- terrain
 
-def terrain_fills(m) -> tuple[list[str], list[str | None], np.ndarray]:
-    """Per hex: the fill colour, the colour of an inner hex (or None) and a swamp mask.
-
-    The fill shows the ground (pond, swamp, hilltop, slope, gully, ford, else clear); town
-    and woods fill the hex on clear ground and are drawn as an inner hex on anything else,
-    so woods on a hilltop or in a gully show both.
-    """
-    has = {f: m.has_feature(f) if f in m.hex_vocab else np.zeros(m.n_hexes, bool)
-           for f in ("pond", "swamp", "hilltop", "slope", "gully", "ford", "town", "woods")}
-    has["hilltop"] |= m.elevation >= 2
-    has["slope"] |= m.elevation == 1
-    ground_order = ("pond", "swamp", "hilltop", "slope", "gully", "ford")
-    fills: list[str] = []
-    inner: list[str | None] = []
-    for i in range(m.n_hexes):
-        ground = next((g for g in ground_order if has[g][i]), "clear")
-        cover = next((c for c in ("town", "woods") if has[c][i]), None)
-        if cover and ground == "clear":
-            fills.append(style.TERRAIN_COLOURS[cover])
-            inner.append(None)
-        else:
-            fills.append(style.TERRAIN_COLOURS[ground])
-            inner.append(style.TERRAIN_COLOURS[cover] if cover else None)
-    return fills, inner, has["swamp"]
-
-
-def _draw_terrain(cv: Canvas, m) -> None:
-    fills, inner, swamp = terrain_fills(m)
-    cv.add(PolyCollection(hex_polygons(cv.x, cv.y), facecolors=fills, edgecolors=style.HEX_GRID_COLOUR,
+def _draw_terrain(cv: Canvas, m, look: MapStyle) -> None:
+    """Each hex in its fill, with the inner hex of cover on other ground and the hatch."""
+    cv.add(PolyCollection(hex_polygons(cv.x, cv.y), facecolors=look.fills, edgecolors=style.HEX_GRID_COLOUR,
                           linewidths=0.35, zorder=1))
-    has_inner = np.array([c is not None for c in inner])
+    has_inner = np.array([c is not None for c in look.inner])
     if has_inner.any():
         cv.add(PolyCollection(hex_polygons(cv.x[has_inner], cv.y[has_inner], INNER_HEX_RADIUS),
-                              facecolors=[c for c in inner if c is not None], edgecolors="none", zorder=2))
-    if swamp.any():
-        hatch = PolyCollection(hex_polygons(cv.x[swamp], cv.y[swamp]), facecolors="none",
-                               edgecolors=style.SWAMP_HATCH_COLOUR, linewidths=0, hatch="---", zorder=2.5)
+                              facecolors=[c for c in look.inner if c is not None], edgecolors="none", zorder=2))
+    hatched = np.asarray(look.hatched, dtype=bool)
+    if hatched.any():
+        hatch = PolyCollection(hex_polygons(cv.x[hatched], cv.y[hatched]), facecolors="none",
+                               edgecolors=look.hatch_colour, linewidths=0, hatch=look.hatch, zorder=2.5)
         cv.add(hatch)
 
 
@@ -272,13 +249,11 @@ def _path_segments(cv: Canvas, m, features: tuple[str, ...]) -> np.ndarray:
     return np.stack([c, c + APOTHEM * SIDE_NORMALS[dirs]], axis=1)
 
 
-def _draw_paths(cv: Canvas, m) -> None:
-    streams = _path_segments(cv, m, PATH_FEATURES["stream"])
-    cv.add(LineCollection(streams, colors=style.STREAM_COLOUR, linewidths=cv.pt(STREAM_WIDTH),
-                          capstyle="round", zorder=3))
-    roads = _path_segments(cv, m, PATH_FEATURES["road"])
-    cv.add(LineCollection(roads, colors=style.ROAD_COLOUR, linewidths=cv.pt(ROAD_WIDTH),
-                          capstyle="round", zorder=3.2))
+def _draw_paths(cv: Canvas, m, look: MapStyle) -> None:
+    """The ruleset's line features (streams, then roads above them), in order."""
+    for k, line in enumerate(look.lines):
+        cv.add(LineCollection(_path_segments(cv, m, line.features), colors=line.colour,
+                              linewidths=cv.pt(line.width), capstyle="round", zorder=3 + 0.2 * k))
 
 
 def unique_hexsides(m) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -293,9 +268,12 @@ def unique_hexsides(m) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hexes, dirs, mask
 
 
-def _draw_hexside_bars(cv: Canvas, m) -> None:
+def _draw_hexside_bars(cv: Canvas, m, look: MapStyle) -> None:
     """Thick coloured bars on hex edges; several symbols on one side sit side by side."""
-    features = [f for f in BAR_FEATURES if f in m.side_vocab]
+    colour = {b.feature: b.colour for b in look.bars}
+    features = [b.feature for b in look.bars if b.feature in m.side_vocab]
+    if not features:
+        return
     hexes, dirs, mask = unique_hexsides(m)
     on = np.stack([(mask & m.side_bit(f)) != 0 for f in features], axis=1)  # [sides, features]
     count = on.sum(axis=1)
@@ -307,7 +285,7 @@ def _draw_hexside_bars(cv: Canvas, m) -> None:
         rank = on[sel, :k].sum(axis=1)
         offset = (rank - (count[sel] - 1) / 2.0) * HEXSIDE_BAR_WIDTH
         segments.append(side_segments(cv.x, cv.y, hexes[sel], dirs[sel], shrink=0.92, offset=offset))
-        colours += [style.HEXSIDE_COLOURS[f]] * int(sel.sum())
+        colours += [colour[f]] * int(sel.sum())
     if segments:
         cv.add(LineCollection(np.concatenate(segments), colors=colours,
                               linewidths=cv.pt(HEXSIDE_BAR_WIDTH), capstyle="butt", zorder=4))
@@ -374,11 +352,6 @@ def _draw_place_names(cv: Canvas, m) -> None:
 
 # ------------------------------------------------------------------------- situation overlays
 
-def _setup_groups(side):
-    """Groups that set up on the map in a fixed area (not `with_unit`: those stack with a unit)."""
-    return [g for g in side.groups if not g.entering and "with_unit" not in g.area and len(g.hexes)]
-
-
 def _area_outline(cv: Canvas, m, member: np.ndarray, inset: float) -> np.ndarray:
     """Segments of the area's boundary, drawn just inside its hexes."""
     nb = m.neighbours
@@ -387,18 +360,13 @@ def _area_outline(cv: Canvas, m, member: np.ndarray, inset: float) -> np.ndarray
     return side_segments(cv.x, cv.y, hexes, dirs, shrink=1.0 - inset, offset=-inset * APOTHEM)
 
 
-def _draw_setup_areas(cv: Canvas, situation) -> None:
+def _draw_setup_areas(cv: Canvas, m, marks: SituationMarks) -> None:
     """A side-coloured hatch on every set-up hex, a side-coloured outline round each area,
     and a diamond on a hex where a group sets up alone (e.g. a command post)."""
-    m = situation.map
-    for side in situation.sides:
-        colour = style.side_colour(side.name)
-        groups = _setup_groups(side)
-        if not groups:
-            continue
+    for mark in marks.setup:
+        colour = style.side_colour(mark.side)
         member = np.zeros(m.n_hexes, dtype=bool)
-        for g in groups:
-            member[g.hexes] = True
+        member[np.asarray(mark.hexes, dtype=np.int64)] = True
         idx = np.flatnonzero(member)
         hatch = PolyCollection(hex_polygons(cv.x[idx], cv.y[idx]), facecolors="none", edgecolors=colour,
                                linewidths=0, hatch=SETUP_HATCH, alpha=SETUP_ALPHA, zorder=5)
@@ -406,7 +374,7 @@ def _draw_setup_areas(cv: Canvas, situation) -> None:
         cv.add(hatch)
         cv.add(LineCollection(_area_outline(cv, m, member, 0.08), colors=colour,
                               linewidths=cv.pt(AREA_OUTLINE_WIDTH), capstyle="round", zorder=5.5))
-        fixed = [int(g.hexes[0]) for g in groups if len(g.hexes) == 1]
+        fixed = list(mark.fixed)
         if fixed:
             cv.ax.scatter(cv.x[fixed], cv.y[fixed], marker="D", s=cv.pt(0.42) ** 2, color=colour,
                           edgecolors="white", linewidths=1.0, zorder=6.5)
@@ -416,10 +384,10 @@ def _objective_radius(k: int) -> float:
     return max(0.2, 0.5 - 0.13 * k)
 
 
-def _draw_objectives(cv: Canvas, situation) -> None:
+def _draw_objectives(cv: Canvas, marks: SituationMarks) -> None:
     """A bold ring in each objective hex, one ring size per side so both can show (a little
     thinner when a whole board is the objective, so the terrain under it stays readable)."""
-    for k, (side, hexes) in enumerate(situation.objective_hexes().items()):
+    for k, (side, hexes) in enumerate(marks.objectives.items()):
         if len(hexes) == 0:
             continue
         rings = [Circle((cv.x[h], cv.y[h]), _objective_radius(k)) for h in hexes]
@@ -450,41 +418,24 @@ def _entry_triangle(cv: Canvas, h: int, v: np.ndarray, shift: float = 0.0) -> np
     return np.array([c + 0.66 * v, c + 0.06 * v + 0.24 * perp, c + 0.06 * v - 0.24 * perp])
 
 
-def _entry_label(group) -> str:
-    if group.road_march:
-        toward = str(group.road_march.get("toward", "?")).upper()
-        return f"road march T{group.turn} \u2192 {toward}"
-    return f"T{group.turn}"
-
-
-def _draw_entries(cv: Canvas, situation) -> None:
-    """Side-coloured triangles pointing inward on entry hexes (black-edged for a road march)
-    and one note per entry area, e.g. "russian enters T1"."""
-    m = situation.map
+def _draw_entries(cv: Canvas, m, marks: SituationMarks) -> None:
+    """Side-coloured triangles pointing inward on entry hexes (black-edged for an emphasised
+    entry: PanzerBlitz's road march) and one note per entry area, e.g. "russian enters T1"."""
     sides_at: dict[int, list[str]] = defaultdict(list)  # hex -> sides entering there
-    for side in situation.sides:
-        for h in {int(h) for g in side.groups if g.entering for h in g.hexes}:
-            sides_at[h].append(side.name)
+    for side in marks.sides:
+        for h in sorted({h for e in marks.entries if e.side == side for h in e.hexes}):
+            sides_at[h].append(side)
 
     def shift(h: int, side: str) -> float:
         names = sides_at[h]
         return (names.index(side) - (len(names) - 1) / 2) * 0.45
 
-    for side in situation.sides:
-        colour = style.side_colour(side.name)
-        by_area: dict[tuple[int, ...], list] = defaultdict(list)
-        for g in side.groups:
-            if g.entering and len(g.hexes):
-                by_area[tuple(int(h) for h in g.hexes)].append(g)
-        for hexes, groups in by_area.items():
-            road_march = next((g.road_march for g in groups if g.road_march), None)
-            toward = m.lookup(str(road_march["toward"])) if road_march and "toward" in road_march else None
-            tris = [_entry_triangle(cv, h, _inward(cv, m, h, toward), shift(h, side.name)) for h in hexes]
-            cv.add(PolyCollection(tris, facecolors=colour,
-                                  edgecolors="black" if road_march else "white",
-                                  linewidths=1.6 if road_march else 0.6, zorder=7), clip=False)
-            labels = sorted({_entry_label(g) for g in groups})
-            _entry_note(cv, m, np.array(hexes), f"{side.name} enters " + ", ".join(labels), colour, toward)
+    for e in marks.entries:
+        colour = style.side_colour(e.side)
+        tris = [_entry_triangle(cv, h, _inward(cv, m, h, e.toward), shift(h, e.side)) for h in e.hexes]
+        cv.add(PolyCollection(tris, facecolors=colour, edgecolors="black" if e.emphasis else "white",
+                              linewidths=1.6 if e.emphasis else 0.6, zorder=7), clip=False)
+        _entry_note(cv, m, np.array(e.hexes), f"{e.side} enters " + ", ".join(e.labels), colour, e.toward)
 
 
 def _entry_note(cv: Canvas, m, hexes: np.ndarray, text: str, colour: str, toward) -> None:
@@ -555,126 +506,56 @@ def _draw_counters(cv: Canvas, counters: list[dict]) -> None:
 
 # ------------------------------------------------------------------------- titles, legend, notes
 
-def _draw_titles(fig, ax, situation, title: str | None) -> None:
+def _draw_titles(fig, ax, situation, title: str | None, sub: str) -> None:
     fig_w, fig_h = fig.get_size_inches()
     top = 1 - 0.18 / fig_h
     main = title if title is not None else f"{situation.id} \u2014 {situation.title}"
     fig.text(0.5, top, main, ha="center", va="top", fontsize=style.FONT_SIZES["title"], fontweight="bold")
-    layout = " / ".join(" + ".join(row) for row in situation.map.layout)
-    sub = (f"boards {layout} (\"i\" = inverted)  \u00b7  {situation.turns} turns  \u00b7  "
-           f"{situation.sets_up_first} sets up first, {situation.moves_first} moves first")
     fig.text(0.5, top - 0.42 / fig_h, sub, ha="center", va="top", fontsize=style.FONT_SIZES["subtitle"])
     left = ax.get_position().x0
     fig.text(left, ax.get_position().y1 + 0.08 / fig_h, "\u2191 N   north = top", ha="left", va="bottom",
              fontsize=style.FONT_SIZES["subtitle"], fontweight="bold")
 
 
-def _legend_handles(situation, has_counters: bool) -> list:
-    t = style.TERRAIN_COLOURS
-    edge = dict(edgecolor=style.HEX_GRID_COLOUR, linewidth=0.5)
-    handles = [
-        Patch(facecolor=t["clear"], label="clear", **edge),
-        Patch(facecolor=t["woods"], label="woods", **edge),
-        Patch(facecolor=t["town"], label="town", **edge),
-        Patch(facecolor=t["swamp"], hatch="---", label="swamp", **edge),
-        Patch(facecolor=t["slope"], label="slope", **edge),
-        Patch(facecolor=t["hilltop"], label="hilltop", **edge),
-        Patch(facecolor=t["woods"], edgecolor=t["hilltop"], linewidth=3,
-              label="woods (inner hex) on hilltop / in gully"),
-        Patch(facecolor=t["gully"], label="gully", **edge),
-        Patch(facecolor=t["ford"], label="ford", **edge),
-        Patch(facecolor=t["pond"], label="pond", **edge),
-    ]
-    handles += [Line2D([], [], color=style.HEXSIDE_COLOURS[f], linewidth=4, solid_capstyle="butt",
-                       label=style.HEXSIDE_LABELS[f]) for f in BAR_FEATURES]
-    handles += [Line2D([], [], color=style.ROAD_COLOUR, linewidth=2.5, label="road"),
-                Line2D([], [], color=style.STREAM_COLOUR, linewidth=2.5, label="stream / gully bed")]
-    objectives = situation.objective_hexes()
-    for k, side in enumerate(situation.sides):
-        colour = style.side_colour(side.name)
-        groups = _setup_groups(side)
-        if groups:
-            handles.append(Patch(facecolor="none", edgecolor=colour, hatch=SETUP_HATCH, linewidth=2,
-                                 label=f"{side.name} set-up area"))
-        if any(len(g.hexes) == 1 for g in groups):
-            handles.append(Line2D([], [], linestyle="none", marker="D", markersize=8, color=colour,
-                                  markeredgecolor="white", label=f"{side.name} fixed set-up hex"))
-        entering = [g for g in side.groups if g.entering]
-        if any(not g.road_march for g in entering):
-            handles.append(Line2D([], [], linestyle="none", marker=">", markersize=10, color=colour,
-                                  markeredgecolor="white", label=f"{side.name} entry hex"))
-        if any(g.road_march for g in entering):
-            handles.append(Line2D([], [], linestyle="none", marker=">", markersize=10, color=colour,
-                                  markeredgecolor="black", markeredgewidth=1.6,
-                                  label=f"{side.name} road-march entry"))
-        if len(objectives.get(side.name, ())):
-            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=10 - 2 * k,
-                                  markerfacecolor="none", markeredgecolor=colour, markeredgewidth=2.2,
-                                  label=f"{side.name} objective hex"))
-        if has_counters:
-            handles.append(Line2D([], [], linestyle="none", marker="s", markersize=9, color=colour,
-                                  markeredgecolor="black", label=f"{side.name} unit"))
+def _terrain_handles(look: MapStyle) -> list:
+    """The ruleset's terrain legend: filled hexes, hexside bars, lines."""
+    handles = []
+    for e in look.legend:
+        if e.kind == "fill":
+            handles.append(Patch(facecolor=e.colour, hatch=e.hatch, label=e.label,
+                                 edgecolor=e.edge or style.HEX_GRID_COLOUR,
+                                 linewidth=e.edge_width if e.edge_width is not None else 0.5))
+        elif e.kind == "bar":
+            handles.append(Line2D([], [], color=e.colour, linewidth=4, solid_capstyle="butt", label=e.label))
+        else:
+            handles.append(Line2D([], [], color=e.colour, linewidth=2.5, label=e.label))
     return handles
 
 
-def _describe_area(g, m) -> str:
-    a = g.area
-    parts = []
-    if "hexes" in a:
-        parts.append("hex " + ", ".join(str(h).upper() for h in a["hexes"][:6])
-                     + (" ..." if len(a["hexes"]) > 6 else ""))
-    if "boards" in a:
-        parts.append("board " + ", ".join(str(b) for b in a["boards"]))
-    if "edge" in a:
-        parts.append(f"{a['edge']} edge")
-    if "region" in a:
-        regions = a["region"] if isinstance(a["region"], list) else [a["region"]]
-        parts.append(", ".join(regions))
-    if "columns" in a:
-        parts.append(f"columns {a['columns']}")
-    if "rows" in a:
-        parts.append(f"rows {a['rows']}")
-    if "terrain" in a:
-        parts.append("terrain " + "/".join(a["terrain"]))
-    for feat, k in a.get("hexsides", {}).items():
-        parts.append(f"at least {k} {feat} hexsides")
-    if "anywhere" in a:
-        parts.append("anywhere")
-    if "exclude_hexes" in a:
-        parts.append("except " + ", ".join(a["exclude_hexes"]))
-    if "min_distance_from_unit" in a:
-        md = a["min_distance_from_unit"]
-        parts.append(f"at least {md.get('hexes')} hexes from a {md.get('unit')}")
-    if "with_unit" in a:
-        parts.append(f"stacked with a {a['with_unit']} (not drawn)")
-    text = "; ".join(parts) or "?"
-    if "with_unit" not in a and len(g.hexes) > 1:
-        text += f" ({len(g.hexes)} hexes)"
-    return text
-
-
-def _notes(situation) -> list[str]:
-    """One line per force group: where it sets up or enters; then the objective hexes."""
-    m = situation.map
-    lines = []
-    for side in situation.sides:
-        for g in side.groups:
-            n_units = sum(g.units.values())
-            if g.entering:
-                how = f"enters turn {g.turn}"
-                if g.road_march:
-                    rm = g.road_march
-                    how += (f" by road march toward {str(rm.get('toward', '?')).upper()}, "
-                            f"{rm.get('hexes_per_turn', '?')} hexes/turn until within "
-                            f"{rm.get('stop_within', '?')} hexes of the enemy")
-            else:
-                how = "sets up"
-            lines.append(f"{side.name}: {g.name} ({n_units} units) {how} \u2014 {_describe_area(g, m)}")
-    obj = situation.objective_hexes()
-    parts = [f"{s} {len(h)} hexes" for s, h in obj.items() if len(h)]
-    lines.append("Objective hexes (ringed): " + (", ".join(parts) if parts else
-                                                 "none (victory does not name hexes)"))
-    return lines
+def _legend_handles(look: MapStyle, marks: SituationMarks, has_counters: bool) -> list:
+    handles = _terrain_handles(look)
+    for k, side in enumerate(marks.sides):
+        colour = style.side_colour(side)
+        setup = [mk for mk in marks.setup if mk.side == side]
+        if setup:
+            handles.append(Patch(facecolor="none", edgecolor=colour, hatch=SETUP_HATCH, linewidth=2,
+                                 label=f"{side} set-up area"))
+        if any(mk.fixed for mk in setup):
+            handles.append(Line2D([], [], linestyle="none", marker="D", markersize=8, color=colour,
+                                  markeredgecolor="white", label=f"{side} fixed set-up hex"))
+        entries = [e for e in marks.entries if e.side == side]
+        for kind, emphasis in dict.fromkeys((e.kind, e.emphasis) for e in sorted(entries, key=lambda e: e.emphasis)):
+            handles.append(Line2D([], [], linestyle="none", marker=">", markersize=10, color=colour,
+                                  markeredgecolor="black" if emphasis else "white",
+                                  **({"markeredgewidth": 1.6} if emphasis else {}), label=f"{side} {kind}"))
+        if len(marks.objectives.get(side, ())):
+            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=10 - 2 * k,
+                                  markerfacecolor="none", markeredgecolor=colour, markeredgewidth=2.2,
+                                  label=f"{side} objective hex"))
+        if has_counters:
+            handles.append(Line2D([], [], linestyle="none", marker="s", markersize=9, color=colour,
+                                  markeredgecolor="black", label=f"{side} unit"))
+    return handles
 
 
 def _draw_legend_and_notes(fig, ax, handles: list, notes: list[str]) -> None:

@@ -1,81 +1,18 @@
-"""One map per player-turn of a replayed game, with the units drawn as counters.
-
-Positions are rebuilt from the game's event log (set-up, entries, moves, exits, losses,
-loading), so the pictures show exactly what the log says happened.
-"""
+"""The maps of a replayed game (`balance replay --maps DIR`): one picture a frame the ruleset's
+replay gives (PanzerBlitz: one a player-turn), with its units drawn as counters."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from reports.mapview import draw_situation_map
-from simulator.panzerblitz.rules import (
-    EV_ELIMINATED_PASSENGER,
-    EV_ENTER,
-    EV_EXIT,
-    EV_HIT,
-    EV_LOAD,
-    EV_MOVE,
-    EV_SETUP,
-    EV_TURN,
-    EV_UNLOAD,
-)
 
 
-def positions_by_player_turn(rec, tables) -> list[tuple[int, str, dict[int, int], set[int]]]:
-    """[(turn, phasing side, unit -> hex at the end of that player-turn, dispersed units)]."""
-    sides = tables.situation.ruleset.sides
-    where: dict[int, int] = {}
-    aboard: dict[int, int] = {}  # passenger -> carrier
-    dispersed: set[int] = set()
-    out = []
-    current = None
-    for row in rec.events.tolist():
-        turn, side, kind, a, b, c = row[:6]
-        if kind == EV_TURN:
-            if current is not None:
-                out.append((current[0], current[1], dict(where), set(dispersed)))
-            current = (turn, sides[a])
-            # the previous phasing player's units recovered at the end of his turn
-            dispersed = {u for u in dispersed if int(rec.state.side[u]) == a}
-        elif kind in (EV_SETUP, EV_ENTER):
-            where[a] = b
-        elif kind == EV_MOVE:
-            where[a] = c
-        elif kind == EV_EXIT or kind == EV_ELIMINATED_PASSENGER:
-            where.pop(a, None)
-        elif kind == EV_HIT:
-            if b == 2:
-                where.pop(a, None)
-                dispersed.discard(a)
-            elif b == 1:
-                dispersed.add(a)
-        elif kind == EV_LOAD:
-            aboard[b] = a
-            where.pop(b, None)
-        elif kind == EV_UNLOAD:
-            aboard.pop(b, None)
-            where[b] = c
-    if current is not None:
-        out.append((current[0], current[1], dict(where), set(dispersed)))
-    return out
-
-
-def draw_turn_maps(rec, tables, out_dir: Path) -> list[Path]:
-    sit = tables.situation
-    sides = sit.ruleset.sides
-    names = tables.units.names
-    st = rec.state
+def draw_replay_maps(replay, situation, out_dir: Path) -> list[Path]:
+    """Write `<frame name>.png` for each of the replay's frames; returns the paths."""
     paths = []
-    for turn, side, where, dispersed in positions_by_player_turn(rec, tables):
-        counters = []
-        for u, h in sorted(where.items()):
-            if tables.unit_t.positional[st.utype[u]]:
-                text = names[st.utype[u]].split("-")[0][:5]
-            else:
-                text = names[st.utype[u]][:9] + ("*" if u in dispersed else "")
-            counters.append({"hex": int(h), "side": sides[st.side[u]], "text": text})
-        path = out_dir / f"{sit.id}-seed{rec.seed}-turn{turn:02d}-{side}.png"
-        title = f"{sit.id} seed {rec.seed}: end of turn {turn}, {side} player-turn (* = dispersed)"
-        paths.append(draw_situation_map(sit, path, title=title, counters=counters))
+    for frame in replay.frames():
+        counters = [{"hex": c.hex, "side": c.side, "text": c.text} for c in frame.counters]
+        paths.append(draw_situation_map(situation, Path(out_dir) / f"{frame.name}.png", title=frame.title,
+                                        counters=counters))
     return paths

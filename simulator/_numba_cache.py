@@ -36,14 +36,14 @@ def configure() -> None:
     os.environ["NUMBA_CACHE_DIR"] = str(Path(base) / "numba" / source_hash())
 
 
-def kernels_cached(kernel_file: Path | None = None) -> bool:
-    """Whether numba's cache holds the compiled game of this checkout (the folder numba keys on
-    the kernel file's directory, as numba's own cache locator names it): if not, the first game
-    compiles the engine, which takes a minute or two.  A guess for telling the user, no more."""
-    kernel_file = kernel_file or ROOT / "simulator" / "panzerblitz" / "game.py"
+def kernels_cached(kernel_file: Path, function: str) -> bool:
+    """Whether numba's cache holds `function` of `kernel_file` (a ruleset's compiled game) for this
+    checkout (the folder numba keys on the kernel file's directory, as numba's own cache locator
+    names it): if not, the first game compiles the engine, which takes a minute or two.  A guess
+    for telling the user, no more."""
     base = os.environ.get("NUMBA_CACHE_DIR")
     if not base:
         return False
     folder = kernel_file.resolve().parent
     sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
-    return any((Path(base) / sub).glob(f"{kernel_file.stem}.run_game-*.nbi"))
+    return any((Path(base) / sub).glob(f"{kernel_file.stem}.{function}-*.nbi"))

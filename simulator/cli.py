@@ -13,17 +13,28 @@ from simulator.errors import DataError, DataErrors
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from simulator import registry
     from simulator.ruleset import read_toml
-    from simulator.situation import builtin_situations
+    from simulator.situation import SITUATIONS_DIR, builtin_situations, ruleset_situations
 
-    rows = []
-    for path in builtin_situations():
+    rows, waiting = [], []
+    for path in builtin_situations() + ruleset_situations():
         doc = read_toml(path)
-        rows.append((doc.get("id", path.stem), doc.get("ruleset", "?"), str(doc.get("turns", "?")), doc.get("title", "")))
+        # A situation in a ruleset's own folder goes by its path, a built-in one by its id.
+        sid = doc.get("id", path.stem) if path.parent == SITUATIONS_DIR else str(path.relative_to(SITUATIONS_DIR.parent))
+        row = (sid, doc.get("ruleset", "?"), str(doc.get("turns", "?")), doc.get("title", ""))
+        (rows if registry.status(row[1]) == "engine" else waiting).append(row)
     width = max(len(r[0]) for r in rows) if rows else 2
-    print(f"{'id':<{width}}  {'ruleset':<12} {'turns':>5}  title")
+    rw = max([len("ruleset"), *(len(r[1]) for r in rows)])
+    print(f"{'id':<{width}}  {'ruleset':<{rw}} {'turns':>5}  title")
     for sid, rs, turns, title in rows:
-        print(f"{sid:<{width}}  {rs:<12} {turns:>5}  {title}")
+        print(f"{sid:<{width}}  {rs:<{rw}} {turns:>5}  {title}")
+    if waiting:
+        print("\nrulesets with data but no rules engine yet: their situations cannot be checked or played")
+        pw = max(len(r[0]) for r in waiting)
+        rw = max(len(r[1]) for r in waiting)
+        for path, rs, turns, title in waiting:
+            print(f"{path:<{pw}}  {rs:<{rw}} {turns:>5}  {title}")
     return 0
 
 
@@ -46,6 +57,17 @@ def _load(name: str, sets: list[str] | None = None):
     from simulator.situation import load_situation
 
     return load_situation(name, parse_sets(sets or []))
+
+
+def _ruleset(sit):
+    from simulator import registry
+
+    return registry.ruleset(sit.ruleset.name)
+
+
+def _players(items: list[str] | None, sit, default: str | None = None) -> dict:
+    """`--policy` options read by the situation's ruleset: one player a side."""
+    return _ruleset(sit).players.parse(items, sit.side_names, default)
 
 
 def parse_sets(items: list[str]) -> dict:
@@ -80,13 +102,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_los(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from simulator.los import LineOfSight, compile_rules, default_cache_dir
+    from simulator.los import default_cache_dir
 
     sit = _load(args.situation, args.set)
-    # PB-OPT-RSLOS-1: `--set readings.real_space_los=true` builds the real-space table.
-    real_space = sit.ruleset.data.get("readings", {}).get("real_space_los", False) is True
-    rules = compile_rules(sit.ruleset.data["los"], sit.map, str(sit.ruleset.path / "ruleset.toml"), real_space)
-    los = LineOfSight(sit.map, rules)
+    los = _ruleset(sit).line_of_sight(sit)
+    if los is None:
+        raise DataError(str(sit.path), "ruleset", f"{sit.ruleset.name!r} has no line of sight",
+                        "a situation of a ruleset whose rules use line of sight")
     cache = Path(args.cache_dir) if args.cache_dir else default_cache_dir() / "los"
     path = cache / f"los-{los.cache_key()}.npy"
     cached = path.exists()
@@ -103,49 +125,38 @@ def cmd_los(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from simulator.panzerblitz.replay import describe, play
-    from simulator.panzerblitz.tables import build_tables
-
     if args.maps:
         from simulator.outdir import check_writable_dir
 
         check_writable_dir(Path(args.maps), "--maps")
     sit = _load(args.situation, args.set)
-    if sit.ruleset.name != "panzerblitz":
-        raise DataError(str(sit.path), "ruleset", f"{sit.ruleset.name!r} has no rules engine yet", "panzerblitz")
-    tables = build_tables(sit)
-    from policies.spec import parse_side_policies
-
-    sides = sit.ruleset.sides
-    specs = parse_side_policies(args.policy, sides, default="random")
-    rec = play(tables, args.seed, tuple(specs[s] for s in sides), debug=args.debug)
-    for line in describe(rec, tables):
+    rs = _ruleset(sit)
+    rec = rs.replay(sit, args.seed, _players(args.policy, sit, rs.players.replay_default), debug=args.debug)
+    for line in rec.lines():
         print(line)
     if args.maps:
-        from reports.replay_maps import draw_turn_maps
+        from reports.replay_maps import draw_replay_maps
 
-        paths = draw_turn_maps(rec, tables, Path(args.maps))
+        paths = draw_replay_maps(rec, sit, Path(args.maps))
         print(f"wrote {len(paths)} maps to {args.maps}")
     return 1 if rec.violation else 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from policies.spec import parse_side_policies
     from simulator.runner import run
     from simulator.situation import load_situation
-    from simulator.summary import format_summary, setup_warning, summary_json
+    from simulator.summary import format_summary, run_warnings, summary_json
 
+    sit = load_situation(args.situation, _sets(args))
     if args.out:  # before the first game: a run is never played only to be lost at the end
         from simulator.outdir import check_output_dir
-        from simulator.run_output import FILES
+        from simulator.run_output import run_files
 
-        check_output_dir(Path(args.out), FILES, "balance run")
-    sit = load_situation(args.situation, _sets(args))
-    policies = parse_side_policies(args.policy, sit.ruleset.sides)
+        check_output_dir(Path(args.out), run_files(sit.ruleset.name), "balance run")
+    policies = _players(args.policy, sit)
     result = run(sit, args.games, args.seed, policies, workers=args.workers, until_ci=args.until_ci,
                  max_games=args.max_games, cluster=cluster_from_args(args))
-    warning = setup_warning(result.summary)
-    if warning:
+    for warning in run_warnings(result.summary):
         print(warning, file=sys.stderr)
     failed: dict = {}
     if args.out:
@@ -165,13 +176,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from policies.spec import parse_side_policies
-    from simulator.audit import format_audit, run_audit
-    from simulator.panzerblitz.audit import COUNTS, load_thresholds
+    from simulator.audit import audit_module, format_audit, run_audit
     from simulator.situation import load_situation
 
     sit = load_situation(args.situation, _sets(args))
-    policies = parse_side_policies(args.policy, sit.ruleset.sides)
+    audit = audit_module(sit)
+    policies = _players(args.policy, sit)
     changes = {}
     for item in args.threshold or []:
         name, eq, value = item.partition("=")
@@ -179,8 +189,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
             raise DataError("--threshold", item, "not NAME=VALUE", "a threshold of policies/audit.toml and its value")
         changes[name.strip()] = value.strip()
     rows, summary = run_audit(sit, args.games, args.seed, policies, workers=args.workers,
-                              thresholds=load_thresholds(changes=changes))
-    print(format_audit(sit.id, summary, COUNTS))
+                              thresholds=audit.load_thresholds(changes=changes))
+    print(format_audit(sit.id, summary, audit.COUNTS))
     if args.out:
         from simulator.audit import write_csv
 
@@ -193,7 +203,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def _experiment_setup(args: argparse.Namespace):
     """The situation as every run of an experiment starts from, its overrides and the players;
     `--out` is checked first, before any game is played."""
-    from policies.spec import parse_side_policies
     from simulator.situation import load_situation
 
     if args.out:
@@ -203,7 +212,7 @@ def _experiment_setup(args: argparse.Namespace):
         check_output_dir(Path(args.out), (f"{kind}.json", f"{kind}.png", "report.html"), f"balance {kind}")
     base_sets = _sets(args)
     sit = load_situation(args.situation, base_sets)
-    return sit, base_sets, parse_side_policies(args.policy, sit.ruleset.sides)
+    return sit, base_sets, _players(args.policy, sit)
 
 
 def _print_json(data: dict) -> None:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from policies.spec import PolicySpec
+from simulator.api import PlayerSpec, Ruleset
 from simulator.errors import DataError
 from simulator.situation import Situation
 
@@ -98,11 +98,13 @@ def cluster_batch_size(n_games: int, workers: int) -> int:
 class DaskPlayers:
     """Plays ranges of games as Dask tasks, one task a batch, on a LocalCluster or an existing scheduler."""
 
-    def __init__(self, module_name: str, situation: Situation, policies: dict[str, PolicySpec], cluster: str) -> None:
+    def __init__(self, rs: Ruleset, situation: Situation, policies: dict[str, PlayerSpec], cluster: str) -> None:
         from distributed import Client, LocalCluster
 
         self.policies = policies
-        self.module_name = module_name
+        self.rs = rs
+        self.sides = tuple(situation.side_names)
+        self.module_name = module_name = rs.engine
         self.local = None
         self.ready_at: float | None = None
         try:
@@ -158,7 +160,7 @@ class DaskPlayers:
              report: Callable[[int, int], None]) -> list[tuple[pd.DataFrame, ...]]:
         from distributed import as_completed
 
-        from simulator.runner import _number, game_seed
+        from simulator.runner import _checked, game_seed
 
         batches = [(a, [game_seed(seed, i) for i in range(a, min(a + size, stop))]) for a in range(start, stop, size)]
         # Batch tasks in game order, so the scheduler starts the first games first.
@@ -171,7 +173,7 @@ class DaskPlayers:
             for f in as_completed(futures):
                 first, seeds, tables, seconds = f.result()
                 self.note_batch(seconds)
-                done[first] = _number(tables, first, seeds)
+                done[first] = _checked(self.rs, self.sides, tables, first, seeds)
                 played += len(seeds)
                 report(played, stop)
         finally:
@@ -190,7 +192,7 @@ _PREPARED: dict[str, tuple] = {}
 
 
 def play_batch(module_name: str, key: str, situation: Situation, first: int, seeds: list[int],
-               policies: dict[str, PolicySpec]):
+               policies: dict[str, PlayerSpec]):
     """Runs on a Dask worker: prepare the situation the first time this process sees it, then play."""
     from simulator.runner import _prepare
 

@@ -14,8 +14,7 @@ from simulator.stats import paired_difference, wilson
 
 
 def _wins(result, side: str):
-    games = result.games.sort_values("game")
-    return (games["winner"] == side).to_numpy()
+    return result.winners() == side
 
 
 def compare(situation: str, variants: dict[str, dict], n_games: int, seed: int, policies: dict,
@@ -29,7 +28,7 @@ def compare(situation: str, variants: dict[str, dict], n_games: int, seed: int, 
     """
     base_sets = dict(base_sets or {})
     base_sit = load_situation(situation, base_sets)
-    sides = list(base_sit.ruleset.sides)
+    sides = list(base_sit.side_names)
     base = run(base_sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
     base_wins = {s: _wins(base, s) for s in sides}
     out = {"situation": base_sit.id, "games": n_games, "seed": seed, "sides": sides,

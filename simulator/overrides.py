@@ -13,9 +13,11 @@ same for the situation file itself, so a designer can try "one turn fewer", "a T
 
 The overrides are applied before the situation is checked, so every check of the file format
 applies to the result.  Here only the shape is checked: the key must exist (closest valid keys
-otherwise) and the value must be of the current value's type.  Two kinds of key may be new,
-because the point is to change them: a unit type in a group's `units` table (adding units), and
-a filter in a set-up or entry area.  A unit count of 0 removes that unit type from the group.
+otherwise) and the value must be of the current value's type.  What else a key may do is the
+ruleset's to say (`simulator.api.DocumentRules`): PanzerBlitz lets two kinds of key be new,
+because the point is to change them, a unit type in a group's `units` table (adding units; a
+count of 0 removes that unit type from the group) and a filter in a set-up or entry area, and
+lets victory thresholds take fractional numbers.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ import copy
 import difflib
 import re
 
+from simulator.api import DocumentRules
 from simulator.errors import DataError
 
 PREFIX = "situation."
-LEVELS = ("marginal", "tactical", "decisive", "victory")
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 
 
@@ -89,12 +91,14 @@ def _find_item(list_key: str, items: list, part: str):
 
 
 def apply_situation_overrides(doc: dict, sets: dict[str, object], where: str = "--set",
-                              field_prefix: str = "set.situation") -> dict:
+                              field_prefix: str = "set.situation", rules: DocumentRules | None = None) -> dict:
     """A copy of the situation document with the overrides applied (keys without `situation.`).
 
     Raises DataError for a key that names nothing (listing the closest valid keys) and for a
-    value of the wrong type (saying what is expected).
+    value of the wrong type (saying what is expected).  `rules`: what the ruleset's format
+    allows beyond changing an existing entry (none when not given).
     """
+    rules = rules or DocumentRules()
     out = copy.deepcopy(doc)
     for raw_key, new in sets.items():
         key = normalize(raw_key)
@@ -116,25 +120,24 @@ def apply_situation_overrides(doc: dict, sets: dict[str, object], where: str = "
             inner = sorted(k for k in leaf_keys(out) if k.startswith(key + "."))[:4]
             raise DataError(where, fld, "is a table, not one value", f"one of its entries, e.g. {[PREFIX + k for k in inner]}")
         if last not in node:
-            _check_new_key(node, parent, last, new, fld, where, out, key)
+            _check_new_key(rules, parent, last, new, fld, where, out, key)
         else:
-            _check_type(node[last], new, parts, fld, where)
-        if parent == "units" and new == 0:
-            node.pop(last, None)  # a count of 0 takes that unit type out of the group
+            _check_type(rules, node[last], new, parts, fld, where)
+        if parent in rules.count_tables and new == 0:
+            node.pop(last, None)  # a count of 0 takes that entry out (a unit type out of a group)
         else:
             node[last] = new
     return out
 
 
-def _check_new_key(node: dict, parent: str, last: str, new, fld: str, where: str, doc: dict, key: str) -> None:
-    if parent == "units":
+def _check_new_key(rules: DocumentRules, parent: str, last: str, new, fld: str, where: str, doc: dict,
+                   key: str) -> None:
+    if parent in rules.count_tables:
         if isinstance(new, bool) or not isinstance(new, int) or new < 0:
             raise DataError(where, fld, f"got {new!r}", "a unit count: a whole number >= 0 (0 removes the type)")
         return  # whether it is a unit type of this ruleset and side is checked with the situation
-    from simulator.situation import AREA_KEYS, ENTRY_KEYS  # here: situation.py imports this module
-
-    if parent in ("setup", "enter", "area"):
-        filters = sorted(AREA_KEYS | ENTRY_KEYS)
+    if parent in rules.open_tables:
+        filters = sorted(rules.open_tables[parent])
         if last in filters:
             return  # a new area filter: its value is checked with the situation
         close = difflib.get_close_matches(last, filters, n=1)
@@ -143,17 +146,17 @@ def _check_new_key(node: dict, parent: str, last: str, new, fld: str, where: str
     raise _unknown(doc, key, fld, where, key)
 
 
-def _check_type(old, new, parts: list[str], fld: str, where: str) -> None:
+def _check_type(rules: DocumentRules, old, new, parts: list[str], fld: str, where: str) -> None:
     def number(v) -> bool:
         return isinstance(v, int | float) and not isinstance(v, bool)
 
-    if parts[-2:-1] == ["units"]:
+    if len(parts) > 1 and parts[-2] in rules.count_tables:
         if isinstance(new, bool) or not isinstance(new, int) or new < 0:
             raise DataError(where, fld, f"got {new!r}", f"a unit count: a whole number >= 0 like the current {old!r} "
                                                         "(0 removes the type)")
         return
     # Victory thresholds may be whole or fractional numbers (the checks accept both).
-    threshold = parts[-1] in LEVELS or parts[-1] == "threshold"
+    threshold = parts[-1] in rules.number_keys
     ok = type(new) is type(old) or (number(old) and number(new) and (isinstance(old, float) or threshold))
     if not ok:
         raise DataError(where, fld, f"got {new!r}", f"{_type_name(old)} like the current value {old!r}")

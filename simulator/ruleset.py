@@ -1,9 +1,12 @@
-"""Ruleset data: the tables of one game system (units, terrain, line of sight, stacking).
+"""Ruleset data: the tables of one game system (units, terrain, combat, whatever its rules read).
 
-A ruleset is a folder under `situations/rulesets/NAME/` holding `ruleset.toml`, a units file
-and a boards folder.  Its tables form one nested dictionary; any entry can be overridden by a
-dotted key (`units.t-34-c.attack = 5`, `stacking.limit.russian = 3`), which is how designers
-explore rule changes without touching code.
+A ruleset's data is a folder (`situations/rulesets/NAME/` for the built-in ones) holding
+`ruleset.toml`, the table files it names and a boards folder.  Its tables form one nested
+dictionary; any entry can be overridden by a dotted key (`units.t-34-c.attack = 5`,
+`stacking.limit.russian = 3`), which is how designers explore rule changes without touching
+code.  The core needs only `sides` and `map` (the board vocabulary); which other tables must be
+there is the ruleset's to say (`required_tables` of its interface, simulator/api.py): line of
+sight and stacking are PanzerBlitz's, not every game's.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from simulator.errors import DataError
 from simulator.mapdata import Board, GameMap, assemble, load_board
 
 RULESETS_DIR = Path(__file__).resolve().parents[1] / "situations" / "rulesets"
+CORE_TABLES = ("sides", "map")  # what the core itself reads of every ruleset
 
 
 def read_toml(path: Path) -> dict:
@@ -36,6 +40,7 @@ def read_toml(path: Path) -> dict:
 
 
 def known_rulesets() -> list[str]:
+    """The rulesets whose data is built in (a folder of situations/rulesets with a ruleset.toml)."""
     return sorted(p.name for p in RULESETS_DIR.iterdir() if (p / "ruleset.toml").exists())
 
 
@@ -80,7 +85,7 @@ def apply_overrides(data: dict, overrides: dict[str, object], where: str, field_
 
 
 @dataclass
-class Ruleset:
+class RulesetData:
     name: str
     path: Path
     data: dict
@@ -117,22 +122,19 @@ class Ruleset:
         placed = [[(self.board(b.removesuffix("i")), b.endswith("i")) for b in row] for row in layout]
         return assemble(placed, self.hex_vocab, self.side_vocab)
 
-    def stack_count(self, unit_type: str) -> int:
-        """What one counter of this type counts against the stacking limit (PB-STACK-3)."""
-        cat = self.units[unit_type]["category"]
-        return int(self.data["stacking"]["category_counts"].get(cat, 1))
-
-    def stacking_limit(self, side: str) -> int:
-        return int(self.data["stacking"]["limit"][side])
-
-    def with_overrides(self, overrides: dict[str, object], where: str, field_prefix: str = "overrides") -> Ruleset:
+    def with_overrides(self, overrides: dict[str, object], where: str, field_prefix: str = "overrides") -> RulesetData:
         if not overrides:
             return self
-        return Ruleset(self.name, self.path, apply_overrides(self.data, overrides, where, field_prefix), self._boards)
+        return RulesetData(self.name, self.path, apply_overrides(self.data, overrides, where, field_prefix), self._boards)
 
 
-def load_ruleset(name: str) -> Ruleset:
-    path = RULESETS_DIR / name
+def load_ruleset(name: str, path: Path | None = None, required: tuple[str, ...] | None = None) -> RulesetData:
+    """A ruleset's data, from `path` (default: its built-in folder) with the tables its rules
+    require (default: what the ruleset's interface declares, simulator/registry.py)."""
+    if path is None or required is None:
+        from simulator.registry import data_spec
+
+        path, required = data_spec(name) if path is None else (path, data_spec(name)[1])
     main = path / "ruleset.toml"
     if not main.exists():
         raise DataError(str(main), "", f"no ruleset named {name!r}", f"one of {known_rulesets()}")
@@ -143,7 +145,7 @@ def load_ruleset(name: str) -> Ruleset:
             if key in data:
                 raise DataError(str(path / fname), key, "table defined twice", "a table not already in ruleset.toml or another table file")
             data[key] = table
-    for key in ("sides", "map", "stacking", "los", "units"):
+    for key in dict.fromkeys((*CORE_TABLES, *required)):
         if key not in data:
-            raise DataError(str(main), key, "missing", "a ruleset table")
-    return Ruleset(name, path, data)
+            raise DataError(str(main), key, "missing", f"a table the {name} rules read")
+    return RulesetData(name, path, data)

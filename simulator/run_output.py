@@ -19,14 +19,23 @@ from pathlib import Path
 
 import pandas as pd
 
+from simulator import registry
 from simulator.errors import DataError
 from simulator.outdir import write_directory
 from simulator.runner import RunResult
 from simulator.summary import summary_json
 
-TABLES = ("games", "turns", "losses")
 REPORT = ("report.html", "charts")
-FILES = (*(f"{t}.{ext}" for t in TABLES for ext in ("parquet", "csv")), "summary.json", *REPORT)
+
+
+def table_names(ruleset: str) -> tuple[str, str, str]:
+    """The run's tables (games, turns and the ruleset's events: PanzerBlitz's `losses`)."""
+    return tuple(t.name for t in registry.ruleset(ruleset).results.tables())
+
+
+def run_files(ruleset: str) -> tuple[str, ...]:
+    """Every file and folder `balance run --out` writes for a ruleset's situation."""
+    return (*(f"{t}.{ext}" for t in table_names(ruleset) for ext in ("parquet", "csv")), "summary.json", *REPORT)
 
 
 def write_run(result: RunResult, out: Path, situation=None) -> tuple[Path, dict[str, str]]:
@@ -37,41 +46,42 @@ def write_run(result: RunResult, out: Path, situation=None) -> tuple[Path, dict[
     from reports.html_report import write_report
 
     failed: dict[str, str] = {}
+    names = table_names(result.summary["ruleset"])
 
     def fill(tmp: Path) -> None:
-        for name in TABLES:
-            table: pd.DataFrame = getattr(result, name)
+        for name, table in zip(names, (result.games, result.turns, result.events), strict=True):
             table.to_parquet(tmp / f"{name}.parquet", index=False)
             table.to_csv(tmp / f"{name}.csv", index=False)
         (tmp / "summary.json").write_text(summary_json(result.summary) + "\n")
         try:
-            failed.update(write_report(result.games, result.turns, result.losses, result.summary, tmp, situation))
+            failed.update(write_report(result.games, result.turns, result.events, result.summary, tmp, situation))
         except Exception as exc:  # the report is redrawn with `balance report DIR` once fixed
             failed["report"] = f"{type(exc).__name__}: {exc}"
 
-    return write_directory(out, FILES, "balance run", fill), failed
+    return write_directory(out, run_files(result.summary["ruleset"]), "balance run", fill), failed
 
 
 def read_run(run_dir: Path) -> tuple[dict[str, pd.DataFrame], dict]:
-    """The tables and summary a run wrote, with errors naming the missing or unreadable file."""
+    """The tables (by role: games, turns, events) and summary a run wrote, with errors naming
+    the missing or unreadable file."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise DataError(str(run_dir), "DIR", "not a directory", "a directory written by `balance run --out`")
-    tables = {}
-    for name in TABLES:
-        path = run_dir / f"{name}.parquet"
-        try:
-            tables[name] = pd.read_parquet(path)
-        except (OSError, ValueError) as exc:
-            raise DataError(str(path), "", f"cannot read: {exc}", "the Parquet table `balance run --out` writes") from exc
     path = run_dir / "summary.json"
     try:
         summary = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise DataError(str(path), "", f"cannot read: {exc}", "the summary.json `balance run --out` writes") from exc
-    for key in ("situation", "outcomes", "draw", "draw_ci95"):
+    for key in ("situation", "ruleset", "outcomes", "draw", "draw_ci95"):
         if key not in summary:
             raise DataError(str(path), key, "missing", "a summary written by `balance run --out`")
+    tables = {}
+    for role, name in zip(("games", "turns", "events"), table_names(summary["ruleset"]), strict=True):
+        path = run_dir / f"{name}.parquet"
+        try:
+            tables[role] = pd.read_parquet(path)
+        except (OSError, ValueError) as exc:
+            raise DataError(str(path), "", f"cannot read: {exc}", "the Parquet table `balance run --out` writes") from exc
     return tables, summary
 
 
@@ -84,7 +94,7 @@ def rebuild_report(run_dir: Path, situation=None) -> tuple[Path, dict[str, str]]
     tables, summary = read_run(run_dir)
     tmp = Path(tempfile.mkdtemp(prefix=".report.", suffix=".tmp", dir=run_dir))
     try:
-        failed = write_report(tables["games"], tables["turns"], tables["losses"], summary, tmp, situation)
+        failed = write_report(tables["games"], tables["turns"], tables["events"], summary, tmp, situation)
         for name in REPORT:
             target = run_dir / name
             if target.is_dir():

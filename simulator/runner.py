@@ -9,11 +9,15 @@ that has numba's compiler and threads loaded is not safe).  Each worker prepares
 once (tables, line of sight; the compiled kernels come from numba's disk cache) and then plays
 batches of consecutive games; batches come back in any order and are put back in game order.
 With `cluster=` the batches are Dask tasks instead (simulator/cluster.py), with the same games.
+
+The rules are the situation's ruleset's (simulator/registry.py): workers import its engine
+module by name, and every batch is checked against its results schema (simulator/results.py).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import math
 import multiprocessing
 import os
@@ -26,10 +30,11 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from policies.spec import PolicySpec
-from simulator.engines import Engine, engine_for
+from simulator import registry
+from simulator.api import PlayerSpec, Ruleset
 from simulator.errors import DataError
 from simulator.progress import Progress
+from simulator.results import check_batch, fill_families
 from simulator.situation import Situation
 from simulator.stats import wilson_half_width
 from simulator.summary import summarize
@@ -45,12 +50,17 @@ WHERE = "balance run"   # what argument errors name as their source
 class RunResult:
     games: pd.DataFrame   # one row a game, column `game` = 0..N-1
     turns: pd.DataFrame   # one row a game x turn x side, sorted by game
-    losses: pd.DataFrame  # one row a unit lost: game, side, unit type, hex, game-turn
+    events: pd.DataFrame  # one row an event on the map (PanzerBlitz: a unit lost, `losses`)
     summary: dict
     elapsed_s: float      # the whole run, start-up included
     games_per_s: float    # playing speed: games / play_s
     startup_s: float = 0.0  # preparing the situation and loading (or compiling) the engine
     play_s: float = 0.0     # from the first game played to the last
+
+    def winners(self) -> np.ndarray:
+        """Each game's result (a side, or "draw"), in game order."""
+        column = registry.ruleset(self.summary["ruleset"]).results.winner
+        return self.games.sort_values("game")[column].to_numpy()
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -75,7 +85,7 @@ def default_batch_size(n_games: int, workers: int) -> int:
     return min(BATCH_MAX, max(BATCH_MIN, math.ceil(n_games / (workers * BATCHES_PER_WORKER))))
 
 
-def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str, PolicySpec],
+def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str, PlayerSpec],
         workers: int | None = None, progress: bool = True, until_ci: float | None = None,
         max_games: int | None = None, batch_size: int | None = None, cluster: str | None = None) -> RunResult:
     """Play `n_games` games (with `until_ci`: the first round, default 200) and summarize them.
@@ -86,40 +96,38 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     scheduler) plays the batches on Dask instead of this machine's process pool (see
     `simulator.cluster.parse_cluster` for the CLI options).
     """
-    engine = engine_for(situation.ruleset.name, str(situation.path))
-    sides = list(situation.ruleset.sides)
+    rs = registry.ruleset(situation.ruleset.name, str(situation.path))
+    sides = list(situation.side_names)
     n_games, max_games = _check_args(n_games, seed, policies, sides, workers, until_ci, max_games, batch_size)
     workers = workers or default_workers()
     bar = Progress(progress)
     t0 = time.perf_counter()
-    from simulator._numba_cache import kernels_cached
-
-    compiling = not kernels_cached()
+    compiling = not rs.engine_ready()
     bar.starting(f"preparing {situation.id}" + (f" in {workers} worker processes" if workers > 1 and not cluster else ""),
                  compiling=compiling)
     if compiling and workers > 1 and cluster is None:
         # Compile once, here, before the pool starts: K workers would each compile the same
         # kernels at once (K times the CPU for the same wait); they then load them from the cache.
         try:
-            _prepare(engine.load(), situation, policies)
+            _prepare(importlib.import_module(rs.engine), situation, policies)
         except BaseException:
             bar.close()
             raise
     games: list[pd.DataFrame] = []
     turns: list[pd.DataFrame] = []
-    losses: list[pd.DataFrame] = []
-    with _players(engine, situation, policies, workers, cluster) as players, _closing(bar):
+    events: list[pd.DataFrame] = []
+    with _players(rs, situation, policies, workers, cluster) as players, _closing(bar):
         target, played = n_games, 0
         while True:
             size = batch_size or players.batch_size(target - played)
             for g, t, lo in players.play(seed, played, target, size, lambda done, tgt=target: bar.update(done, tgt)):
                 games.append(g)
                 turns.append(t)
-                losses.append(lo)
+                events.append(lo)
             played = target
             if until_ci is None:
                 break
-            wins = _wins(games, sides)
+            wins = _wins(games, sides, rs.results.winner)
             if max(wilson_half_width(k, played) for k in wins) <= until_ci or played >= max_games:
                 break
             target = min(max_games, _next_round(played, wins, until_ci))
@@ -129,14 +137,12 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     # reported apart from playing: a first run's minute of compiling is not its playing speed.
     startup = min(max(0.0, (ready if ready is not None else t0) - t0), elapsed)
     play_s = elapsed - startup
-    g_all, t_all = _join(games, turns)
-    lo_all = pd.concat(losses, ignore_index=True)
+    g_all, t_all, lo_all = _join(rs, tuple(sides), games, turns, events)
     ci = None
     if until_ci is not None:
-        reached = max(wilson_half_width(k, played) for k in _wins(games, sides)) <= until_ci
+        reached = max(wilson_half_width(k, played) for k in _wins(games, sides, rs.results.winner)) <= until_ci
         ci = {"half_width": until_ci, "max_games": max_games, "reached": reached}
-    summary = summarize(g_all, situation=situation, seed=seed, policies=policies, levels=engine.levels,
-                        alt_levels=engine.alt_levels,
+    summary = summarize(g_all, situation=situation, seed=seed, policies=policies, ruleset=rs,
                         elapsed_s=elapsed, until_ci=ci, startup_s=startup, play_s=play_s)
     return RunResult(g_all, t_all, lo_all, summary, elapsed, played / play_s if play_s > 0 else float("inf"),
                      startup, play_s)
@@ -181,8 +187,8 @@ def _check_args(n_games, seed, policies, sides, workers, until_ci, max_games, ba
     return n_games, max_games
 
 
-def _wins(games: list[pd.DataFrame], sides: list[str]) -> list[int]:
-    counts = pd.concat([g["winner"] for g in games], ignore_index=True).value_counts()
+def _wins(games: list[pd.DataFrame], sides: list[str], winner: str) -> list[int]:
+    counts = pd.concat([g[winner] for g in games], ignore_index=True).value_counts()
     return [int(counts.get(s, 0)) for s in sides]
 
 
@@ -198,16 +204,21 @@ def _next_round(played: int, wins: list[int], h: float) -> int:
     return int(min(4 * played, max(math.ceil(1.5 * played), math.ceil(1.1 * need))))
 
 
-def _join(games: list[pd.DataFrame], turns: list[pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One table of each kind, in game order.  Columns named with a colon (`lost:<side>:<type>`)
-    are counts an engine reports only when non-zero: 0 where a batch lacked them, and sorted by
-    name so the column order does not depend on how the games were batched."""
-    g = pd.concat(games, ignore_index=True)
-    counts = sorted(c for c in g.columns if ":" in c)
-    g[counts] = g[counts].fillna(0).astype(np.int64)
-    g = g[[c for c in g.columns if ":" not in c] + counts]
-    t = pd.concat(turns, ignore_index=True)
-    return g, t
+def _join(rs: Ruleset, sides: tuple[str, ...], games: list[pd.DataFrame], turns: list[pd.DataFrame],
+          events: list[pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """One table of each kind, in game order.  The games table's count families
+    (`lost:<side>:<type>`) are counts an engine reports only when non-zero: 0 where a batch
+    lacked them, and sorted by name so the column order does not depend on how the games were
+    batched."""
+    g = fill_families(rs.results.games, pd.concat(games, ignore_index=True), sides)
+    return g, pd.concat(turns, ignore_index=True), pd.concat(events, ignore_index=True)
+
+
+def _checked(rs: Ruleset, sides: tuple[str, ...], tables: tuple[pd.DataFrame, ...], first: int,
+             seeds: list[int]) -> tuple[pd.DataFrame, ...]:
+    """One batch's tables, checked against the ruleset's results schema and numbered."""
+    check_batch(rs.name, rs.results, tables, sides)
+    return _number(tables, first, seeds)
 
 
 def _number(tables: tuple[pd.DataFrame, ...], first: int, seeds: list[int]) -> tuple[pd.DataFrame, ...]:
@@ -228,32 +239,34 @@ def _number(tables: tuple[pd.DataFrame, ...], first: int, seeds: list[int]) -> t
 
 # --------------------------------------------------------------------------- playing
 
-def _players(engine: Engine, situation: Situation, policies: dict[str, PolicySpec], workers: int,
+def _players(rs: Ruleset, situation: Situation, policies: dict[str, PlayerSpec], workers: int,
              cluster: str | None):
     if cluster is None:
-        return _Players(engine, situation, policies, workers)
+        return _Players(rs, situation, policies, workers)
     from simulator.cluster import DaskPlayers
 
-    return DaskPlayers(engine.module, situation, policies, cluster)
+    return DaskPlayers(rs, situation, policies, cluster)
 
 
 class _Players:
     """Plays ranges of games, in this process (workers=1) or in a pool of worker processes."""
 
-    def __init__(self, engine: Engine, situation: Situation, policies: dict[str, PolicySpec], workers: int) -> None:
+    def __init__(self, rs: Ruleset, situation: Situation, policies: dict[str, PlayerSpec], workers: int) -> None:
+        self.rs = rs
+        self.sides = tuple(situation.side_names)
         self.policies = policies
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
         self.ready_at: float | None = None  # when playing began (perf_counter), once known
         if workers == 1:
-            self.module: ModuleType = engine.load()
+            self.module: ModuleType = importlib.import_module(rs.engine)
             self.tables = _prepare(self.module, situation, policies)
             self.ready_at = time.perf_counter()
         else:
             # The situation object itself goes to the workers (pickled), not its file name: they
             # play exactly what this process loaded, even if the file changes during the run.
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_init_worker, initargs=(engine.module, situation, policies))
+                                            initializer=_init_worker, initargs=(rs.engine, situation, policies))
 
     def __enter__(self) -> _Players:
         return self
@@ -284,13 +297,14 @@ class _Players:
 
     def play(self, seed: int, start: int, stop: int, size: int,
              report: Callable[[int, int], None]) -> list[tuple[pd.DataFrame, ...]]:
-        """Games start..stop-1 as (games, turns, losses) tables, one triple per batch, in game order."""
+        """Games start..stop-1 as (games, turns, events) tables, one triple per batch, in game order."""
         batches = [(a, [game_seed(seed, i) for i in range(a, min(a + size, stop))]) for a in range(start, stop, size)]
         done: dict[int, tuple[pd.DataFrame, ...]] = {}
         played = start
         if self.pool is None:
             for first, seeds in batches:
-                done[first] = _number(self.module.play_games(self.tables, seeds, self.policies), first, seeds)
+                done[first] = _checked(self.rs, self.sides, self.module.play_games(self.tables, seeds, self.policies),
+                                       first, seeds)
                 played += len(seeds)
                 report(played, stop)
         else:
@@ -301,7 +315,7 @@ class _Players:
                     for f in finished:
                         first, seeds, tables, seconds = f.result()
                         self.note_batch(seconds)
-                        done[first] = _number(tables, first, seeds)
+                        done[first] = _checked(self.rs, self.sides, tables, first, seeds)
                         played += len(seeds)
                         report(played, stop)
             finally:
@@ -314,7 +328,7 @@ class _Players:
 _WORKER: dict = {}
 
 
-def _prepare(module: ModuleType, situation: Situation, policies: dict[str, PolicySpec]):
+def _prepare(module: ModuleType, situation: Situation, policies: dict[str, PlayerSpec]):
     """The situation's tables, and one warm-up game (thrown away) so that loading or compiling
     the engine's kernels is start-up, not the first batch's playing time.  Every game is played
     from its own seed, so the warm-up changes no game of the run."""
@@ -323,9 +337,7 @@ def _prepare(module: ModuleType, situation: Situation, policies: dict[str, Polic
     return tables
 
 
-def _init_worker(module_name: str, situation: Situation, policies: dict[str, PolicySpec]) -> None:
-    import importlib
-
+def _init_worker(module_name: str, situation: Situation, policies: dict[str, PlayerSpec]) -> None:
     try:
         module = importlib.import_module(module_name)
         _WORKER.update(module=module, tables=_prepare(module, situation, policies))
@@ -333,7 +345,7 @@ def _init_worker(module_name: str, situation: Situation, policies: dict[str, Pol
         _WORKER["error"] = exc
 
 
-def _play_batch(first: int, seeds: list[int], policies: dict[str, PolicySpec]):
+def _play_batch(first: int, seeds: list[int], policies: dict[str, PlayerSpec]):
     if "error" in _WORKER:
         raise _WORKER["error"]
     t0 = time.perf_counter()

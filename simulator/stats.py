@@ -134,17 +134,17 @@ def paired_difference(a: int, b: int, c: int, d: int,
     return diff, max(diff - delta, -1.0), min(diff + eps, 1.0)
 
 
-LEVEL_RANKS = {"none": 0, "marginal": 1, "tactical": 2, "decisive": 3}
-
-
-def seat_score(games, side: str, opponent: str) -> np.ndarray:
-    """Per game, the victory level `side` reached minus its opponent's (-3..3).
+def seat_score(games, side: str, opponent: str, ranks: dict[str, int], column: str = "level_{side}") -> np.ndarray:
+    """Per game, the rank of the victory level `side` reached minus its opponent's (`ranks`: a
+    ruleset's `VictoryLevels.ranks`, none = 0; PanzerBlitz's give -3..3).  `column`: the games
+    table's per-side level column (`ResultsSchema.side_level`).
 
     Finer than win/lose: it tells a decisive defeat from a marginal one, which is what separates
     a good player from a poor one on a card that one seat cannot win (bench/strength.py).
     """
-    mine = games[f"level_{side}"].map(LEVEL_RANKS)
-    theirs = games[f"level_{opponent}"].map(LEVEL_RANKS)
+    mine_col, theirs_col = column.replace("{side}", side), column.replace("{side}", opponent)
+    mine = games[mine_col].map(ranks)
+    theirs = games[theirs_col].map(ranks)
     if mine.isna().any() or theirs.isna().any():
-        raise ValueError(f"unknown victory level in level_{side}/level_{opponent}; expected one of {list(LEVEL_RANKS)}")
+        raise ValueError(f"unknown victory level in {mine_col}/{theirs_col}; expected one of {list(ranks)}")
     return (mine - theirs).to_numpy(dtype=np.int64)

@@ -14,11 +14,11 @@ Two stages, so that the figures reported are not the lucky ones picked out of ma
    of the screening games.  Only these confirmation figures are reported: as suggestions when
    D's interval lies inside or overlaps the band, as "not confirmed" when it misses it.
 
-The levers: the number of turns (±1, ±2); each victory threshold of each level one step
-easier and one step harder (step 1; a tenth of the value for a fractional threshold); one unit
-more and one unit fewer of each unit type of the stronger side (in the first group that has
-that type).  A candidate the situation checks reject (levels out of order, stacking) is skipped
-and listed with the reason.
+The levers: the number of turns (±1, ±2), here for every ruleset; the others are the ruleset's
+to make (`Ruleset.levers`), for PanzerBlitz (simulator/panzerblitz/levers.py) each victory
+threshold of each level one step easier and one step harder and one unit more and one unit fewer
+of each unit type of the stronger side.  A candidate the situation checks reject (levels out of
+order, stacking) is skipped and listed with the reason.
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from simulator import registry
 from simulator.errors import DataError, DataErrors
 from simulator.experiments import describe_policies
 from simulator.runner import run
-from simulator.situation import LEVELS, Situation, load_situation
+from simulator.situation import Situation, load_situation
 from simulator.stats import paired_difference, wilson, win_difference
 
 BAND_POINTS = 5.0
@@ -57,50 +58,6 @@ def turn_candidates(sit: Situation) -> list[Candidate]:
         if t >= 1:
             out.append(Candidate("turns", "situation.turns", t, sit.turns, abs(d),
                                  f"{t} turns instead of {sit.turns}"))
-    return out
-
-
-def threshold_candidates(sit: Situation) -> list[Candidate]:
-    out = []
-    for side in sit.sides:
-        v = side.victory
-        for level in LEVELS:
-            if level not in v:
-                continue
-            key = f"situation.side.{side.name}.victory.{level}"
-            value, compare = v[level], v.get("compare", ">=")
-            if isinstance(value, dict):
-                key += ".threshold"
-                value, compare = value.get("threshold"), value.get("compare", compare)
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                continue
-            step = 1 if isinstance(value, int) else round(max(abs(value) * 0.1, 0.1), 6)
-            lower_is_easier = compare in (">=", ">")
-            for sign, word in ((-1, "easier" if lower_is_easier else "harder"),
-                               (1, "harder" if lower_is_easier else "easier")):
-                new = value + sign * step
-                if isinstance(new, float):
-                    new = round(new, 6)
-                out.append(Candidate("threshold", key, new, value, 1,
-                                     f"{side.name} {level} threshold {value:g} -> {new:g} ({word} for the {side.name}s)"))
-    return out
-
-
-def unit_candidates(sit: Situation, side_name: str) -> list[Candidate]:
-    out = []
-    side = sit.side(side_name)
-    seen: set[str] = set()
-    for gi, group in enumerate(side.groups):
-        for unit, count in group.units.items():
-            if unit in seen:
-                continue
-            seen.add(unit)
-            total = side.unit_totals()[unit]
-            key = f"situation.side.{side_name}.group.{gi}.units.{unit}"
-            for d, word in ((-1, "fewer"), (1, "more")):
-                out.append(Candidate("units", key, count + d, count, 1,
-                                     f"one {unit} {word} for the {side_name}s ({total} -> {total + d}, "
-                                     f"in group {gi} {group.name!r})"))
     return out
 
 
@@ -139,13 +96,13 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
     if confirm < 1:
         raise DataError("balance suggest", "--confirm", f"got {confirm}", "a whole number >= 1")
     base = load_situation(situation, base_sets)
-    sides = list(base.ruleset.sides)
+    sides = list(base.side_names)
     if len(sides) != 2:
         raise DataError(str(base.path), "side", f"{len(sides)} sides", "two sides (the balance band compares two)")
 
     def play(sit: Situation, games: int, s: int):
         res = run(sit, games, s, policies, workers=workers, progress=progress, cluster=cluster)
-        return res.games.sort_values("game")["winner"].to_numpy()
+        return res.winners()
 
     log(f"screening: baseline, {n_games} games, seed {seed}")
     base_screen = play(base, n_games, seed)
@@ -156,10 +113,10 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
     candidates: list[Candidate] = []
     if "turns" in levers:
         candidates += turn_candidates(base)
-    if "threshold" in levers:
-        candidates += threshold_candidates(base)
-    if "units" in levers:
-        candidates += unit_candidates(base, stronger)
+    rs = registry.ruleset(base.ruleset.name)
+    for lever in levers:
+        if lever != "turns":
+            candidates += rs.levers(base, lever, stronger)
     usable, skipped = [], []
     for c in candidates:
         try:

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 
 import pandas as pd
 
-from policies.spec import PolicySpec
-from simulator import __version__
+from simulator import __version__, registry
+from simulator.api import PlayerSpec, Ruleset
 from simulator.situation import Situation
 from simulator.stats import goodman, wilson
 
@@ -47,28 +47,29 @@ def _level_shares(winner: pd.Series, level: pd.Series, sides: list[str], levels:
     return shares, ci, draws
 
 
-def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies: dict[str, PolicySpec],
-              levels: tuple[str, ...], elapsed_s: float, until_ci: dict | None = None,
-              alt_levels: tuple[str, tuple[str, str], str] | None = None,
+def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies: dict[str, PlayerSpec],
+              ruleset: Ruleset, elapsed_s: float, until_ci: dict | None = None,
               startup_s: float = 0.0, play_s: float | None = None) -> dict:
-    """Outcomes of `games` (one row a game: winner = side or "draw", level = winner's level;
-    optionally level_alt = its level under the other value of the reading `alt_levels` names:
-    `Engine.alt_levels`)."""
-    sides = list(situation.ruleset.sides)
+    """Outcomes of `games` (one row a game; the ruleset's results schema names the winner
+    column, side or "draw", and the winner's level; optionally the level under the other value
+    of a two-way reading, `VictoryLevels.alternative`), and the facts the ruleset adds."""
+    sides = list(situation.side_names)
+    levels, res = ruleset.levels, ruleset.results
     n = len(games)
-    winner = games["winner"].astype(str)
-    level = games["level"].astype(str)
-    shares, levels_ci, draws = _level_shares(winner, level, sides, levels)
+    winner = games[res.winner].astype(str)
+    level = games[res.level].astype(str)
+    shares, levels_ci, draws = _level_shares(winner, level, sides, levels.names)
     outcomes = {}
     for s in sides:
         wins = int((winner == s).sum())
         outcomes[s] = {"win": _r(wins / n), "ci95": [_r(x) for x in wilson(wins, n)], "levels": shares[s]}
     alternative = None
-    if "level_alt" in games and alt_levels:
-        alt = games["level_alt"].astype(str)
-        alt_shares, alt_ci, _ = _level_shares(winner, alt, sides, levels)
-        alternative = {"reading": _other_reading(situation, *alt_levels), "games_differ": int((alt != level).sum()),
-                       "levels": alt_shares, "levels_ci95": alt_ci}
+    alt_reading = levels.alternative
+    if alt_reading and alt_reading.column in games:
+        alt = games[alt_reading.column].astype(str)
+        alt_shares, alt_ci, _ = _level_shares(winner, alt, sides, levels.names)
+        alternative = {"reading": _other_reading(situation, alt_reading.key, alt_reading.values, alt_reading.default),
+                       "games_differ": int((alt != level).sum()), "levels": alt_shares, "levels_ci95": alt_ci}
     play_s = elapsed_s - startup_s if play_s is None else play_s
     return {
         "situation": situation.id,
@@ -82,7 +83,7 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "policies": {s: {"name": policies[s].name, "params": policies[s].non_default()} for s in sides},
         "outcomes": outcomes,
         "draw": _r(draws / n),
-        "mean_turns": round(float(games["turns_played"].mean()), 3),
+        "mean_turns": round(float(games[res.turns_played].mean()), 3),
         "elapsed_s": round(elapsed_s, 3),
         # Playing speed: games / play_s.  Start-up (preparing the situation, loading or on a
         # first run compiling the engine) is startup_s, apart.
@@ -97,10 +98,9 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "situation_file": str(situation.path),
         "overrides": dict(situation.overrides),
         "alternative_levels": alternative,
-        "sets_up_first": situation.sets_up_first,
-        "moves_first": situation.moves_first,
-        "victory": {sd.name: sd.victory for sd in situation.sides},
-        "lost_at_setup": lost_at_setup(games, sides),
+        # The ruleset's own facts (PanzerBlitz: who sets up and moves first, the victory
+        # conditions, counters lost at set-up).
+        **ruleset.summary_facts(situation, games),
     }
 
 
@@ -113,28 +113,9 @@ def _other_reading(situation: Situation, key: str, values: tuple[str, str], defa
     return f'{key} = "{values[1] if now == values[0] else values[0]}"'
 
 
-def lost_at_setup(games: pd.DataFrame, sides: list[str]) -> dict:
-    """Per side: in how many games some counter found no legal set-up hex, and which (mean a
-    game).  Empty when every counter was placed in every game."""
-    out = {}
-    for s in sides:
-        col = f"lost_at_setup_{s}"
-        if col not in games or not games[col].any():
-            continue
-        types = {c.split(":", 2)[2]: _r(games[c].mean()) for c in games.columns
-                 if c.startswith(f"lost_at_setup:{s}:") and games[c].any()}
-        out[s] = {"games": int((games[col] > 0).sum()), "mean": _r(games[col].mean()), "units": types}
-    return out
-
-
-def setup_warning(s: dict) -> str:
-    """The warning a run prints when counters were lost at set-up (empty when none were)."""
-    lines = []
-    for side, v in (s.get("lost_at_setup") or {}).items():
-        units = ", ".join(f"{k} ({m:g} a game)" for k, m in v["units"].items())
-        lines.append(f"warning: in {v['games']} of {s['games']} games {side} counters found no legal set-up hex "
-                     f"and were lost at set-up: {units} (games table: lost_at_setup_{side})")
-    return "\n".join(lines)
+def run_warnings(summary: dict) -> list[str]:
+    """The warnings a run prints after its games (its ruleset's: counters lost at set-up, say)."""
+    return registry.ruleset(summary["ruleset"]).report.warnings(summary)
 
 
 def summary_json(summary: dict) -> str:

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from simulator import registry
 from simulator.errors import DataError
 from simulator.experiments import describe_policies
 from simulator.paired import balance_point
@@ -62,19 +63,20 @@ def sweep(situation: str, param: str, values: list, n_games: int, seed: int, pol
     base_sets = dict(base_sets or {})
     # Every value is loaded (and checked) before any game is played.
     sits = [load_situation(situation, {**base_sets, param: v}) for v in values]
-    sides = list(sits[0].ruleset.sides)
+    sides = list(sits[0].side_names)
+    turns_played = registry.ruleset(sits[0].ruleset.name).results.turns_played
     first = sides[0]
     points, xs, ys = [], [], []
     for value, sit in zip(values, sits, strict=True):
         res = run(sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
-        winner = res.games.sort_values("game")["winner"].to_numpy()
+        winner = res.winners()
         entry = {"value": value, "sides": {}}
         for s in sides:
             k = int((winner == s).sum())
             entry["sides"][s] = {"wins": k, "win": k / n_games, "ci95": list(wilson(k, n_games))}
         draws = int((winner == "draw").sum())
         entry["draw"] = {"games": draws, "share": draws / n_games}
-        entry["mean_turns"] = float(res.games["turns_played"].mean())
+        entry["mean_turns"] = float(res.games[turns_played].mean())
         points.append(entry)
         xs += [value] * n_games
         ys += list(winner == first)

@@ -1,8 +1,8 @@
 """The core's map loader reads the First Panzer Army and Hill of Death boards as their docs ask
 (docs/first-panzer-army/map.md "What the core's map loader must accept", docs/panzerblitz-v2/map.md
 "What the core's loader will need"): four-digit xxyy labels without a board prefix, odd columns
-up, one board without a layout, their own keys ignored; and the classic boards load exactly as
-before."""
+up, one board without a layout, their own keys ignored, no line of sight required; and the
+classic boards load exactly as before."""
 
 from __future__ import annotations
 
@@ -13,34 +13,35 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from simulator.areas import resolve_static_area
 from simulator.errors import DataError
 from simulator.hexgrid import DIRECTION_INDEX, hex_distance
 from simulator.mapdata import Board, BoardHex, assemble, load_board
-from simulator.ruleset import RULESETS_DIR, read_toml
-from simulator.ruleset import Ruleset as RulesetData
-from simulator.situation import load_situation, resolve_static_area
-
-
-def _data_only(name: str) -> RulesetData:
-    """A ruleset's data without the classic tables it lacks (its map and sides are enough here)."""
-    path = RULESETS_DIR / name
-    return RulesetData(name, path, read_toml(path / "ruleset.toml"))
+from simulator.ruleset import load_ruleset
+from simulator.situation import load_situation
 
 
 @pytest.fixture(scope="module")
 def fpa():
-    rs = _data_only("first-panzer-army")
+    rs = load_ruleset("first-panzer-army")
     return rs, rs.assemble([["fpa"]])
 
 
 @pytest.fixture(scope="module")
 def hod():
-    rs = _data_only("panzerblitz-v2")
+    rs = load_ruleset("panzerblitz-v2")
     return rs, rs.assemble([["HOD"]])
 
 
 def adjacent(m, a: str, b: str) -> bool:
     return m.lookup(b) in m.neighbours[m.lookup(a)]
+
+
+def test_data_only_rulesets_load_without_line_of_sight_or_stacking(fpa, hod):
+    # map.md requirement 7: FPA has no line of sight, HOD no classic `los` table and its units in
+    # unit files of its own: the core asks neither for PanzerBlitz's tables
+    assert "los" not in fpa[0].data and fpa[0].sides == ["soviet", "german"]
+    assert "los" not in hod[0].data and "units" not in hod[0].data and hod[0].name == "panzerblitz-v2"
 
 
 def test_fpa_grid_size_and_labels_as_printed(fpa):

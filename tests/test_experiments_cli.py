@@ -217,7 +217,7 @@ def _fake_run(calls: list, p_german: dict):
         calls.append((sit.turns, n, seed))
         u = np.modf((np.arange(n) + 7919 * seed) * 0.6180339887498949)[0]
         winner = np.where(u < p_german[sit.turns], "german", "russian")
-        return SimpleNamespace(games=pd.DataFrame({"game": np.arange(n), "winner": winner}))
+        return SimpleNamespace(games=pd.DataFrame({"game": np.arange(n), "winner": winner}), winners=lambda: winner)
     return run
 
 
@@ -274,7 +274,7 @@ def test_suggest_keeps_changes_that_miss_the_band_on_new_games_apart(monkeypatch
     def run(sit, n, seed, policies, workers=None, progress=False, cluster=None):
         u = np.modf((np.arange(n) + 7919 * seed) * 0.6180339887498949)[0]
         winner = np.where(u < p_german(sit.turns, seed), "german", "russian")
-        return SimpleNamespace(games=pd.DataFrame({"game": np.arange(n), "winner": winner}))
+        return SimpleNamespace(games=pd.DataFrame({"game": np.arange(n), "winner": winner}), winners=lambda: winner)
 
     monkeypatch.setattr(suggest_mod, "run", run)
     r = suggest_mod.suggest("pb-01", 400, 3, policies=RANDOM_PLAYERS, confirm=3, confirm_games=1000,

@@ -164,7 +164,7 @@ def test_summary_reports_the_other_reading_of_levels_where_it_differs():
     import pandas as pd
 
     from policies.spec import parse_policy
-    from simulator.engines import ENGINES
+    from simulator import registry
     from simulator.situation import load_situation
     from simulator.summary import format_summary, summarize
 
@@ -172,21 +172,21 @@ def test_summary_reports_the_other_reading_of_levels_where_it_differs():
                           "level": ["tactical", "marginal", "decisive", "none"],
                           "level_alt": ["marginal", "marginal", "decisive", "none"],
                           "turns_played": [10] * 4})
-    eng = ENGINES["panzerblitz"]
+    rs = registry.ruleset("panzerblitz")
     s = summarize(games, situation=load_situation("pb-04"), seed=1,
-                  policies={x: parse_policy("random") for x in ("german", "russian")}, levels=eng.levels,
-                  elapsed_s=1.0, alt_levels=eng.alt_levels)
+                  policies={x: parse_policy("random") for x in ("german", "russian")}, ruleset=rs,
+                  elapsed_s=1.0)
     alt = s["alternative_levels"]
     assert alt["games_differ"] == 1 and alt["reading"] == 'readings.both_sides_reach_level = "difference"'
     assert alt["levels"]["german"] == {"marginal": 0.5, "tactical": 0.0, "decisive": 0.0}
     assert s["outcomes"]["german"]["levels"]["tactical"] == 0.25 and s["outcomes"]["german"]["win"] == 0.5
     assert "the same winners, 1 games at another level" in format_summary(s)
     same = summarize(games.assign(level_alt=games["level"]), situation=load_situation("pb-04"), seed=1,
-                     policies={x: parse_policy("random") for x in ("german", "russian")}, levels=eng.levels,
-                     elapsed_s=1.0, alt_levels=eng.alt_levels)
+                     policies={x: parse_policy("random") for x in ("german", "russian")}, ruleset=rs,
+                     elapsed_s=1.0)
     assert same["alternative_levels"]["games_differ"] == 0
     assert "another level" not in format_summary(same)
     other = summarize(games, situation=load_situation("pb-04", {"readings.both_sides_reach_level": "difference"}),
-                      seed=1, policies={x: parse_policy("random") for x in ("german", "russian")}, levels=eng.levels,
-                      elapsed_s=1.0, alt_levels=eng.alt_levels)
+                      seed=1, policies={x: parse_policy("random") for x in ("german", "russian")}, ruleset=rs,
+                      elapsed_s=1.0)
     assert other["alternative_levels"]["reading"] == 'readings.both_sides_reach_level = "higher"'

@@ -13,8 +13,9 @@ from policies.spec import parse_side_policies
 from reports.charts import measures_chart
 from reports.html_report import situation_heading, write_report
 from reports.verdict import verdict
-from reports.victory_text import thresholds, victory_words
+from simulator import registry
 from simulator.panzerblitz.batch import play_games, prepare
+from simulator.panzerblitz.victory_text import thresholds, victory_words
 from simulator.situation import builtin_situations, load_situation
 from simulator.summary import summarize
 
@@ -27,7 +28,7 @@ def run_tables(sid: str, n: int = 2, policy: str = "random"):
     t.insert(0, "game", t.pop("batch_game"))
     lo.insert(0, "game", lo.pop("batch_game"))
     g = g.drop(columns="batch_game")
-    summary = summarize(g, situation=sit, seed=1, policies=policies, levels=("marginal", "tactical", "decisive"),
+    summary = summarize(g, situation=sit, seed=1, policies=policies, ruleset=registry.ruleset("panzerblitz"),
                         elapsed_s=1.0, startup_s=0.2)
     return sit, g, t, lo, summary
 

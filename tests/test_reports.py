@@ -22,7 +22,7 @@ def _texts(fig) -> str:
 def test_decided_chart_stacks_results_and_marks_the_median():
     games = pd.DataFrame({"winner": ["german", "german", "russian", "draw"], "decided_turn": [0, 3, 3, 5],
                           "turns_played": [6, 6, 6, 6]})
-    fig = charts.decided_chart(games, SIDES)
+    fig = charts.decided_chart(games, SIDES, "decided_turn")
     ax = fig.axes[0]
     heights = {}
     for bar in ax.patches:
@@ -35,9 +35,9 @@ def test_decided_chart_stacks_results_and_marks_the_median():
 
 def test_charts_with_nothing_to_show_say_so():
     empty = pd.DataFrame({"winner": [], "decided_turn": []})
-    assert "no decided_turn" in _texts(charts.decided_chart(empty.drop(columns="decided_turn"), SIDES))
+    assert "no decided_turn" in _texts(charts.decided_chart(empty.drop(columns="decided_turn"), SIDES, "decided_turn"))
     games = pd.DataFrame({"winner": ["draw"], "lost:german:t-34": [0]})
-    assert "No unit was lost" in _texts(charts.losses_by_type_chart(games, SIDES))
+    assert "No unit was lost" in _texts(charts.losses_by_type_chart(games, SIDES, "lost:{side}:*"))
 
 
 def test_loss_map_counts_per_hex_and_refuses_unknown_hexes(tmp_path):
@@ -60,4 +60,4 @@ def test_report_on_a_directory_that_is_not_a_run(tmp_path, capsys):
     assert "not a directory" in capsys.readouterr().err
     assert main(["report", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "games.parquet" in err and "cannot read" in err
+    assert "summary.json" in err and "cannot read" in err

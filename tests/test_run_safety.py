@@ -146,8 +146,9 @@ def test_first_run_says_the_engine_is_compiled_once_and_shows_it_working():
 
 
 def test_kernels_cached_looks_in_this_checkouts_cache_folder(tmp_path, monkeypatch):
-    from simulator._numba_cache import kernels_cached
+    from simulator import registry
 
+    kernels_cached = registry.ruleset("panzerblitz").engine_ready
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert not kernels_cached()
     import hashlib
@@ -183,7 +184,7 @@ def test_a_cold_run_with_workers_compiles_once_in_the_main_process(monkeypatch):
     policies = parse_side_policies(["random"], sit.ruleset.sides)
     calls = []
     real = runner._prepare
-    monkeypatch.setattr(cache, "kernels_cached", lambda: False)
+    monkeypatch.setattr(cache, "kernels_cached", lambda *a: False)
     monkeypatch.setattr(runner, "_prepare", lambda *a: calls.append(a[1].id) or real(*a))
     two = runner.run(sit, 6, 4, policies, workers=2, progress=False)
     assert calls == ["pb-01"]  # here, before the pool (the workers' own _prepare runs in them)

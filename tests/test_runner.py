@@ -12,8 +12,8 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 from policies.spec import parse_side_policies
+from simulator import registry
 from simulator.cli import main
-from simulator.engines import engine_for
 from simulator.errors import DataError
 from simulator.progress import Progress
 from simulator.runner import _number, game_seed, run
@@ -46,7 +46,7 @@ def untimed(summary: dict) -> dict:
 def assert_same_games(a, b):
     assert_frame_equal(a.games, b.games)
     assert_frame_equal(a.turns, b.turns)
-    assert_frame_equal(a.losses, b.losses)
+    assert_frame_equal(a.events, b.events)
     assert untimed(a.summary) == untimed(b.summary)
 
 
@@ -124,8 +124,10 @@ def test_bad_arguments_name_the_option(sit, rnd, kwargs, option):
 def test_missing_side_policy_and_unknown_engine(sit, rnd):
     with pytest.raises(DataError, match="one for each side: german, russian"):
         run(sit, 5, 1, {"german": rnd["german"]}, workers=1, progress=False)
-    with pytest.raises(DataError, match="'chess' has no rules engine yet"):
-        engine_for("chess", "x.toml")
+    with pytest.raises(DataError, match="unknown ruleset 'chess'"):
+        registry.ruleset("chess", "x.toml")
+    with pytest.raises(DataError, match="'panzerblitz-v2' has its data .* but no rules engine yet"):
+        registry.ruleset("panzerblitz-v2", "x.toml")
 
 
 def test_rows_are_numbered_by_batch_game_even_when_seeds_repeat():

@@ -193,7 +193,9 @@ def test_override_of_the_wrong_type(tmp_path):
 def test_override_is_applied():
     sit = load_situation("pb-01", {"units.t-34-c.attack": 5, "stacking.limit.russian": 3})
     assert sit.ruleset.units["t-34-c"]["attack"] == 5
-    assert sit.ruleset.stacking_limit("russian") == 3
+    from simulator.panzerblitz.stacking import stacking_limit
+
+    assert stacking_limit(sit.ruleset, "russian") == 3
     assert load_situation("pb-01").ruleset.units["t-34-c"]["attack"] != 5  # no leak
 
 

@@ -123,10 +123,13 @@ def test_verdict_cases(wins, expected):
 def test_seat_score_is_level_difference():
     import pandas as pd
 
+    from simulator import registry
     from simulator.stats import seat_score
 
+    ranks = registry.ruleset("panzerblitz").levels.ranks
+    assert ranks == {"none": 0, "marginal": 1, "tactical": 2, "decisive": 3}
     g = pd.DataFrame({"level_german": ["decisive", "none", "marginal"], "level_russian": ["none", "tactical", "marginal"]})
-    assert seat_score(g, "german", "russian").tolist() == [3, -2, 0]
-    assert seat_score(g, "russian", "german").tolist() == [-3, 2, 0]
+    assert seat_score(g, "german", "russian", ranks).tolist() == [3, -2, 0]
+    assert seat_score(g, "russian", "german", ranks).tolist() == [-3, 2, 0]
     with pytest.raises(ValueError, match="unknown victory level"):
-        seat_score(pd.DataFrame({"level_german": ["huge"], "level_russian": ["none"]}), "german", "russian")
+        seat_score(pd.DataFrame({"level_german": ["huge"], "level_russian": ["none"]}), "german", "russian", ranks)

@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from tomlout import assign  # noqa: E402
 
+from simulator.areas import resolve_static_area  # noqa: E402
 from simulator.errors import DataError  # noqa: E402
 from simulator.ruleset import load_ruleset  # noqa: E402
-from simulator.situation import resolve_static_area  # noqa: E402
 
 RULESET_DIR = ROOT / "situations" / "rulesets" / "panzerblitz"
 SITUATIONS_DIR = ROOT / "situations"

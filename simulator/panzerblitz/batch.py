@@ -15,6 +15,7 @@ import pandas as pd
 
 from policies.spec import PolicySpec
 from simulator.panzerblitz.replay import play, policy_tables
+from simulator.panzerblitz.situation_schema import PanzerBlitzSituation as Situation
 from simulator.panzerblitz.state import (
     ELIMINATED,
     NOT_PLACED,
@@ -25,7 +26,6 @@ from simulator.panzerblitz.state import (
 )
 from simulator.panzerblitz.tables import Tables, build_tables
 from simulator.panzerblitz.victory import decided_turn, provisional
-from simulator.situation import Situation
 
 
 def prepare(sit: Situation) -> Tables:

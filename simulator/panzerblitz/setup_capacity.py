@@ -25,9 +25,10 @@ from scipy.sparse.csgraph import maximum_flow
 
 from simulator.errors import DataError
 from simulator.panzerblitz.movement import compile_movement
+from simulator.panzerblitz.stacking import stack_count, stacking_limit
 
 if TYPE_CHECKING:
-    from simulator.situation import Situation
+    from simulator.panzerblitz.situation_schema import PanzerBlitzSituation as Situation
 
 # Counters that take a hex of their own, in these combinations (_setup_ok_at in game.py:
 # no two minefields, no two blocks, no fort with a minefield or a block; OQ-25 keeps minefields
@@ -107,7 +108,7 @@ def check_setup_capacity(sit: Situation) -> list[DataError]:
     exclusive = [{FORT, MINE, BLOCK}] if apart else [{FORT, MINE}, {FORT, BLOCK}]
     errors: list[DataError] = []
     for side in sit.sides:
-        limit = rs.stacking_limit(side.name)
+        limit = stacking_limit(rs, side.name)
         # (group index, group, unit type, counters, hexes it may use by terrain)
         nodes = []
         for gi, g in enumerate(side.groups):
@@ -117,11 +118,11 @@ def check_setup_capacity(sit: Situation) -> list[DataError]:
                 nodes.append((gi, g, unit_type, count, _usable(sit, unit_type, g.hexes, movement.enter_cost, classes,
                                                               closed, road, swamp)))
         short: dict[int, list[tuple[str, int, str]]] = {}
-        stacked = [(n, n[3] * rs.stack_count(n[2])) for n in nodes if rs.stack_count(n[2]) > 0]
+        stacked = [(n, n[3] * stack_count(rs, n[2])) for n in nodes if stack_count(rs, n[2]) > 0]
         placed = _max_flow([d for _, d in stacked], [n[4] for n, _ in stacked], limit, m.n_hexes)
         for (n, need), got in zip(stacked, placed, strict=True):
             if got < need:
-                per = rs.stack_count(n[2])
+                per = stack_count(rs, n[2])
                 short.setdefault(n[0], []).append((n[2], -(-(need - got) // per), "stacking"))
         for cats in exclusive:
             own = [n for n in nodes if rs.units[n[2]].get("category") in cats]

@@ -15,8 +15,9 @@ from simulator.hexgrid import distance_matrix
 from simulator.los import LineOfSight, compile_rules
 from simulator.panzerblitz.combat import CombatTables, compile_tables
 from simulator.panzerblitz.movement import MovementTables, compile_movement
+from simulator.panzerblitz.situation_schema import PanzerBlitzSituation as Situation
+from simulator.panzerblitz.stacking import stacking_limit
 from simulator.panzerblitz.units import UnitTypes, compile_units
-from simulator.situation import Situation
 from simulator.soa import struct_of_arrays
 
 MapT = struct_of_arrays("MapT", module=__name__, fields=[
@@ -121,7 +122,7 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     # Imported here: road_march needs the state module, which needs this one.
     from simulator.panzerblitz.road_march import check_columns
     check_columns(sit, units)  # PB-SIT-7
-    limits = np.array([rs.stacking_limit(s) for s in rs.sides], dtype=np.int64)
+    limits = np.array([stacking_limit(rs, s) for s in rs.sides], dtype=np.int64)
     return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits, _objective_mask(sit))
 
 

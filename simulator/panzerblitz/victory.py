@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.areas import resolve_static_area
 from simulator.jit import njit
 from simulator.panzerblitz.state import ELIMINATED, EXITED, ON_MAP, State
 from simulator.panzerblitz.tables import EDGE_BITS, Tables
-from simulator.situation import resolve_static_area
 
 LEVEL_RANK = {"marginal": 1, "tactical": 2, "decisive": 3, "victory": 3}
 RANK_NAMES = {0: "none", 1: "marginal", 2: "tactical", 3: "decisive"}

@@ -1,4 +1,4 @@
-"""A situation's victory conditions in words, for the report (from the `[side.victory]` tables
+"""A PanzerBlitz situation's victory conditions in words, for the report (from the `[side.victory]` tables
 saved in summary.json; the vocabulary is docs/situation-format.md's).
 
 `thresholds` gives the levels of a side's measure as (level, compare, threshold), for the chart of
