@@ -92,7 +92,7 @@ def attrition_chart(turns: pd.DataFrame, sides: list[str], columns: tuple[tuple[
     one panel a (column, label) of `columns`: median and 10–90 % band."""
     if turns.empty:
         return nothing_to_show("Attrition", "No turns were recorded in this run.")
-    fig, axes = plt.subplots(1, len(columns), figsize=(4.75 * len(columns), 4.0), dpi=100, squeeze=False)
+    fig, axes = plt.subplots(1, len(columns), figsize=(max(7.5, 4.75 * len(columns)), 4.0), dpi=100, squeeze=False)
     axes = axes[0]
     fig.suptitle("Attrition: what each side has left, turn by turn (median, 10–90 % of games)",
                  fontsize=FONT_SIZES["title"] * 0.8, x=0.01, ha="left")

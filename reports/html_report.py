@@ -32,8 +32,8 @@ CHARTS = (
      "are the levels the side reaches at the end of the game ({levels}). Where a "
      "level needs the measure at most a threshold, lower is better for that side."),
     ("attrition", "Attrition",
-     "Units still on the map and their printed attack factors at the end of each game-turn: the "
-     "line is the median game, the band holds the middle 80 % of games (10th to 90th percentile)."),
+     "What each side has left at the end of each game-turn: the line is the median game, the band "
+     "holds the middle 80 % of games (10th to 90th percentile)."),
     ("decided", "When games are decided",
      "A game is decided in the first game-turn from whose end onward its result stays what it "
      "finally was. The result at the end of a turn is the situation's victory conditions evaluated "

@@ -32,6 +32,7 @@ from reports.mapview import (
     _make_figure,
     _save_atomically,
     hex_polygons,
+    map_bbox,
 )
 from simulator import registry
 from simulator.hexgrid import centres
@@ -94,19 +95,19 @@ def draw_loss_map(situation, losses: pd.DataFrame, n_games: int, out_path, *, dp
     per_game = {s: c / n_games for s, c in counts.items()}
     peak = max(float(v.max()) for v in per_game.values())
     x, y = centres(m.col, m.row)
-    bbox = (float(x.min()), float(x.max()), float(y.min()), float(y.max()))
+    bbox = map_bbox(x, y, look)
     if board is not None:
-        bbox = dict(_board_rectangles(m, x, y))[board]
+        bbox = dict(_board_rectangles(m, x, y, look))[board]
     sides = list(situation.side_names)
     # One board: a page-wide figure (10 inches), so its text and discs read at their size in
     # the report; the whole map keeps the maps' usual scale.
     fig, ax, scale = _make_figure(bbox, len(sides) + 3, 1, *((10.0,) if board is not None else ()))
-    cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y), bbox)
+    cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y, look), bbox)
     _draw_terrain(cv, m, look)
     _draw_paths(cv, m, look)
     _draw_hexside_bars(cv, m, look)
     cv.add(PolyCollection(hex_polygons(x, y), facecolors="white", edgecolors="none", alpha=FADE, zorder=3))
-    _draw_boards(cv, m)
+    _draw_boards(cv, m, look)
     _draw_place_names(cv, m)
     if board is not None:  # one board: the other boards' place names stay off the margins
         for text in ax.texts:

@@ -140,16 +140,16 @@ def draw_situation_map(situation, out_path, *, dpi: int = 110, title: str | None
     marks = hooks.situation_marks(situation)
 
     x, y = centres(m.col, m.row)
-    bbox = (float(x.min()), float(x.max()), float(y.min()), float(y.max()))
+    bbox = map_bbox(x, y, look)
     handles = _legend_handles(look, marks, bool(counters))
     notes = list(marks.notes)
     fig, ax, scale = _make_figure(bbox, len(handles), len(notes))
-    cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y), bbox)
+    cv = Canvas(ax, x, y, scale, _board_clip(ax, m, x, y, look), bbox)
 
     _draw_terrain(cv, m, look)
     _draw_paths(cv, m, look)
     _draw_hexside_bars(cv, m, look)
-    _draw_boards(cv, m)
+    _draw_boards(cv, m, look)
     _draw_hex_labels(cv, m)
     _draw_setup_areas(cv, m, marks)
     _draw_objectives(cv, marks)
@@ -196,19 +196,33 @@ def _make_figure(bbox, n_legend: int, n_notes: int, max_inches: float = MAX_FIGU
     return fig, ax, scale
 
 
-def _board_rectangles(m, x, y) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """(layout name, (xmin, xmax, ymin, ymax)) of each board: its edges run through the
-    centres of its half hexes, so the hull of its hex centres is the printed board."""
+def _pad(look: MapStyle) -> tuple[float, float]:
+    """How far a board's edge lies beyond its outermost hex centres: nothing where the edge runs
+    through half hexes, a whole hex otherwise."""
+    return (0.0, 0.0) if look.half_hexes else (1.0, APOTHEM)
+
+
+def map_bbox(x, y, look: MapStyle) -> tuple[float, float, float, float]:
+    """xmin, xmax, ymin, ymax of the printed map."""
+    px, py = _pad(look)
+    return float(x.min()) - px, float(x.max()) + px, float(y.min()) - py, float(y.max()) + py
+
+
+def _board_rectangles(m, x, y, look: MapStyle) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """(layout name, (xmin, xmax, ymin, ymax)) of each board: the hull of its hex centres, which
+    is the printed board where its edges run through the centres of half hexes, and that hull
+    grown by a hex where the board's edge hexes are whole."""
+    px, py = _pad(look)
     out = []
     for name in m.board_names():
         mine = np.array([name.removesuffix("i") in bs for bs in m.boards_of])
-        out.append((name, (x[mine].min(), x[mine].max(), y[mine].min(), y[mine].max())))
+        out.append((name, (x[mine].min() - px, x[mine].max() + px, y[mine].min() - py, y[mine].max() + py)))
     return out
 
 
-def _board_clip(ax, m, x, y) -> PathPatch:
+def _board_clip(ax, m, x, y, look: MapStyle) -> PathPatch:
     verts, codes = [], []
-    for _, (x0, x1, y0, y1) in _board_rectangles(m, x, y):
+    for _, (x0, x1, y0, y1) in _board_rectangles(m, x, y, look):
         verts += [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
         codes += [MplPath.MOVETO, MplPath.LINETO, MplPath.LINETO, MplPath.LINETO, MplPath.CLOSEPOLY]
     patch = PathPatch(MplPath(verts, codes), transform=ax.transData)
@@ -304,9 +318,9 @@ def _outlined_text(cv: Canvas, text: str, cx: float, cy: float, height: float, z
                      linewidth=1.6, alpha=style.BOARD_NUMBER_ALPHA, zorder=zorder))
 
 
-def _draw_boards(cv: Canvas, m) -> None:
+def _draw_boards(cv: Canvas, m, look: MapStyle) -> None:
     """A dashed outline and a large outlined board number on each board ("inverted" when rotated)."""
-    for name, (x0, x1, y0, y1) in _board_rectangles(m, cv.x, cv.y):
+    for name, (x0, x1, y0, y1) in _board_rectangles(m, cv.x, cv.y, look):
         cv.add(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=style.BOARD_OUTLINE_COLOUR,
                          linewidth=1.3, linestyle=(0, (7, 4)), alpha=0.7, zorder=9), clip=False)
         cx, cy, h = (x0 + x1) / 2, (y0 + y1) / 2, y1 - y0
@@ -539,10 +553,10 @@ def _legend_handles(look: MapStyle, marks: SituationMarks, has_counters: bool) -
         setup = [mk for mk in marks.setup if mk.side == side]
         if setup:
             handles.append(Patch(facecolor="none", edgecolor=colour, hatch=SETUP_HATCH, linewidth=2,
-                                 label=f"{side} set-up area"))
+                                 label=f"{side} {marks.setup_label}"))
         if any(mk.fixed for mk in setup):
             handles.append(Line2D([], [], linestyle="none", marker="D", markersize=8, color=colour,
-                                  markeredgecolor="white", label=f"{side} fixed set-up hex"))
+                                  markeredgecolor="white", label=f"{side} {marks.fixed_label}"))
         entries = [e for e in marks.entries if e.side == side]
         for kind, emphasis in dict.fromkeys((e.kind, e.emphasis) for e in sorted(entries, key=lambda e: e.emphasis)):
             handles.append(Line2D([], [], linestyle="none", marker=">", markersize=10, color=colour,
@@ -551,7 +565,7 @@ def _legend_handles(look: MapStyle, marks: SituationMarks, has_counters: bool) -
         if len(marks.objectives.get(side, ())):
             handles.append(Line2D([], [], linestyle="none", marker="o", markersize=10 - 2 * k,
                                   markerfacecolor="none", markeredgecolor=colour, markeredgewidth=2.2,
-                                  label=f"{side} objective hex"))
+                                  label=f"{side} {marks.objective_label}"))
         if has_counters:
             handles.append(Line2D([], [], linestyle="none", marker="s", markersize=9, color=colour,
                                   markeredgecolor="black", label=f"{side} unit"))

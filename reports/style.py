@@ -18,6 +18,8 @@ SIDE_COLOURS: dict[str, str] = {
     "soviet": "#c0281e",   # First Panzer Army's name for the same side
     "british": "#8a7a3a",  # khaki
     "american": "#5b6e2f",  # olive drab
+    "red": "#c8332b",
+    "blue": "#2f5fa8",
 }
 
 # Other side names (other games) get one of these, chosen by a stable hash of the name.

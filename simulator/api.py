@@ -268,7 +268,10 @@ class LegendEntry:
 @dataclass(frozen=True)
 class MapStyle:
     """How a ruleset's terrain looks: per hex a fill, an optional inner hex (cover on other
-    ground: woods on a hilltop) and a hatch; hexside features as lines or bars; the legend."""
+    ground: woods on a hilltop) and a hatch; hexside features as lines or bars; the legend.
+    `half_hexes`: the boards are printed with half hexes along their edges (PanzerBlitz's
+    geomorphic boards), so the drawing cuts the edge hexes at their centres; otherwise every
+    hex is drawn whole."""
 
     fills: list[str]
     inner: list[str | None]
@@ -278,6 +281,7 @@ class MapStyle:
     lines: tuple[LineFeature, ...] = ()   # drawn in this order, each above the one before
     bars: tuple[BarFeature, ...] = ()
     legend: tuple[LegendEntry, ...] = ()
+    half_hexes: bool = False
 
 
 @dataclass(frozen=True)
@@ -305,7 +309,8 @@ class EntryMark:
 @dataclass(frozen=True)
 class SituationMarks:
     """What a situation adds to its map: set-up areas, entries, objective hexes, the subtitle
-    and a note line per force group.  `sides` orders the legend (and the objective rings)."""
+    and a note line per force group.  `sides` orders the legend (and the objective rings); the
+    labels name the marks in the legend ("red set-up area")."""
 
     sides: tuple[str, ...] = ()
     setup: tuple[SetupMark, ...] = ()
@@ -313,6 +318,9 @@ class SituationMarks:
     objectives: dict[str, np.ndarray] = field(default_factory=dict)
     subtitle: str = ""
     notes: tuple[str, ...] = ()
+    setup_label: str = "set-up area"
+    fixed_label: str = "fixed set-up hex"
+    objective_label: str = "objective hex"
 
 
 @dataclass(frozen=True)

@@ -167,7 +167,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"warning: the {name} chart could not be drawn ({why}); the tables, summary.json and the "
                   f"rest of the report are written", file=sys.stderr)
         if not args.json:
-            print(f"wrote {out}/: games, turns, losses (.parquet, .csv), summary.json, report.html, charts/")
+            from simulator.run_output import table_names
+
+            print(f"wrote {out}/: {', '.join(table_names(sit.ruleset.name))} (.parquet, .csv), summary.json, "
+                  "report.html, charts/")
     if args.json:
         print(summary_json(result.summary))
     else:

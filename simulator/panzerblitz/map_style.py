@@ -104,6 +104,7 @@ def map_style(m) -> MapStyle:
                LineFeature(("road",), ROAD_COLOUR, ROAD_WIDTH)),
         bars=tuple(BarFeature(f, HEXSIDE_COLOURS[f]) for f in BAR_FEATURES),
         legend=_legend(),
+        half_hexes=True,  # the geomorphic boards' edges run through half hexes
     )
 
 

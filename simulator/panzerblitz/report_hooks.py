@@ -17,6 +17,7 @@ DRAW = ("A game is a <b>draw</b> when neither side reached a higher victory leve
 
 class PanzerBlitzReport:
     chart_notes = {
+        "attrition": "Left: units still on the map; right: their printed attack factors.",
         "losses_by_type": "Units that do not count for victory (forts, blocks, minefields) are left out.",
     }
     event_map = EventMap(
