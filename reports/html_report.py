@@ -198,6 +198,28 @@ def _run_rows(summary: dict) -> list[tuple[str, str]]:
     return rows
 
 
+def _alternative_levels(summary: dict, levels: list[str]) -> str:
+    """The levels under the ruleset's other reading of 'both sides reach a level' (issue 21 item 7),
+    shown only where that reading moves some games to another level; each share with its interval."""
+    alt = summary.get("alternative_levels")
+    if not alt or not alt.get("games_differ"):
+        return ""
+    e = html.escape
+    rows = []
+    for side, shares in alt["levels"].items():
+        ci = alt.get("levels_ci95", {}).get(side, {})
+        cells = "".join(
+            f"<td>{100 * shares.get(lv, 0):.1f} %"
+            + (f" [{100 * ci[lv][0]:.1f}, {100 * ci[lv][1]:.1f}]" if lv in ci else "") + "</td>"
+            for lv in levels)
+        rows.append(f"<tr><th>{e(side)}</th>{cells}</tr>")
+    return (f"<h3 id='alternative'>With the other reading of levels</h3><p class='how'>With "
+            f"{e(alt['reading'])} (docs/rulings.md) the winners are the same, but "
+            f"{alt['games_differ']:,} of {summary['games']:,} games end at another level "
+            f"(share of games, 95 % interval):</p><table><tr><th></th>"
+            + "".join(f"<th>{e(lv)}</th>" for lv in levels) + "</tr>" + "".join(rows) + "</table>")
+
+
 def _page(games: pd.DataFrame, summary: dict, images: dict, boards: list, failed: dict) -> str:
     e = html.escape
     sides = list(summary["outcomes"])
@@ -211,6 +233,7 @@ def _page(games: pd.DataFrame, summary: dict, images: dict, boards: list, failed
     d = summary["draw_ci95"]
     rows.append(f"<tr><th>draw</th><td>{100 * summary['draw']:.1f} %</td>"
                 f"<td>[{100 * d[0]:.1f}, {100 * d[1]:.1f}] %</td>" + "<td></td>" * len(levels) + "</tr>")
+    alternative = _alternative_levels(summary, levels)
     words = [(s, hooks.victory_words(s, summary)) for s in sides]
     conditions = "".join(f"<li>{e(w)}</li>" for _, w in words if w)
     facts = [f"{summary['games']:,} games"]
@@ -259,6 +282,7 @@ interval (Newcombe's paired score interval: both come from the same games), give
 how people would.</p>
 <table><tr><th></th><th>win</th><th>95 % interval</th>{''.join(f"<th>{e(lv)}</th>" for lv in levels)}</tr>
 {''.join(rows)}</table>
+{alternative}
 {''.join(sections)}
 <h2>Run</h2><table>{meta}</table>
 </body></html>

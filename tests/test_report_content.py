@@ -136,3 +136,21 @@ def test_a_run_saved_by_an_older_version_still_gets_its_report(tmp_path):
     assert write_report(games, turns, losses, summary, tmp_path, sit) == {}
     page = (tmp_path / "report.html").read_text()
     assert "<h1>Situation 1 (pb-01)</h1>" in page and "victory conditions were not recorded" in page
+
+
+def test_report_shows_the_other_reading_of_levels_where_it_moves_games_pb_vic_issue_21_item_7():
+    """Issue 21 item 7: where both sides reach a level, the report gives the levels under the other
+    reading too (with intervals), and says nothing when the reading changes no game."""
+    from reports.html_report import _alternative_levels
+    summary = {"games": 4, "alternative_levels": {
+        "reading": 'readings.both_sides_reach_level = "difference"', "games_differ": 1,
+        "levels": {"german": {"marginal": 0.5, "tactical": 0.0, "decisive": 0.0},
+                   "russian": {"marginal": 0.0, "tactical": 0.0, "decisive": 0.25}},
+        "levels_ci95": {"german": {"marginal": [0.15, 0.85], "tactical": [0.0, 0.49], "decisive": [0.0, 0.49]},
+                        "russian": {"marginal": [0.0, 0.49], "tactical": [0.0, 0.49], "decisive": [0.046, 0.7]}}}}
+    html_part = _alternative_levels(summary, ["marginal", "tactical", "decisive"])
+    assert "readings.both_sides_reach_level = &quot;difference&quot;" in html_part
+    assert "1 of 4 games end at another level" in html_part
+    assert "<th>german</th><td>50.0 % [15.0, 85.0]</td>" in html_part
+    summary["alternative_levels"]["games_differ"] = 0
+    assert _alternative_levels(summary, ["marginal", "tactical", "decisive"]) == ""
