@@ -14,6 +14,7 @@ from reports import html_page  # noqa: E402
 from reports.html_page import whiskers as _whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
 from simulator.experiments import INTERVAL_ONLY_NOTE, format_p, interval_only, significance  # noqa: E402
+from simulator.verdict import MEASURE, sentence  # noqa: E402
 
 
 def compare_chart(result: dict):
@@ -82,6 +83,9 @@ def report_html(result: dict, png: bytes) -> str:
         + html_page.image(png, "win probability of the baseline and each variant")
         + html_page.table(["variant", "side", "baseline", "variant", "change, points [95 % CI]", "p", "Holm p",
                            "significant"], rows, numeric={2, 3, 5, 6})
+        + (("<h2>Verdicts</h2>" + html_page.table(["run", "verdict"], [["baseline", sentence(result["verdict"]["text"])]]
+           + [[name, sentence(v["verdict"]["text"])] for name, v in result["variants"].items()])
+            + f"<p class='how'>{html_page.html.escape(MEASURE)}.</p>") if result.get("verdict") else "")
         + "<h2>Variants</h2>" + html_page.table(["variant", "overrides"], variants)
         + "<h2>Runs</h2>" + html_page.meta_table({k: result[k] for k in ("situation", "games", "seed", "policies",
                                                                          "overrides")})

@@ -18,8 +18,8 @@ import pandas as pd
 
 from reports import charts
 from reports.lossmap import draw_loss_maps
-from reports.verdict import verdict
 from simulator import registry
+from simulator.verdict import MEASURE, from_winners, players_phrase, sentence
 
 # (file name, heading, how to read it); a ruleset's report hooks may add a sentence to the last.
 CHARTS = (
@@ -148,9 +148,11 @@ def _verdict(games: pd.DataFrame, summary: dict) -> str:
     sides = list(summary["outcomes"])
     if len(sides) != 2 or games.empty:
         return "no verdict (needs two sides and at least one game)"
+    if summary.get("verdict"):
+        return summary["verdict"]["text"]
+    # A run saved before verdicts were recorded: the same words from its games.
     winner = _ruleset(summary).results.winner
-    wins = [int((games[winner] == s).sum()) for s in sides]
-    return verdict(sides[0], sides[1], wins[0], wins[1], len(games))
+    return from_winners(games[winner], sides, players_phrase(summary["policies"])).text()
 
 
 def situation_heading(summary: dict) -> str:
@@ -275,11 +277,9 @@ tr:nth-child(even) {{ background: #f3f3f3; }} .verdict {{ font-size: 1.4em; font
 <ul>{conditions or '<li>The victory conditions were not recorded with this run.</li>'}</ul>
 <p class="how">{hooks.how_to_win(summary)}</p>
 {''.join(hooks.notes(summary))}
-<p class="verdict">Verdict: {e(_verdict(games, summary))}</p>
-<p class="how">The verdict is the first side's win probability minus the second side's, with its 95 %
-interval (Newcombe's paired score interval: both come from the same games), given as its two ends.
-"Balanced" means the whole interval lies within ±5 points. It says how these AI players fare, not
-how people would.</p>
+<p class="verdict">{e(sentence(_verdict(games, summary)))}</p>
+<p class="how">{e(MEASURE)}. The interval is Newcombe's paired score interval (both chances come
+from the same games). It says how these AI players fare, not how people would.</p>
 <table><tr><th></th><th>win</th><th>95 % interval</th>{''.join(f"<th>{e(lv)}</th>" for lv in levels)}</tr>
 {''.join(rows)}</table>
 {alternative}

@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 from reports import html_page  # noqa: E402
 from reports.html_page import whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
+from simulator.verdict import sentence  # noqa: E402
 
 
 def suggest_chart(r: dict):
@@ -52,8 +53,10 @@ def report_html(r: dict, png: bytes) -> str:
     first, second = r["sides"]
     rows = [[s["description"], f"{s['key']} = {s['value']!r}",
              f"{100 * s['difference']:+.1f} [{100 * s['ci95'][0]:+.1f}, {100 * s['ci95'][1]:+.1f}]", s["band"],
-             f"{100 * s['sides'][first]['win']:.1f} %", f"{100 * s['sides'][second]['win']:.1f} %"]
+             f"{100 * s['sides'][first]['win']:.1f} %", f"{100 * s['sides'][second]['win']:.1f} %",
+             sentence(s["verdict"]["text"]) if s.get("verdict") else ""]
             for s in r["suggestions"]]
+    base = r["baseline"]["confirmation"] or r["baseline"]["screening"]
     skipped = [[s["description"], s["reason"]] for s in r["skipped"]]
     missed = [[s["description"], f"{100 * s['difference']:+.1f} [{100 * s['ci95'][0]:+.1f}, {100 * s['ci95'][1]:+.1f}]"]
               for s in r["not_confirmed"]]
@@ -65,9 +68,10 @@ def report_html(r: dict, png: bytes) -> str:
         f"interval (Newcombe's paired score interval); <b>inside</b> means the whole interval lies within "
         f"±{r['band_points']:g} points, <b>overlaps</b> that it reaches into the band without being shown to lie "
         "in it.</p>"
+        + (f"<p class='lead'>Baseline: {e(sentence(base['verdict']['text']))}</p>" if base.get("verdict") else "")
         + html_page.image(png, "confirmed changes")
-        + (html_page.table(["change", "override", "D, points [95 % CI]", "band", f"{first} win", f"{second} win"],
-                           rows, numeric={2, 4, 5}) if rows else
+        + (html_page.table(["change", "override", "D, points [95 % CI]", "band", f"{first} win", f"{second} win",
+                            "verdict"], rows, numeric={2, 4, 5}) if rows else
            f"<p class='lead'>No single change tried brings the situation within ±{r['band_points']:g} points.</p>")
         + ("<h2>Not confirmed on the new games</h2>" + html_page.table(["change", "D, points [95 % CI]"], missed)
            if missed else "")

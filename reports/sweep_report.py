@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 from reports import html_page  # noqa: E402
 from reports.html_page import whiskers as _whiskers  # noqa: E402
 from reports.style import FONT_SIZES, side_colour  # noqa: E402
+from simulator.verdict import MEASURE, sentence  # noqa: E402
 
 
 def sweep_chart(result: dict):
@@ -61,15 +62,18 @@ def report_html(result: dict, png: bytes) -> str:
     sides = result["sides"]
     rows = [[repr(p["value"])] + [f"{100 * p['sides'][s]['win']:.1f} % [{100 * p['sides'][s]['ci95'][0]:.1f}, "
                                   f"{100 * p['sides'][s]['ci95'][1]:.1f}]" for s in sides]
-            + [f"{100 * p['draw']['share']:.1f} %", f"{p['mean_turns']:.2f}"] for p in result["points"]]
+            + [f"{100 * p['draw']['share']:.1f} %", f"{p['mean_turns']:.2f}"]
+            + ([sentence(p["verdict"]["text"])] if "verdict" in p else []) for p in result["points"]]
+    verdicts = all("verdict" in p for p in result["points"])
     body = (
         f"<p class='lead'>Balance point: {html_page.html.escape(result['balance_point']['note'])}.</p>"
         "<p class='how'>Every value is played on the same game seeds. Whiskers are 95 % Wilson intervals. "
         f"The balance point is where a logistic fit of 'the {result['sides'][0]} side won' on the value "
         "crosses 50 %; its interval is the delta-method 95 % interval of that crossing.</p>"
         + html_page.image(png, "balance curve")
-        + html_page.table([result["param"], *(f"{s} win [95 % CI]" for s in sides), "draw", "mean turns"], rows,
-                          numeric=set(range(len(sides) + 3)))
+        + html_page.table([result["param"], *(f"{s} win [95 % CI]" for s in sides), "draw", "mean turns",
+                           *(["verdict"] if verdicts else [])], rows, numeric=set(range(len(sides) + 3)))
+        + (f"<p class='how'>{html_page.html.escape(MEASURE)}.</p>" if verdicts else "")
         + "<h2>Runs</h2>" + html_page.meta_table({k: result[k] for k in ("situation", "param", "values", "games",
                                                                          "seed", "policies", "overrides")})
     )

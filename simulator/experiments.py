@@ -11,6 +11,7 @@ from simulator.paired import holm, mcnemar_exact, paired_table
 from simulator.runner import run
 from simulator.situation import load_situation
 from simulator.stats import paired_difference, wilson
+from simulator.verdict import from_winners, players_phrase, sentence
 
 
 def _wins(result, side: str):
@@ -31,14 +32,20 @@ def compare(situation: str, variants: dict[str, dict], n_games: int, seed: int, 
     sides = list(base_sit.side_names)
     base = run(base_sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
     base_wins = {s: _wins(base, s) for s in sides}
+    players = describe_policies(policies, sides)
+    phrase = players_phrase(players)
     out = {"situation": base_sit.id, "games": n_games, "seed": seed, "sides": sides,
-           "policies": describe_policies(policies, sides), "overrides": base_sets,
+           "policies": players, "overrides": base_sets,
            "baseline": {s: _win_figure(base_wins[s]) for s in sides}, "variants": {}}
+    if len(sides) == 2:
+        out["verdict"] = from_winners(base.winners(), sides, phrase).as_dict()
     tests = []
     for name, sets in variants.items():
         sit = load_situation(situation, {**base_sets, **sets})
         res = run(sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
         entry = {"overrides": sets, "sides": {}}
+        if len(sides) == 2:
+            entry["verdict"] = from_winners(res.winners(), sides, phrase).as_dict()
         for s in sides:
             wins = _wins(res, s)
             a, b, c, d = paired_table(base_wins[s], wins)
@@ -61,8 +68,11 @@ def _win_figure(wins) -> dict:
 
 
 def describe_policies(policies: dict, sides: list[str]) -> dict:
-    """The players as the run summary records them: name and the parameters changed from their defaults."""
-    return {s: {"name": policies[s].name, "params": policies[s].non_default()} for s in sides}
+    """The players as the run summary records them: name, the parameters changed from their
+    defaults, and the policy file of a tuned player."""
+    from simulator.summary import describe_player
+
+    return {s: describe_player(policies[s]) for s in sides}
 
 
 def format_p(p: float) -> str:
@@ -117,4 +127,7 @@ def format_compare(result: dict) -> str:
         lines.append(f"* {INTERVAL_ONLY_NOTE}")
     for name, v in result["variants"].items():
         lines.append(f"  {name}: {', '.join(f'{k}={val!r}' for k, val in v['overrides'].items())}")
+    if result.get("verdict"):
+        lines += ["", "verdicts:", f"  baseline: {sentence(result['verdict']['text'])}"]
+        lines += [f"  {name}: {sentence(v['verdict']['text'])}" for name, v in result["variants"].items()]
     return "\n".join(lines)

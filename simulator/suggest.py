@@ -1,6 +1,6 @@
 """`balance suggest`: the designer's usual levers, tried one at a time, to bring a situation into balance.
 
-Balanced here means what the report's verdict means (reports/verdict.py): D, the first side's
+Balanced here means what the report's verdict means (simulator/verdict.py): D, the first side's
 minus the second side's chance of winning, lies within ±5 points.  A change "brings the
 situation within ±5 points" when D's 95 % interval (Newcombe's paired interval, both chances
 come from the same games) lies inside [-5, +5] points; it "overlaps" the band when the interval
@@ -32,8 +32,9 @@ from simulator.experiments import describe_policies
 from simulator.runner import run
 from simulator.situation import Situation, load_situation
 from simulator.stats import paired_difference, wilson, win_difference
+from simulator.verdict import BALANCED_POINTS, from_winners, players_phrase, sentence
 
-BAND_POINTS = 5.0
+BAND_POINTS = BALANCED_POINTS
 CONFIRM_SEED_OFFSET = 1000  # default confirmation seed: --seed + this (any other seed is as good)
 
 
@@ -71,14 +72,17 @@ def band(lo: float, hi: float, points: float = BAND_POINTS) -> str:
     return "overlaps"
 
 
-def figures(winner, sides: list[str]) -> dict:
-    """Win chances with Wilson intervals and D (first minus second) with Newcombe's interval."""
+def figures(winner, sides: list[str], players: str = "") -> dict:
+    """Win chances with Wilson intervals and D (first minus second) with Newcombe's interval, and
+    the verdict in words when the players are named."""
     n = len(winner)
     wins = {s: int((winner == s).sum()) for s in sides}
     out = {"sides": {s: {"wins": k, "win": k / n, "ci95": list(wilson(k, n))} for s, k in wins.items()},
            "draw": int((winner == "draw").sum()) / n}
     d, lo, hi = win_difference(wins[sides[0]], wins[sides[1]], n)
     out.update(difference=d, ci95=[lo, hi], band=band(lo, hi))
+    if players:
+        out["verdict"] = from_winners(winner, sides, players).as_dict()
     return out
 
 
@@ -100,13 +104,15 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
     if len(sides) != 2:
         raise DataError(str(base.path), "side", f"{len(sides)} sides", "two sides (the balance band compares two)")
 
+    phrase = players_phrase(describe_policies(policies, sides))
+
     def play(sit: Situation, games: int, s: int):
         res = run(sit, games, s, policies, workers=workers, progress=progress, cluster=cluster)
         return res.winners()
 
     log(f"screening: baseline, {n_games} games, seed {seed}")
     base_screen = play(base, n_games, seed)
-    screen_fig = figures(base_screen, sides)
+    screen_fig = figures(base_screen, sides, phrase)
     wins = [screen_fig["sides"][s]["wins"] for s in sides]
     stronger = sides[0] if wins[0] >= wins[1] else sides[1]
 
@@ -146,7 +152,7 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
             c, sit = usable[k]
             log(f"confirmation {j + 1}/{len(promoted)}: {c.description}")
             winner = play(sit, confirm_games, confirm_seed)
-            fig = figures(winner, sides)
+            fig = figures(winner, sides, phrase)
             # The change against the baseline in the first side's chance, on the same confirmation seeds.
             first = sides[0]
             b, v = base_confirm == first, winner == first
@@ -163,7 +169,7 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
         "confirm_seed": confirm_seed, "sides": sides, "policies": describe_policies(policies, sides),
         "overrides": base_sets, "band_points": BAND_POINTS, "levers": list(levers), "stronger_side": stronger,
         "baseline": {"screening": screen_fig,
-                     "confirmation": figures(base_confirm, sides) if base_confirm is not None else None},
+                     "confirmation": figures(base_confirm, sides, phrase) if base_confirm is not None else None},
         "skipped": skipped, "screening": screening, "suggestions": suggestions, "not_confirmed": not_confirmed,
     }
 
@@ -183,6 +189,8 @@ def format_suggest(r: dict) -> str:
     which = "confirmation" if r["baseline"]["confirmation"] else "screening"
     lines.append(f"baseline ({which} games): D {_pts(bc['difference'])} [{_pts(bc['ci95'][0])}, "
                  f"{_pts(bc['ci95'][1])}] ({bc['band']} the band); stronger side: {r['stronger_side']}")
+    if bc.get("verdict"):
+        lines.append(f"baseline verdict: {sentence(bc['verdict']['text'])}")
     if not r["suggestions"]:
         where = "on the confirmation games" if r["not_confirmed"] else "in the screening games"
         lines += ["", f"no single change tried brings D's interval to within ±{r['band_points']:g} points {where}"]
@@ -194,6 +202,8 @@ def format_suggest(r: dict) -> str:
             w1, w2 = (s["sides"][x] for x in (first, second))
             lines.append(f"{s['description'][:64]:<64} {d:<24} {s['band']:<9} "
                          f"{100 * w1['win']:>11.1f}% {100 * w2['win']:>11.1f}%")
+            if s.get("verdict"):
+                lines.append(f"    {sentence(s['verdict']['text'])}")
         lines += ["", "band: inside = the interval lies within the band (a confirmed fix); overlaps = it reaches "
                       "into the band but is not shown to lie in it (more games needed); outside = not a fix",
                   "to apply one: --set KEY=VALUE, e.g. " + next(f"--set {s['key']}={s['value']!r}"

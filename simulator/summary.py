@@ -17,6 +17,7 @@ from simulator import __version__, registry
 from simulator.api import PlayerSpec, Ruleset
 from simulator.situation import Situation
 from simulator.stats import goodman, wilson
+from simulator.verdict import from_counts, players_phrase, sentence
 
 DIGITS = 6  # probabilities and bounds: enough for any run size, short enough to read
 
@@ -71,6 +72,11 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         alternative = {"reading": _other_reading(situation, alt_reading.key, alt_reading.values, alt_reading.default),
                        "games_differ": int((alt != level).sum()), "levels": alt_shares, "levels_ci95": alt_ci}
     play_s = elapsed_s - startup_s if play_s is None else play_s
+    players = {s: describe_player(policies[s]) for s in sides}
+    verdict = None
+    if len(sides) == 2:
+        wins = [int((winner == s).sum()) for s in sides]
+        verdict = from_counts(sides[0], sides[1], wins[0], wins[1], n, players_phrase(players)).as_dict()
     return {
         "situation": situation.id,
         "title": situation.title,
@@ -80,8 +86,10 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "games": n,
         "seed": seed,
         # Each player by name and the parameters that differ from its defaults (policies/heuristic.toml).
-        "policies": {s: {"name": policies[s].name, "params": policies[s].non_default()} for s in sides},
+        "policies": players,
         "outcomes": outcomes,
+        # The verdict in words, naming the players, with its measure and band (simulator/verdict.py).
+        "verdict": verdict,
         "draw": _r(draws / n),
         "mean_turns": round(float(games[res.turns_played].mean()), 3),
         "elapsed_s": round(elapsed_s, 3),
@@ -102,6 +110,15 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         # conditions, counters lost at set-up).
         **ruleset.summary_facts(situation, games),
     }
+
+
+def describe_player(p: PlayerSpec) -> dict:
+    """A player as summaries record it: its name, the parameters changed from its defaults, and the
+    policy file it came from (a tuned player), if any."""
+    out = {"name": p.name, "params": p.non_default()}
+    if getattr(p, "source", ""):
+        out["source"] = p.source
+    return out
 
 
 def _other_reading(situation: Situation, key: str, values: tuple[str, str], default: str) -> str:
@@ -164,5 +181,7 @@ def format_summary(s: dict) -> str:
         lines += ["", f"with {alt['reading']} the same winners, {alt['games_differ']} games at another level:"]
         for side, shares in alt["levels"].items():
             lines.append(f"{side:<{width}}  {'':>6}  {'':<17}" + "".join(f"{_pct(shares[lv]):>10}" for lv in levels))
+    if s.get("verdict"):
+        lines += ["", sentence(s["verdict"]["text"])]
     lines += ["", f"mean turns {s['mean_turns']:g}; {speed_text(s)}"]
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from simulator.runner import run
 from simulator.situation import load_situation
 from simulator.stats import wilson
 from simulator.variants import parse_value, split_top_level
+from simulator.verdict import from_winners, players_phrase, sentence
 
 MAX_VALUES = 50  # a sweep of more values than this is almost certainly a mistyped range
 
@@ -66,6 +67,8 @@ def sweep(situation: str, param: str, values: list, n_games: int, seed: int, pol
     sides = list(sits[0].side_names)
     turns_played = registry.ruleset(sits[0].ruleset.name).results.turns_played
     first = sides[0]
+    players = describe_policies(policies, sides)
+    phrase = players_phrase(players)
     points, xs, ys = [], [], []
     for value, sit in zip(values, sits, strict=True):
         res = run(sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
@@ -77,11 +80,13 @@ def sweep(situation: str, param: str, values: list, n_games: int, seed: int, pol
         draws = int((winner == "draw").sum())
         entry["draw"] = {"games": draws, "share": draws / n_games}
         entry["mean_turns"] = float(res.games[turns_played].mean())
+        if len(sides) == 2:
+            entry["verdict"] = from_winners(winner, sides, phrase).as_dict()
         points.append(entry)
         xs += [value] * n_games
         ys += list(winner == first)
     return {"situation": sits[0].id, "param": param, "values": values, "games": n_games, "seed": seed,
-            "sides": sides, "policies": describe_policies(policies, sides), "overrides": base_sets,
+            "sides": sides, "policies": players, "overrides": base_sets,
             "points": points, "balance_point": _balance(first, values, xs, ys)}
 
 
@@ -120,6 +125,8 @@ def format_sweep(result: dict) -> str:
         cells = "".join(f"  {_win_cell(p['sides'][s]):<26}" for s in sides)
         lines.append(f"{p['value']!r:>{width}}{cells}  {100 * p['draw']['share']:5.1f}%")
     lines += ["", f"balance point: {result['balance_point']['note']}"]
+    if all(p.get("verdict") for p in result["points"]):
+        lines += ["", "verdicts:"] + [f"  {p['value']!r}: {sentence(p['verdict']['text'])}" for p in result["points"]]
     return "\n".join(lines)
 
 

@@ -142,7 +142,11 @@ def test_self_comparison_is_exactly_no_change(capsys, tmp_path):
                          "--variant", "same:situation.turns=10,units.su-76.attack=12")
     assert code == 0
     result = json.loads(out)  # nothing but the JSON on stdout
-    assert set(result) == {"situation", "games", "seed", "sides", "policies", "overrides", "baseline", "variants"}
+    assert set(result) == {"situation", "games", "seed", "sides", "policies", "overrides", "baseline", "variants",
+                           "verdict"}
+    # Every verdict names its players; an unchanged variant gets the baseline's verdict.
+    assert result["verdict"]["text"].startswith("between the default random players: ")
+    assert result["variants"]["same"]["verdict"]["text"] == result["verdict"]["text"]
     assert result["sides"] == ["german", "russian"] and result["games"] == 20
     assert 0 < result["baseline"]["russian"]["win"] < 1
     same = result["variants"]["same"]
@@ -200,7 +204,8 @@ def test_sweep_json_and_same_seeds(capsys, tmp_path):
     assert r["values"] == [2, 4] and [p["value"] for p in r["points"]] == [2, 4]
     assert [p["mean_turns"] for p in r["points"]] == [2.0, 4.0]
     for p in r["points"]:
-        assert set(p) == {"value", "sides", "draw", "mean_turns"}
+        assert set(p) == {"value", "sides", "draw", "mean_turns", "verdict"}
+        assert p["verdict"]["text"].startswith("between the default random players: ")
         assert sum(e["wins"] for e in p["sides"].values()) + p["draw"]["games"] == 6
     assert set(r["balance_point"]) == {"side", "value", "ci95", "b0", "b1", "note"}
     assert r["balance_point"]["side"] == "german"
@@ -258,6 +263,7 @@ def test_suggest_cli_json_shape(capsys, tmp_path):
                       "overrides", "band_points", "levers", "stronger_side", "baseline", "skipped", "screening",
                       "suggestions", "not_confirmed"}
     assert r["confirm_seed"] != r["seed"] and r["levers"] == ["threshold"]
+    assert r["baseline"]["screening"]["verdict"]["text"].startswith("between the default random players: ")
     # German marginal 7 -> 6 and so on: 2 sides x 3 levels x 2 directions, some rejected by the checks.
     assert len(r["screening"]) + len(r["skipped"]) == 12
     assert all(s["reason"] for s in r["skipped"])

@@ -12,7 +12,6 @@ import pytest
 from policies.spec import parse_side_policies
 from reports.charts import measures_chart
 from reports.html_report import situation_heading, write_report
-from reports.verdict import verdict
 from simulator import registry
 from simulator.panzerblitz.batch import play_games, prepare
 from simulator.panzerblitz.victory_text import thresholds, victory_words
@@ -66,12 +65,6 @@ def test_measures_chart_for_every_situation_from_its_own_conditions(path):
         ys = sorted(round(line.get_ydata()[0], 6) for line in ax.get_lines() if line.get_linestyle() != "-")
         assert ys == sorted(round(t, 6) for _, _, t in levels)
     fig.savefig(io.BytesIO())
-
-
-def test_lopsided_interval_is_given_as_its_two_ends():
-    text = verdict("german", "russian", 300, 0, 300)
-    assert "±" not in text and "favours the Germans by 100 points (95 % interval" in text and "to 100)" in text
-    assert verdict("german", "russian", 5000, 3000, 10000) == "favours the Germans by 20 ± 2 points"  # symmetric
 
 
 def test_report_says_what_was_played_by_whom_in_words(tmp_path):

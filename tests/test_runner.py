@@ -25,7 +25,9 @@ REQUIRED = {"situation", "ruleset", "games", "seed", "policies", "outcomes", "dr
 EXTRA = {"levels_ci95", "draw_ci95", "until_ci", "tool_version", "situation_sha256", "situation_file", "overrides",
          "alternative_levels",
          # issue 16: what the report says in words, start-up apart from playing, units lost at set-up
-         "title", "turns", "date", "sets_up_first", "moves_first", "victory", "startup_s", "play_s", "lost_at_setup"}
+         "title", "turns", "date", "sets_up_first", "moves_first", "victory", "startup_s", "play_s", "lost_at_setup",
+         # issue 18: the verdict in words, naming its players
+         "verdict"}
 TIMING = ("elapsed_s", "games_per_s", "startup_s", "play_s", "date")  # when and how fast, not what
 
 
@@ -197,6 +199,8 @@ def test_json_and_out_directory(tmp_path, capsys):
         assert list(summary["levels_ci95"][side]) == ["marginal", "tactical", "decisive"]
         assert set(summary["policies"][side]) == {"name", "params"}
         assert summary["policies"][side]["name"] == "random"
+    assert summary["verdict"]["text"].startswith("between the default random players: ")
+    assert summary["verdict"]["band"] in ("balanced", "slight", "clear", "one-sided", "unclear")
     assert sum(summary["outcomes"][s]["win"] for s in sides) + summary["draw"] == pytest.approx(1.0)
 
     assert sorted(p.name for p in out.iterdir()) == sorted(
