@@ -20,6 +20,8 @@ from policies.random_play import RANDOM
 from simulator.errors import DataError
 
 HEURISTIC_FILE = Path(__file__).resolve().with_name("heuristic.toml")
+# Style variants of a player (`balance equilibrium` puts them in its population): policy files.
+STYLES_DIR = Path(__file__).resolve().with_name("styles")
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class Param:
     lo: float
     hi: float
     meaning: str
+    whole: bool = False   # written as whole numbers in the file (a count of hexes): a tuner rounds it
 
 
 def _read_toml(path: Path) -> dict:
@@ -62,7 +65,8 @@ def load_param_file(path: Path, names: tuple[str, ...]) -> dict[str, Param]:
             raise DataError(str(path), where, f"default {vals[0]} outside [{vals[1]}, {vals[2]}]", "min <= default <= max")
         if not isinstance(p.get("meaning"), str) or not p["meaning"]:
             raise DataError(str(path), f"{where}.meaning", "missing", "a one-line meaning")
-        out[name] = Param(vals[0], vals[1], vals[2], p["meaning"])
+        whole = all(isinstance(p[k], int) for k in ("default", "min", "max"))
+        out[name] = Param(vals[0], vals[1], vals[2], p["meaning"], whole)
     return out
 
 
@@ -159,9 +163,10 @@ def load_policy_file(path: Path) -> PolicySpec:
     name = data.get("policy")
     if name not in POLICIES:
         raise DataError(where, "policy", f"got {name!r}", "one of " + ", ".join(POLICIES))
-    extra = sorted(set(data) - {"policy", "params"})
+    # [provenance]: where a tuned player came from (`balance tune`); read by people, not the kernel.
+    extra = sorted(set(data) - {"policy", "params", "provenance"})
     if extra:
-        raise DataError(where, extra[0], "unknown key", "policy and [params]")
+        raise DataError(where, extra[0], "unknown key", "policy, [params] and [provenance]")
     raw = data.get("params", {})
     if not isinstance(raw, dict):
         raise DataError(where, "params", f"got {raw!r}", "a [params] table")
@@ -188,6 +193,24 @@ def parse_side_policies(items: list[str] | None, sides: list[str], default: str 
         else:
             for s in sides:
                 out[s] = parse_policy(item)
+    return out
+
+
+def param_space(name: str):
+    """A policy's parameters with the range a tuner searches (policies/heuristic.toml's min, max)."""
+    from simulator.api import ParamRange
+
+    return tuple(ParamRange(k, p.default, p.lo, p.hi, p.whole) for k, p in POLICY_PARAMS[name][1].items()
+                 if p.hi > p.lo)
+
+
+def styles(name: str) -> dict[str, dict[str, float]]:
+    """The style variants of policy `name`: policies/styles/STYLE.toml files of that policy."""
+    out = {}
+    for path in sorted(STYLES_DIR.glob("*.toml")):
+        spec = load_policy_file(path)
+        if spec.name == name:
+            out[path.stem] = spec.params
     return out
 
 

@@ -158,9 +158,22 @@ class PlayerSpec(Protocol):
     def label(self) -> str: ...
 
 
+@dataclass(frozen=True)
+class ParamRange:
+    """A player parameter a tuner may search (`balance tune`): its default and its bounds."""
+
+    name: str
+    default: float
+    lo: float
+    hi: float
+    whole: bool = False   # a count (hexes, turns): searched in whole numbers
+
+
 @runtime_checkable
 class Players(Protocol):
-    """A ruleset's players: their names, parameters and how `--policy` is read."""
+    """A ruleset's players: their names, parameters and how `--policy` is read; for `balance tune`
+    and `balance equilibrium` also the parameters worth searching (with their bounds, as data),
+    named style variants, and a player made from parameter values."""
 
     default: str         # what `balance run` plays when no --policy is given
     replay_default: str  # what `balance replay` plays
@@ -171,6 +184,12 @@ class Players(Protocol):
 
     def parse(self, items: list[str] | None, sides: tuple[str, ...] | list[str],
               default: str | None = None) -> dict[str, PlayerSpec]: ...
+
+    def space(self, name: str) -> tuple[ParamRange, ...]: ...  # what a tuner searches; () = nothing
+
+    def styles(self, name: str) -> dict[str, dict[str, float]]: ...  # "cautious" -> its parameters
+
+    def make(self, name: str, params: dict[str, float], source: str = "") -> PlayerSpec: ...
 
 
 # ----------------------------------------------------------------------------- situations

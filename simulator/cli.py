@@ -306,6 +306,29 @@ def _add_experiment_options(s: argparse.ArgumentParser, games: int, what: str) -
     add_cluster_options(s)
 
 
+def cmd_tune(args: argparse.Namespace) -> int:
+    import json
+
+    from simulator.outdir import check_output_file
+    from simulator.tune import format_tune, tune
+
+    sit = _load(args.situation)
+    sides = list(sit.side_names)
+    if args.side not in sides:
+        raise DataError("balance tune", "--side", f"got {args.side!r}", "one of " + ", ".join(sides))
+    other = next(s for s in sides if s != args.side)
+    players = _ruleset(sit).players
+    against = players.parse([f"{other}={args.against}"], sides)[other]
+    start = players.parse([f"{args.side}={args.start}"] if args.start else None, sides)[args.side]
+    out = Path(args.out or f"out/tune/{sit.id}-{args.side}.toml")
+    check_output_file(out)
+    result = tune(sit, args.side, against, start, args.budget, args.games_per_trial, args.fresh_games, args.seed,
+                  out, workers=args.workers, cluster=cluster_from_args(args), progress=not args.json,
+                  against_text=args.against)
+    print(json.dumps(result, indent=2) if args.json else format_tune(result))
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     import sys
 
@@ -441,6 +464,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which levers to try: turns, threshold, units (default all)")
     s.add_argument("--out", metavar="DIR", help="write suggest.json, suggest.png and report.html into DIR")
     s.set_defaults(func=cmd_suggest)
+
+    s = sub.add_parser("tune", help="search one side's player parameters for the best response to an opponent "
+                                    "(common random numbers); write a policy file; measure the gain on fresh games")
+    s.add_argument("situation", help="built-in id (pb-01) or a situation file")
+    s.add_argument("--side", required=True, help="the side whose player is tuned")
+    s.add_argument("--against", default="heuristic", metavar="POLICY",
+                   help="the opponent: NAME[:K=V,...] or @FILE (default heuristic)")
+    s.add_argument("--start", metavar="POLICY", help="the player tuning starts from (default: the default player)")
+    s.add_argument("--budget", type=int, default=4000, metavar="GAMES",
+                   help="games the search may play: trials x --games-per-trial (default 4000)")
+    s.add_argument("--games-per-trial", type=int, default=100, metavar="N",
+                   help="games a candidate plays, the same games for every candidate (default 100)")
+    s.add_argument("--fresh-games", type=int, default=400, metavar="N",
+                   help="games on new seeds that measure the gain, for each of the tuned and the starting "
+                        "player (default 400)")
+    s.add_argument("--seed", type=int, default=1, help="seed of the tuning games and the search (default 1)")
+    s.add_argument("--out", metavar="FILE", help="policy file to write (default out/tune/SITUATION-SIDE.toml)")
+    s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")
+    s.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_cluster_options(s)
+    s.set_defaults(func=cmd_tune)
 
     s = sub.add_parser("report", help="rebuild report.html and charts/ of a saved run, without simulating")
     s.add_argument("dir", help="a directory written by `balance run --out`")

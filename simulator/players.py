@@ -21,6 +21,8 @@ from simulator.errors import DataError
 class Param:
     default: float
     meaning: str
+    lo: float | None = None   # bounds a tuner may search (`balance tune`); None: not tuned
+    hi: float | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,20 @@ class Catalogue:
 
     def names(self) -> tuple[str, ...]:
         return tuple(self.types)
+
+    def space(self, name: str) -> tuple:
+        """The parameters with bounds, as `simulator.api.ParamRange`s."""
+        from simulator.api import ParamRange
+
+        return tuple(ParamRange(k, p.default, p.lo, p.hi) for k, p in self.types[name].params.items()
+                     if p.lo is not None and p.hi is not None)
+
+    def styles(self, name: str) -> dict[str, dict[str, float]]:
+        return {}
+
+    def make(self, name: str, params: dict[str, float], source: str = "") -> PlayerSpec:
+        ptype = self.types[name]
+        return PlayerSpec(name, ptype.kernel_id, {k: p.default for k, p in ptype.params.items()}, dict(params))
 
     def defaults(self, name: str) -> dict[str, float]:
         return {k: p.default for k, p in self.types[name].params.items()}

@@ -76,7 +76,8 @@ class Progress:
                     self.stream.flush()
                     self.drawn = False
 
-    def update(self, done: int, total: int) -> None:
+    def update(self, done: int, total: int, note: str = "") -> None:
+        """Games done of total; `note` follows the bar (`balance tune`: the trial and the best score)."""
         self._end_phase()
         if not self.enabled:
             return
@@ -87,7 +88,8 @@ class Progress:
             self.base = (done, now)
         # The rate counts playing only: from the first games back, not from the start-up.
         rate = f"{(done - self.base[0]) / (now - self.base[1]):.1f} games/s" if done > self.base[0] else ""
-        self.stream.write(f"\r[{'#' * fill}{'.' * (WIDTH - fill)}] {done}/{total} games  {rate} ")
+        self.stream.write(f"\r[{'#' * fill}{'.' * (WIDTH - fill)}] {done}/{total} games  {rate} "
+                          + (f" {note} " if note else ""))
         self.stream.flush()
         self.drawn = True
 

@@ -87,7 +87,8 @@ def default_batch_size(n_games: int, workers: int) -> int:
 
 def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str, PlayerSpec],
         workers: int | None = None, progress: bool = True, until_ci: float | None = None,
-        max_games: int | None = None, batch_size: int | None = None, cluster: str | None = None) -> RunResult:
+        max_games: int | None = None, batch_size: int | None = None, cluster: str | None = None,
+        pool: _Players | None = None) -> RunResult:
     """Play `n_games` games (with `until_ci`: the first round, default 200) and summarize them.
 
     `until_ci=h` plays rounds of games until the 95% Wilson interval of every side's chance of
@@ -102,7 +103,11 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     workers = workers or default_workers()
     bar = Progress(progress)
     t0 = time.perf_counter()
-    compiling = not rs.engine_ready()
+    if pool is not None:
+        pool.policies = policies
+        compiling = False
+    else:
+        compiling = not rs.engine_ready()
     bar.starting(f"preparing {situation.id}" + (f" in {workers} worker processes" if workers > 1 and not cluster else ""),
                  compiling=compiling)
     if compiling and workers > 1 and cluster is None:
@@ -116,7 +121,8 @@ def run(situation: Situation, n_games: int | None, seed: int, policies: dict[str
     games: list[pd.DataFrame] = []
     turns: list[pd.DataFrame] = []
     events: list[pd.DataFrame] = []
-    with _players(rs, situation, policies, workers, cluster) as players, _closing(bar):
+    opened = contextlib.nullcontext(pool) if pool is not None else _players(rs, situation, policies, workers, cluster)
+    with opened as players, _closing(bar):
         target, played = n_games, 0
         while True:
             size = batch_size or players.batch_size(target - played)
@@ -238,6 +244,21 @@ def _number(tables: tuple[pd.DataFrame, ...], first: int, seeds: list[int]) -> t
 
 
 # --------------------------------------------------------------------------- playing
+
+@contextlib.contextmanager
+def player_pool(situation: Situation, policies: dict[str, PlayerSpec], workers: int | None = None,
+                cluster: str | None = None):
+    """Worker processes (or a Dask cluster) kept open for many runs of one situation with
+    different players: `balance tune` and `balance equilibrium` play hundreds of short runs, and
+    starting a pool (and loading the engine in it) for each would cost more than their games.
+    Pass it to `run(..., pool=...)`; every run's games are the same as without it."""
+    rs = registry.ruleset(situation.ruleset.name, str(situation.path))
+    workers = workers or default_workers()
+    if workers > 1 and cluster is None and not rs.engine_ready():
+        _prepare(importlib.import_module(rs.engine), situation, policies)   # compile once, here
+    with _players(rs, situation, policies, workers, cluster) as players:
+        yield players
+
 
 def _players(rs: Ruleset, situation: Situation, policies: dict[str, PlayerSpec], workers: int,
              cluster: str | None):

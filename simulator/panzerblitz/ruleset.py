@@ -40,6 +40,21 @@ class PanzerBlitzPlayers:
 
         return parse_side_policies(items, list(sides), default or self.default)
 
+    def space(self, name):
+        from policies.spec import param_space
+
+        return param_space(name)
+
+    def styles(self, name):
+        from policies.spec import styles
+
+        return styles(name)
+
+    def make(self, name, params, source=""):
+        from policies.spec import PolicySpec
+
+        return PolicySpec(name, dict(params), source)
+
 
 class PanzerBlitzReplay:
     """One game played from Python (`balance replay`): its log in words and a map a player-turn."""
