@@ -329,6 +329,35 @@ def cmd_tune(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_equilibrium(args: argparse.Namespace) -> int:
+    from simulator.equilibrium import equilibrium, format_equilibrium
+    from simulator.outdir import check_output_dir
+    from simulator.summary import summary_json
+
+    sit = _load(args.situation, args.set)
+    out = Path(args.out or f"out/equilibrium/{sit.id}")
+    from reports.equilibrium_report import FILES, write_equilibrium
+
+    check_output_dir(out, FILES, "balance equilibrium")
+
+    def log(line: str) -> None:
+        if not args.json:
+            print(line, file=sys.stderr, flush=True)
+
+    result = equilibrium(sit, budget=args.budget, cell_games=args.games, trials=args.trials,
+                         games_per_trial=args.games_per_trial, rounds=args.rounds, threshold=args.threshold,
+                         seed=args.seed, workers=args.workers, cluster=cluster_from_args(args),
+                         progress=not args.json, log=log)
+    write_equilibrium(result, out)
+    data = {k: v for k, v in result.items() if not k.startswith("_")}
+    if args.json:
+        print(summary_json(data))
+    else:
+        print(format_equilibrium(data))
+        print(f"\nwrote {out}/: equilibrium.json, cross_table.csv, cross_table.png, players/, report.html")
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     import sys
 
@@ -485,6 +514,32 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     add_cluster_options(s)
     s.set_defaults(func=cmd_tune)
+
+    from simulator.equilibrium import DEFAULTS as EQ
+
+    s = sub.add_parser("equilibrium", help="grow a population of players per side (default, styles, tuned best "
+                                           "responses), play every pair on the same seeds, and report the balance "
+                                           "at the meta-game's equilibrium beside the default pair's")
+    s.add_argument("situation", help="built-in id (pb-01) or a situation file")
+    s.add_argument("--budget", type=int, default=EQ["budget"], metavar="GAMES",
+                   help=f"games the whole run may play (default {EQ['budget']})")
+    s.add_argument("--games", type=int, default=EQ["cell_games"], metavar="N",
+                   help=f"games a pair of players in the cross-table, on the same seeds (default {EQ['cell_games']})")
+    s.add_argument("--trials", type=int, default=EQ["trials"], help=f"candidates a best response tries (default {EQ['trials']})")
+    s.add_argument("--games-per-trial", type=int, default=EQ["games_per_trial"], metavar="N",
+                   help=f"games a candidate plays (default {EQ['games_per_trial']})")
+    s.add_argument("--rounds", type=int, default=EQ["rounds"],
+                   help=f"double-oracle rounds at most: a best response for each side a round (default {EQ['rounds']})")
+    s.add_argument("--threshold", type=float, default=EQ["threshold"],
+                   help=f"stop when no best response of a round gains more mean score than this (default {EQ['threshold']})")
+    s.add_argument("--seed", type=int, default=1, help="seed of the cross-table's games (default 1)")
+    s.add_argument("--out", metavar="DIR", help="where to write (default out/equilibrium/SITUATION)")
+    s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")
+    s.add_argument("--json", action="store_true", help="print the result as JSON")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a ruleset entry or a situation field (situation.turns=8)")
+    add_cluster_options(s)
+    s.set_defaults(func=cmd_equilibrium)
 
     s = sub.add_parser("report", help="rebuild report.html and charts/ of a saved run, without simulating")
     s.add_argument("dir", help="a directory written by `balance run --out`")

@@ -260,6 +260,12 @@ def player_pool(situation: Situation, policies: dict[str, PlayerSpec], workers: 
         yield players
 
 
+def pool_batch_size(pool, n_games: int) -> int:
+    """One batch a worker for the short runs of `balance tune` and `equilibrium`: with a pool
+    kept open, a run's cost beyond its games is one round trip a batch, so few batches are best."""
+    return max(1, math.ceil(n_games / max(1, pool.workers)))
+
+
 def _players(rs: Ruleset, situation: Situation, policies: dict[str, PlayerSpec], workers: int,
              cluster: str | None):
     if cluster is None:

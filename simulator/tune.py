@@ -34,7 +34,7 @@ from simulator import __version__, registry
 from simulator.api import ParamRange, PlayerSpec
 from simulator.errors import DataError
 from simulator.progress import Progress
-from simulator.runner import run
+from simulator.runner import pool_batch_size, run
 from simulator.situation import Situation
 from simulator.stats import seat_score
 
@@ -99,7 +99,8 @@ class Evaluator:
                 out.append(np.zeros(0))
                 continue
             res = run(self.situation, n, self.seed + j, {self.side: player, self.other: opp}, workers=self.workers,
-                      progress=False, pool=self.pool, cluster=None if self.pool is not None else self.cluster)
+                      progress=False, pool=self.pool, cluster=None if self.pool is not None else self.cluster,
+                      batch_size=pool_batch_size(self.pool, n) if self.pool is not None else None)
             out.append(scores(res, self.side, self.other))
             self.played += n
             self.on_games(n)

@@ -107,8 +107,8 @@ class Verdict:
 
     def as_dict(self) -> dict:
         """What summary.json and the experiments' JSON record."""
-        out = {k: (round(v, 6) if isinstance(v, float) else v) for k, v in asdict(self).items()}
-        out.update(text=self.text(), band=self.band, favours=self.favours, mostly_drawn=self.mostly_drawn,
+        out = {k: (round(float(v), 6) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+        out.update(text=self.text(), band=self.band, favours=self.favours, mostly_drawn=bool(self.mostly_drawn),
                    measure=MEASURE)
         return out
 
@@ -142,7 +142,7 @@ def from_dict(d: dict) -> Verdict:
 def depends_on_play(a: Verdict, b: Verdict) -> bool:
     """Whether two verdicts of one card (say the default pair's and the equilibrium's) disagree on
     the favoured side or the band, or one calls it mostly drawn and the other not."""
-    return a.favours != b.favours or a.band != b.band or a.mostly_drawn != b.mostly_drawn
+    return bool(a.favours != b.favours or a.band != b.band or a.mostly_drawn != b.mostly_drawn)
 
 
 # ----------------------------------------------------------------------------- the players' words

@@ -1,0 +1,73 @@
+"""`balance equilibrium` end to end on a small budget (simulator/equilibrium.py,
+reports/equilibrium_report.py): population, cross-table on shared seeds, mixtures, balance with
+bootstrap intervals, verdicts side by side, exploitability, stopping rule and budget."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simulator.cli import main
+from simulator.metagame import solve
+
+
+def test_equilibrium_end_to_end(tmp_path, capsys):
+    out = tmp_path / "eq"
+    code = main(["equilibrium", "pb-01", "--budget", "400", "--games", "8", "--trials", "3", "--games-per-trial", "6",
+                 "--rounds", "1", "--threshold", "0", "--workers", "1", "--out", str(out), "--json"])
+    assert code == 0
+    r = json.loads(capsys.readouterr().out)
+    a, b = r["sides"]
+    pop_a, pop_b = r["population"][a], r["population"][b]
+    # default + two styles, and one best response a side (one round).
+    assert [m["name"] for m in pop_a][:3] == ["default", "aggressive", "cautious"]
+    assert len(pop_a) == 4 and len(pop_b) == 4 and {pop_a[3]["name"], pop_b[3]["name"]} == {"br1", "br2"}
+    m = np.asarray(r["table"])
+    assert m.shape == (4, 4) and np.all(np.abs(m) <= 3)
+    x, y = np.asarray(r["mixtures"][a]), np.asarray(r["mixtures"][b])
+    assert x.sum() == pytest.approx(1) and y.sum() == pytest.approx(1) and (x >= 0).all() and (y >= 0).all()
+    eq = solve(m)
+    assert r["value"] == pytest.approx(eq.value, abs=1e-6) == pytest.approx(x @ m @ y, abs=1e-6)
+    bal = r["balance"]
+    assert bal["score"]["mean"] == pytest.approx(r["value"], abs=1e-6)
+    total = bal["win"][a]["p"] + bal["win"][b]["p"] + bal["draw"]["p"]
+    assert total == pytest.approx(1.0)
+    for s in (a, b):
+        lo, hi = bal["win"][s]["ci95"]
+        assert lo <= bal["win"][s]["p"] + 1e-9 and bal["win"][s]["p"] <= hi + 1e-9
+        assert sum(v["p"] for v in bal["levels"][s].values()) == pytest.approx(bal["win"][s]["p"])
+    v = r["verdicts"]
+    assert v["default"]["text"].startswith("between the default heuristic players: ")
+    assert v["equilibrium"]["text"].startswith(f"between the equilibrium mixtures of 4 {a.capitalize()} and 4 ")
+    assert isinstance(v["depends_on_play"], bool)
+    assert set(r["default_pair"]["exploitability"]) == {a, b}
+    assert [h["side"] for h in r["history"]] == [a, b]
+    gains = [h["gain_on_table"] for h in r["history"]]
+    assert r["stop"].startswith("converged" if max(gains) <= 0 else "rounds")
+    assert r["games_played"] <= r["budget"]
+    # 16 cells of 8 games, and two searches of 3 trials x 6 games
+    assert r["games_played"] == 16 * 8 + 2 * 3 * 6
+    # The files: JSON as printed, the tidy cross-table, the heatmap, one policy file a player.
+    assert json.loads((out / "equilibrium.json").read_text()) == r
+    csv = pd.read_csv(out / "cross_table.csv")
+    assert len(csv) == 16 and set(csv["games"]) == {8} and set(csv["seed"]) == {1}
+    assert (out / "cross_table.png").read_bytes()[:4] == b"\x89PNG"
+    assert len(list((out / "players").glob("*.toml"))) == 8
+    page = (out / "report.html").read_text()
+    assert "Default pair and equilibrium" in page and "cross-table heatmap" in page
+    # A best response's policy file plays with --policy SIDE=@FILE.
+    assert main(["run", "pb-01", "--games", "2", "--workers", "1", "--json",
+                 "--policy", f"{a}=@{out / 'players' / f'{a}-br1.toml'}"]) == 0
+    capsys.readouterr()
+
+
+def test_equilibrium_stops_at_its_budget_and_refuses_too_small_a_one(tmp_path, capsys):
+    code = main(["equilibrium", "pb-01", "--budget", "80", "--games", "8", "--trials", "3", "--games-per-trial", "6",
+                 "--workers", "1", "--out", str(tmp_path / "eq"), "--json"])
+    assert code == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["stop"].startswith("budget") and r["games_played"] == 72 and r["history"] == []
+    assert main(["equilibrium", "pb-01", "--budget", "50", "--games", "8", "--workers", "1",
+                 "--out", str(tmp_path / "eq2")]) == 1
+    assert "--budget" in capsys.readouterr().err and not (tmp_path / "eq2").exists()
