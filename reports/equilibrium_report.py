@@ -47,9 +47,9 @@ def heatmap(r: dict):
     return fig
 
 
-def comparison_html(r: dict) -> str:
+def comparison_html(r: dict, first: str = "default pair") -> str:
     """The default pair's verdict and the equilibrium's side by side, and the "depends on play" flag
-    (also used by a run's report.html when an equilibrium run is given)."""
+    (also a run's report.html, when it is given an equilibrium run: `first` names the run's players)."""
     e = html_page.html.escape
     v = r["verdicts"]
     flag = ("<p class='lead' style='color:#a00'>Depends on play: the favoured side or the band changes when the "
@@ -58,8 +58,8 @@ def comparison_html(r: dict) -> str:
             "<p class='lead'>Holds under better play: the favoured side and the band are the same at equilibrium.</p>")
     rows = "".join(f"<tr><th>{e(name)}</th><td>{e(sentence(v[key]['text']))}</td><td>{e(v[key]['band'])}</td>"
                    f"<td>{e(v[key]['favours'] or 'none')}</td><td>{100 * v[key]['draw']:.0f} %</td></tr>"
-                   for name, key in (("default pair", "default"), ("equilibrium", "equilibrium")))
-    return (f"<h2>Default pair and equilibrium</h2>{flag}<table><tr><th></th><th>verdict</th><th>band</th>"
+                   for name, key in ((first, "default"), ("equilibrium", "equilibrium")))
+    return (f"<h2>{e(first[:1].upper() + first[1:])} and equilibrium</h2>{flag}<table><tr><th></th><th>verdict</th><th>band</th>"
             f"<th>favours</th><th>drawn</th></tr>{rows}</table>"
             f"<p class='how'>{e(MEASURE)}. At equilibrium the interval is a {r['balance']['bootstrap']}-fold "
             "bootstrap over each pair's games, the mixtures held fixed.</p>")

@@ -155,6 +155,21 @@ def _verdict(games: pd.DataFrame, summary: dict) -> str:
     return from_winners(games[winner], sides, players_phrase(summary["policies"])).text()
 
 
+def _equilibrium_section(summary: dict) -> str:
+    """This run's verdict and the equilibrium's side by side, when the run was given one
+    (`balance run --equilibrium DIR`, `balance report DIR --equilibrium EQDIR`)."""
+    eq = summary.get("equilibrium")
+    if not eq or not summary.get("verdict"):
+        return ""
+    from reports.equilibrium_report import comparison_html
+
+    r = {"verdicts": {"default": summary["verdict"], "equilibrium": eq["verdict"],
+                      "depends_on_play": eq["depends_on_play"]}, "balance": {"bootstrap": eq.get("bootstrap")}}
+    return (comparison_html(r, "this run") + f"<p class='how'>The equilibrium run: {html.escape(eq['source'])} "
+            "(`balance equilibrium`: default, style and tuned players of each side, mixed as the zero-sum game on "
+            "the mean score says).</p>")
+
+
 def situation_heading(summary: dict) -> str:
     """'Situation 4 (pb-04): Battle of Minsk', or the id and title of a situation not numbered."""
     sid, title = summary["situation"], summary.get("title")
@@ -283,6 +298,7 @@ from the same games). It says how these AI players fare, not how people would.</
 <table><tr><th></th><th>win</th><th>95 % interval</th>{''.join(f"<th>{e(lv)}</th>" for lv in levels)}</tr>
 {''.join(rows)}</table>
 {alternative}
+{_equilibrium_section(summary)}
 {''.join(sections)}
 <h2>Run</h2><table>{meta}</table>
 </body></html>

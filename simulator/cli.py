@@ -154,8 +154,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         check_output_dir(Path(args.out), run_files(sit.ruleset.name), "balance run")
     policies = _players(args.policy, sit)
+    eq = None
+    if args.equilibrium:
+        from simulator.equilibrium import check_same_situation, read_equilibrium
+
+        eq = read_equilibrium(args.equilibrium)   # before the first game: a mismatch fails at once
+        check_same_situation(eq, sit.id, sit.file_sha256, dict(sit.overrides))
     result = run(sit, args.games, args.seed, policies, workers=args.workers, until_ci=args.until_ci,
                  max_games=args.max_games, cluster=cluster_from_args(args))
+    if eq is not None:
+        from simulator.equilibrium import against_equilibrium
+
+        result.summary["equilibrium"] = against_equilibrium(result.summary, eq)
     for warning in run_warnings(result.summary):
         print(warning, file=sys.stderr)
     failed: dict = {}
@@ -367,7 +377,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     situation, why = _run_situation(summary)
     if situation is None:
         print(f"note: the loss map is left out: {why}", file=sys.stderr)
-    page, failed = rebuild_report(Path(args.dir), situation)
+    extra = None
+    if args.equilibrium:
+        from simulator.equilibrium import against_equilibrium, read_equilibrium
+
+        extra = {"equilibrium": against_equilibrium(summary, read_equilibrium(args.equilibrium))}
+    page, failed = rebuild_report(Path(args.dir), situation, extra)
     for name, why in failed.items():
         print(f"warning: the {name} chart could not be drawn ({why})", file=sys.stderr)
     print(f"wrote {page}")
@@ -442,6 +457,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_cluster_options(s)
     s.add_argument("--out", metavar="DIR", help="write games and turns tables (.parquet, .csv) and summary.json into DIR")
     s.add_argument("--json", action="store_true", help="print the summary as JSON (and nothing else) on stdout")
+    s.add_argument("--equilibrium", metavar="DIR", help="an equilibrium run of this situation (`balance "
+                   "equilibrium --out DIR`): its verdict beside this run's, flagging 'depends on play'")
     s.add_argument("--until-ci", type=float, metavar="H",
                    help="play until every side's 95%% win interval is within +-H (e.g. 0.02)")
     s.add_argument("--max-games", type=int, metavar="M", help="with --until-ci: stop after M games (default 20000)")
@@ -543,6 +560,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("report", help="rebuild report.html and charts/ of a saved run, without simulating")
     s.add_argument("dir", help="a directory written by `balance run --out`")
+    s.add_argument("--equilibrium", metavar="DIR", help="show this run's verdict beside the equilibrium's of "
+                                                       "`balance equilibrium --out DIR`, flagging 'depends on play'")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("los", help="build (or load from cache) a situation's line-of-sight table")

@@ -299,6 +299,54 @@ def _report(situation: Situation, rs, table: Table, history: list[dict], stop: s
     }
 
 
+def read_equilibrium(path) -> dict:
+    """A saved equilibrium run: its folder (`balance equilibrium --out`) or its equilibrium.json."""
+    import json
+    from pathlib import Path
+
+    path = Path(path)
+    file = path / "equilibrium.json" if path.is_dir() else path
+    try:
+        data = json.loads(file.read_text())
+    except (OSError, ValueError) as exc:
+        raise DataError(str(file), "--equilibrium", f"cannot read: {exc}",
+                        "a folder written by `balance equilibrium --out`") from exc
+    for key in ("situation", "verdicts", "sides"):
+        if key not in data:
+            raise DataError(str(file), key, "missing", "an equilibrium.json written by `balance equilibrium`")
+    data["_source"] = str(file)
+    return data
+
+
+def check_same_situation(eq: dict, situation: str, sha256: str | None, overrides: dict | None) -> None:
+    """Refuse an equilibrium run of another situation, of a changed file, or with other changes."""
+    where = eq.get("_source", "--equilibrium")
+    if eq["situation"] != situation:
+        raise DataError(where, "situation", f"an equilibrium of {eq['situation']}, the run is of {situation}",
+                        "the equilibrium run of the same situation")
+    if eq.get("situation_sha256") and sha256 and eq["situation_sha256"] != sha256:
+        raise DataError(where, "situation_sha256", "the situation file changed since the equilibrium run",
+                        "an equilibrium run of the situation as it is now")
+    if (eq.get("overrides") or {}) != (overrides or {}):
+        raise DataError(where, "overrides", f"{eq.get('overrides')} differ from the run's {overrides}",
+                        "an equilibrium run with the same --set changes")
+
+
+def against_equilibrium(summary: dict, eq: dict) -> dict:
+    """A run's verdict beside the equilibrium's of the same situation (what summary.json's
+    `equilibrium` and the report's side-by-side section hold)."""
+    from simulator.verdict import from_dict
+
+    where = eq.get("_source", "--equilibrium")
+    check_same_situation(eq, summary["situation"], summary.get("situation_sha256"), summary.get("overrides"))
+    if not summary.get("verdict"):
+        raise DataError(where, "verdict", "the run's summary has no verdict (saved by an older version)",
+                        "a run saved by this version: run it again")
+    mine, theirs = from_dict(summary["verdict"]), from_dict(eq["verdicts"]["equilibrium"])
+    return {"source": where, "verdict": eq["verdicts"]["equilibrium"], "depends_on_play": depends_on_play(mine, theirs),
+            "games_played": eq.get("games_played"), "bootstrap": eq.get("balance", {}).get("bootstrap")}
+
+
 def cross_table_frame(result: dict) -> pd.DataFrame:
     """The cross-table as a tidy table: one row a pair, with its games' figures."""
     table: Table = result["_table"]

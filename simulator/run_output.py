@@ -85,13 +85,15 @@ def read_run(run_dir: Path) -> tuple[dict[str, pd.DataFrame], dict]:
     return tables, summary
 
 
-def rebuild_report(run_dir: Path, situation=None) -> tuple[Path, dict[str, str]]:
+def rebuild_report(run_dir: Path, situation=None, extra: dict | None = None) -> tuple[Path, dict[str, str]]:
     """Redraw report.html and charts/ in `run_dir` from its saved tables; returns the HTML's path
-    and the charts that could not be drawn (name -> why)."""
+    and the charts that could not be drawn (name -> why).  `extra`: entries the report reads beside
+    the saved summary's (an equilibrium run to compare with)."""
     from reports.html_report import write_report
 
     run_dir = Path(run_dir)
     tables, summary = read_run(run_dir)
+    summary = {**summary, **(extra or {})}
     tmp = Path(tempfile.mkdtemp(prefix=".report.", suffix=".tmp", dir=run_dir))
     try:
         failed = write_report(tables["games"], tables["turns"], tables["events"], summary, tmp, situation)

@@ -183,5 +183,9 @@ def format_summary(s: dict) -> str:
             lines.append(f"{side:<{width}}  {'':>6}  {'':<17}" + "".join(f"{_pct(shares[lv]):>10}" for lv in levels))
     if s.get("verdict"):
         lines += ["", sentence(s["verdict"]["text"])]
+    if s.get("equilibrium"):
+        lines.append("At equilibrium: " + sentence(s["equilibrium"]["verdict"]["text"]))
+        if s["equilibrium"]["depends_on_play"]:
+            lines.append("DEPENDS ON PLAY: the favoured side or the band changes when the players get better.")
     lines += ["", f"mean turns {s['mean_turns']:g}; {speed_text(s)}"]
     return "\n".join(lines)

@@ -60,6 +60,23 @@ def test_equilibrium_end_to_end(tmp_path, capsys):
     assert main(["run", "pb-01", "--games", "2", "--workers", "1", "--json",
                  "--policy", f"{a}=@{out / 'players' / f'{a}-br1.toml'}"]) == 0
     capsys.readouterr()
+    # A run given the equilibrium shows both verdicts and the flag, in summary.json and report.html.
+    run_dir = tmp_path / "run"
+    assert main(["run", "pb-01", "--games", "6", "--workers", "1", "--out", str(run_dir),
+                 "--equilibrium", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "At equilibrium: Between the equilibrium mixtures of 4 German and 4 Russian players" in text
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["equilibrium"]["verdict"] == r["verdicts"]["equilibrium"]
+    assert isinstance(summary["equilibrium"]["depends_on_play"], bool)
+    page = (run_dir / "report.html").read_text()
+    assert "This run and equilibrium" in page and ("Depends on play" in page) == summary["equilibrium"]["depends_on_play"]
+    assert main(["report", str(run_dir), "--equilibrium", str(out / "equilibrium.json")]) == 0
+    assert "This run and equilibrium" in (run_dir / "report.html").read_text()
+    capsys.readouterr()
+    # Another situation's equilibrium is refused before any game.
+    assert main(["run", "pb-02", "--games", "2", "--workers", "1", "--equilibrium", str(out)]) == 1
+    assert "an equilibrium of pb-01" in capsys.readouterr().err
 
 
 def test_equilibrium_stops_at_its_budget_and_refuses_too_small_a_one(tmp_path, capsys):
