@@ -277,7 +277,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     _, base_sets, policies = _experiment_setup(args)
     with shared_cluster(cluster_from_args(args)) as cluster:
         result = sweep(args.situation, args.param, values, args.games, args.seed, policies, base_sets,
-                       workers=args.workers, progress=not args.json, cluster=cluster)
+                       workers=args.workers, progress=not args.json, cluster=cluster, robust=args.robust)
     return _experiment_output(args, result, "sweep", format_sweep)
 
 
@@ -298,7 +298,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     with shared_cluster(cluster_from_args(args)) as cluster:
         result = suggest(args.situation, args.games, args.seed, policies, base_sets, confirm=args.confirm,
                          confirm_games=args.confirm_games, confirm_seed=args.confirm_seed, levers=levers,
-                         workers=args.workers, progress=not quiet, log=log, cluster=cluster)
+                         workers=args.workers, progress=not quiet, log=log, cluster=cluster, robust=args.robust)
     return _experiment_output(args, result, "suggest", format_suggest)
 
 
@@ -498,6 +498,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--values", metavar="V1,V2,...", help="the values to play")
     s.add_argument("--range", metavar="START:STOP:STEP", help="evenly spaced values, STOP included")
     s.add_argument("--out", metavar="DIR", help="write sweep.json, sweep.png and report.html into DIR")
+    s.add_argument("--robust", metavar="EQDIR", help="play every value by the equilibrium mixtures of "
+                                                     "`balance equilibrium --out EQDIR` instead of --policy")
     s.set_defaults(func=cmd_sweep)
 
     s = sub.add_parser("suggest", help="try the usual levers one at a time; list the changes that balance the situation")
@@ -509,6 +511,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--levers", default="turns,threshold,units", metavar="LIST",
                    help="which levers to try: turns, threshold, units (default all)")
     s.add_argument("--out", metavar="DIR", help="write suggest.json, suggest.png and report.html into DIR")
+    s.add_argument("--robust", metavar="EQDIR", help="play every run by the equilibrium mixtures of `balance "
+                                                     "equilibrium --out EQDIR`: a fix must hold under them")
     s.set_defaults(func=cmd_suggest)
 
     s = sub.add_parser("tune", help="search one side's player parameters for the best response to an opponent "

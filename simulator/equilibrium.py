@@ -401,3 +401,64 @@ def format_equilibrium(r: dict) -> str:
         lines.append(f"round {h['round']}: {h['side']} {h['member']} (from {h['from']}): gain {h['gain_on_table']:+.3f} "
                      "against the mixture it answered, on the table's games")
     return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- --robust
+
+@dataclass
+class Mixture:
+    """The equilibrium mixtures of a saved run as pairs of players with their weights, for
+    `suggest --robust` and `sweep --robust`: a fix is a fix only if it holds under them."""
+
+    pairs: list[tuple[dict[str, PlayerSpec], float]]
+    phrase: str           # the players' words of the verdicts
+    source: str
+
+
+def load_mixture(path, situation: Situation) -> Mixture:
+    from pathlib import Path
+
+    eq = read_equilibrium(path)
+    check_same_situation(eq, situation.id, situation.file_sha256, eq.get("overrides"))
+    rs = registry.ruleset(situation.ruleset.name)
+    a, b = eq["sides"]
+    folder = Path(eq["_source"]).parent / "players"
+    sides = list(situation.side_names)
+
+    def player(side: str, member: dict) -> PlayerSpec:
+        file = folder / f"{side}-{member['name']}.toml"
+        if not file.exists():
+            raise DataError(eq["_source"], "players", f"{file} is missing", "the players/ folder the run wrote")
+        return rs.players.parse([f"{side}=@{file}"], sides)[side]
+
+    pairs = [({a: player(a, ma), b: player(b, mb)}, wa * wb)
+             for ma, wa in zip(eq["population"][a], eq["mixtures"][a], strict=True) if wa > 0
+             for mb, wb in zip(eq["population"][b], eq["mixtures"][b], strict=True) if wb > 0]
+    phrase = (f"between the equilibrium mixtures of {len(eq['population'][a])} {a.capitalize()} and "
+              f"{len(eq['population'][b])} {b.capitalize()} players")
+    return Mixture(pairs, phrase, eq["_source"])
+
+
+@dataclass
+class MixtureRun:
+    """The games of a run under the mixtures: each pair its share of the games, one block a pair
+    (block k on run seed seed + k, so every variant plays the same games)."""
+
+    games: pd.DataFrame
+    winner_column: str
+
+    def winners(self) -> np.ndarray:
+        return self.games[self.winner_column].to_numpy()
+
+
+def run_mixture(situation: Situation, n_games: int, seed: int, mixture: Mixture, **run_options) -> MixtureRun:
+    rs = registry.ruleset(situation.ruleset.name)
+    counts = Opponents([None] * len(mixture.pairs), [w for _, w in mixture.pairs]).blocks(n_games)
+    frames = []
+    for k, ((players, _), n) in enumerate(zip(mixture.pairs, counts, strict=True)):
+        if n:
+            res = run(situation, n, seed + k, players, **run_options)
+            frames.append(res.games.sort_values("game").assign(pair=k))
+    games = pd.concat(frames, ignore_index=True)
+    games["game"] = np.arange(len(games))
+    return MixtureRun(games, rs.results.winner)

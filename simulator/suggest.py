@@ -90,7 +90,9 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
             confirm: int = 5, confirm_games: int | None = None, confirm_seed: int | None = None,
             levers: tuple[str, ...] = ("turns", "threshold", "units"), workers: int | None = None,
             progress: bool = False, log: Callable[[str], None] = lambda line: None,
-            cluster: str | None = None) -> dict:
+            cluster: str | None = None, robust=None) -> dict:
+    """`robust`: the path of an equilibrium run: every run (screening and confirmation) is played
+    by its equilibrium mixtures instead of `policies`, so a fix is one that holds under them."""
     base_sets = dict(base_sets or {})
     confirm_games = confirm_games or 2 * n_games
     confirm_seed = seed + CONFIRM_SEED_OFFSET if confirm_seed is None else confirm_seed
@@ -104,9 +106,18 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
     if len(sides) != 2:
         raise DataError(str(base.path), "side", f"{len(sides)} sides", "two sides (the balance band compares two)")
 
-    phrase = players_phrase(describe_policies(policies, sides))
+    players = describe_policies(policies, sides)
+    phrase = players_phrase(players)
+    mixture = None
+    if robust is not None:
+        from simulator.equilibrium import load_mixture, run_mixture
+
+        mixture = load_mixture(robust, base)
+        phrase, players = mixture.phrase, {"equilibrium": mixture.source}
 
     def play(sit: Situation, games: int, s: int):
+        if mixture is not None:
+            return run_mixture(sit, games, s, mixture, workers=workers, progress=progress, cluster=cluster).winners()
         res = run(sit, games, s, policies, workers=workers, progress=progress, cluster=cluster)
         return res.winners()
 
@@ -166,7 +177,7 @@ def suggest(situation: str, n_games: int, seed: int, policies: dict, base_sets: 
     suggestions = [s for s in suggestions if s["band"] != "outside"]
     return {
         "situation": base.id, "games": n_games, "seed": seed, "confirm_games": confirm_games,
-        "confirm_seed": confirm_seed, "sides": sides, "policies": describe_policies(policies, sides),
+        "confirm_seed": confirm_seed, "sides": sides, "policies": players,
         "overrides": base_sets, "band_points": BAND_POINTS, "levers": list(levers), "stronger_side": stronger,
         "baseline": {"screening": screen_fig,
                      "confirmation": figures(base_confirm, sides, phrase) if base_confirm is not None else None},

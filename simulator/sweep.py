@@ -59,8 +59,10 @@ def _numeric(values: list) -> bool:
 
 def sweep(situation: str, param: str, values: list, n_games: int, seed: int, policies: dict,
           base_sets: dict | None = None, workers: int | None = None, progress: bool = False,
-          cluster: str | None = None) -> dict:
-    """Play `n_games` games for each value of `param` (on top of `base_sets`), on the same seeds."""
+          cluster: str | None = None, robust=None) -> dict:
+    """Play `n_games` games for each value of `param` (on top of `base_sets`), on the same seeds.
+    `robust`: the path of an equilibrium run: every value is played by its equilibrium mixtures
+    (simulator/equilibrium.py `run_mixture`) instead of `policies`."""
     base_sets = dict(base_sets or {})
     # Every value is loaded (and checked) before any game is played.
     sits = [load_situation(situation, {**base_sets, param: v}) for v in values]
@@ -69,21 +71,31 @@ def sweep(situation: str, param: str, values: list, n_games: int, seed: int, pol
     first = sides[0]
     players = describe_policies(policies, sides)
     phrase = players_phrase(players)
+    mixture = None
+    if robust is not None:
+        from simulator.equilibrium import load_mixture, run_mixture
+
+        mixture = load_mixture(robust, sits[0])
+        phrase, players = mixture.phrase, {"equilibrium": mixture.source}
     points, xs, ys = [], [], []
     for value, sit in zip(values, sits, strict=True):
-        res = run(sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
+        if mixture is not None:
+            res = run_mixture(sit, n_games, seed, mixture, workers=workers, progress=progress, cluster=cluster)
+        else:
+            res = run(sit, n_games, seed, policies, workers=workers, progress=progress, cluster=cluster)
         winner = res.winners()
+        n = len(winner)   # n_games, or a few more under --robust (every pair of the mixtures plays)
         entry = {"value": value, "sides": {}}
         for s in sides:
             k = int((winner == s).sum())
-            entry["sides"][s] = {"wins": k, "win": k / n_games, "ci95": list(wilson(k, n_games))}
+            entry["sides"][s] = {"wins": k, "win": k / n, "ci95": list(wilson(k, n))}
         draws = int((winner == "draw").sum())
-        entry["draw"] = {"games": draws, "share": draws / n_games}
+        entry["draw"] = {"games": draws, "share": draws / n}
         entry["mean_turns"] = float(res.games[turns_played].mean())
         if len(sides) == 2:
             entry["verdict"] = from_winners(winner, sides, phrase).as_dict()
         points.append(entry)
-        xs += [value] * n_games
+        xs += [value] * n
         ys += list(winner == first)
     return {"situation": sits[0].id, "param": param, "values": values, "games": n_games, "seed": seed,
             "sides": sides, "policies": players, "overrides": base_sets,

@@ -74,6 +74,18 @@ def test_equilibrium_end_to_end(tmp_path, capsys):
     assert main(["report", str(run_dir), "--equilibrium", str(out / "equilibrium.json")]) == 0
     assert "This run and equilibrium" in (run_dir / "report.html").read_text()
     capsys.readouterr()
+    # --robust: sweep and suggest play the equilibrium mixtures, and their verdicts say so.
+    assert main(["sweep", "pb-01", "--param", "situation.turns", "--values", "5,6", "--games", "6", "--workers", "1",
+                 "--robust", str(out), "--json"]) == 0
+    sw = json.loads(capsys.readouterr().out)
+    assert sw["policies"] == {"equilibrium": str(out / "equilibrium.json")}
+    for p in sw["points"]:
+        assert p["verdict"]["text"].startswith("between the equilibrium mixtures of 4 German and 4 Russian players")
+        assert sum(e["wins"] for e in p["sides"].values()) + p["draw"]["games"] >= 6
+    assert main(["suggest", "pb-01", "--levers", "turns", "--games", "4", "--confirm", "1", "--confirm-games", "4",
+                 "--workers", "1", "--robust", str(out), "--json"]) == 0
+    sg = json.loads(capsys.readouterr().out)
+    assert sg["baseline"]["screening"]["verdict"]["text"].startswith("between the equilibrium mixtures")
     # Another situation's equilibrium is refused before any game.
     assert main(["run", "pb-02", "--games", "2", "--workers", "1", "--equilibrium", str(out)]) == 1
     assert "an equilibrium of pb-01" in capsys.readouterr().err
