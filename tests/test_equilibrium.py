@@ -100,3 +100,15 @@ def test_equilibrium_stops_at_its_budget_and_refuses_too_small_a_one(tmp_path, c
     assert main(["equilibrium", "pb-01", "--budget", "50", "--games", "8", "--workers", "1",
                  "--out", str(tmp_path / "eq2")]) == 1
     assert "--budget" in capsys.readouterr().err and not (tmp_path / "eq2").exists()
+
+
+def test_equilibrium_on_a_dask_cluster_gives_the_same_result(tmp_path, capsys):
+    args = ["equilibrium", "pb-01", "--budget", "200", "--games", "4", "--trials", "2", "--games-per-trial", "4",
+            "--rounds", "1", "--json"]
+    results = []
+    for k, where in enumerate((["--workers", "1"], ["--cluster", "local:1"])):
+        assert main([*args, *where, "--out", str(tmp_path / f"eq{k}")]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    one, dask = results
+    for key in ("table", "mixtures", "value", "population", "verdicts", "games_played", "stop"):
+        assert one[key] == dask[key], key
