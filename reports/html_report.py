@@ -185,6 +185,8 @@ def players_words(summary: dict) -> str:
         params = ", ".join(f"{k.replace('_', ' ')} {v:g}" if isinstance(v, int | float) else f"{k} {v}"
                            for k, v in p["params"].items())
         # the summary names the parameters changed from the policy's defaults (policies/heuristic.toml)
+        if p.get("source"):   # a tuned player: its file says where it came from
+            params = f"from {p['source']}, {len(p['params'])} parameters changed"
         parts.append(f"the {side.capitalize()} side by the <b>{html.escape(p['name'])} AI player</b>"
                      + (f" ({html.escape(params)})" if params else " (its default parameters)"))
     return ("Every figure here comes from games played by computer (AI) players, not people: "
@@ -202,6 +204,8 @@ def _run_rows(summary: dict) -> list[tuple[str, str]]:
     rows += [("games", f"{summary['games']:,}"), ("seed", str(summary["seed"]))]
     for side, p in summary["policies"].items():
         params = ", ".join(f"{k} = {v:g}" if isinstance(v, int | float) else f"{k} = {v}" for k, v in p["params"].items())
+        if p.get("source"):
+            params = f"policy file {p['source']}: {params}" if params else f"policy file {p['source']}"
         rows.append((f"{side} player", f"{p['name']}" + (f" ({params})" if params else " (default parameters)")))
     overrides = summary.get("overrides") or {}
     rows.append(("changes to the rules or situation",
