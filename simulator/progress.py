@@ -89,7 +89,7 @@ class Progress:
         # The rate counts playing only: from the first games back, not from the start-up.
         rate = f"{(done - self.base[0]) / (now - self.base[1]):.1f} games/s" if done > self.base[0] else ""
         self.stream.write(f"\r[{'#' * fill}{'.' * (WIDTH - fill)}] {done}/{total} games  {rate} "
-                          + (f" {note} " if note else ""))
+                          + (f" {note}" if note else "") + "\x1b[K")   # clear what a longer line left
         self.stream.flush()
         self.drawn = True
 

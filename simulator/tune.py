@@ -264,7 +264,7 @@ def tune(situation: Situation, side: str, against: PlayerSpec, start: PlayerSpec
         try:
             tuned = best_response(situation, side, start, opponents, trials=trials, games_per_trial=games_per_trial,
                                   seed=seed, pool=pool, progress=trial_done, on_games=games_done)
-            state["note"] = "fresh games"
+            state["note"] = f"measuring the gain on fresh games (best tuning score {tuned.best_score:+.3f})"
             fresh = fresh_gain(situation, side, tuned.player, start, opponents, fresh_games, seed, pool=pool,
                                on_games=games_done)
         finally:
