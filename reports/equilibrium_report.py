@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 
 from reports import html_page  # noqa: E402
 from reports.style import FONT_SIZES  # noqa: E402
-from simulator.verdict import MEASURE, sentence  # noqa: E402
+from simulator.verdict import MEASURE, play_words, sentence  # noqa: E402
 
 FILES = ("equilibrium.json", "cross_table.csv", "cross_table.png", "report.html", "players")
 
@@ -52,10 +52,9 @@ def comparison_html(r: dict, first: str = "default pair") -> str:
     (also a run's report.html, when it is given an equilibrium run: `first` names the run's players)."""
     e = html_page.html.escape
     v = r["verdicts"]
-    flag = ("<p class='lead' style='color:#a00'>Depends on play: the favoured side or the band changes when the "
-            "players get better. The default pair's verdict is not a property of the card.</p>"
-            if v["depends_on_play"] else
-            "<p class='lead'>Holds under better play: the favoured side and the band are the same at equilibrium.</p>")
+    flag = v["depends_on_play"]
+    style = " style='color:#a00'" if flag else ""
+    flag = f"<p class='lead'{style}>{e(play_words(flag))}</p>"
     rows = "".join(f"<tr><th>{e(name)}</th><td>{e(sentence(v[key]['text']))}</td><td>{e(v[key]['band'])}</td>"
                    f"<td>{e(v[key]['favours'] or 'none')}</td><td>{100 * v[key]['draw']:.0f} %</td></tr>"
                    for name, key in ((first, "default"), ("equilibrium", "equilibrium")))
@@ -84,9 +83,10 @@ def report_html(r: dict, png: bytes) -> str:
             changed = ", ".join(f"{k} {v:g}" for k, v in p["params"].items())
             pop_rows.append([s, p["name"], f"{w:.2f}", p["origin"],
                              (changed[:300] + " ...") if len(changed) > 300 else (changed or "defaults")])
-    ex_rows = [[s, x["member"] or "-", f"{x['gain']:+.3f} [{x['ci95'][0]:+.3f}, {x['ci95'][1]:+.3f}]"]
+    ex_rows = [[s, x["member"], f"{x['gain']:+.3f} [{x['ci95'][0]:+.3f}, {x['ci95'][1]:+.3f}]"] if x["member"] else
+               [s, "none does better than the default", "0"]
                for s, x in r["default_pair"]["exploitability"].items()]
-    hist_rows = [[str(h["round"]), h["side"], h["member"], h["from"], f"{h['tuning_start_score']:+.3f}",
+    hist_rows = [[str(h["round"]), h["side"], h["member"] or "none (nothing beat its start)", h["from"], f"{h['tuning_start_score']:+.3f}",
                   f"{h['tuning_best_score']:+.3f}", f"{h['gain_on_table']:+.3f}"] for h in r["history"]]
     body = (
         f"<p class='how'>A population of players per side (the default heuristic player, style variants, and best "

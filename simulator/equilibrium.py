@@ -43,7 +43,7 @@ from simulator.runner import player_pool, pool_batch_size, run
 from simulator.situation import Situation
 from simulator.stats import seat_score
 from simulator.tune import Opponents, best_response, paired_gain
-from simulator.verdict import Verdict, depends_on_play, from_counts, players_phrase
+from simulator.verdict import Verdict, depends_on_play, from_counts, play_words, players_phrase
 
 WHERE = "balance equilibrium"
 DEFAULTS = {"budget": 12_000, "cell_games": 200, "trials": 32, "games_per_trial": 50, "rounds": 3,
@@ -164,6 +164,16 @@ def equilibrium(situation: Situation, *, budget: int = DEFAULTS["budget"], cell_
                     tuned = best_response(situation, side, begin.player, opp, trials=trials,
                                           games_per_trial=games_per_trial, seed=seed + TUNE_SEED_STEP * k,
                                           pool=pool, progress=trial, on_games=spend)
+                    if tuned.best_score <= tuned.start_score:
+                        # No candidate beat the player it started from: adding that same player again would
+                        # cost a row of games and answer nothing.
+                        gains.append(0.0)
+                        history.append({"round": r, "side": side, "member": None, "from": begin.name,
+                                        "tuning_start_score": tuned.start_score,
+                                        "tuning_best_score": tuned.best_score, "gain_on_table": 0.0,
+                                        "value_before": eq.value, "games": tuned.games})
+                        log(f"round {r}: {side}: no candidate beat {begin.name} in tuning; nothing joins")
+                        continue
                     member = Member(f"br{k}", rs.players.make(tuned.player.name, tuned.player.params,
                                                               source=f"best response {k}"),
                                     f"best response of round {r} to the {_other(sides, side)} mixture, from "
@@ -269,18 +279,20 @@ def _report(situation: Situation, rs, table: Table, history: list[dict], stop: s
     default_players = players_phrase({a: {"name": table.rows[0].player.name, "params": {}},
                                       b: {"name": table.cols[0].player.name, "params": {}}})
     default_verdict = from_counts(a, b, int((d0.winner == a).sum()), int((d0.winner == b).sum()), n, default_players)
-    # Leaving the default pair: each side's best member against the other's default, paired on the same games.
+    # Leaving the default pair: each side's best member against the other's default, paired on the same
+    # games.  Staying with the default is one of the choices, so the gain is never below 0: a member that
+    # does worse than the default exploits nothing (member None: none does better).
     exploit = {}
     for side in (a, b):
         members = table.rows if side == a else table.cols
         sign = 1 if side == a else -1
-        best = None
+        best = {"member": None, "gain": 0.0, "ci95": [0.0, 0.0]}
         for k in range(1, len(members)):
             cell = table.cells[(k, 0) if side == a else (0, k)]
             g, lo, hi = paired_gain([sign * cell.score], [sign * d0.score], [1.0])
-            if best is None or g > best["gain"]:
+            if g > best["gain"]:
                 best = {"member": members[k].name, "gain": g, "ci95": [lo, hi]}
-        exploit[side] = best or {"member": None, "gain": 0.0, "ci95": [0.0, 0.0]}
+        exploit[side] = best
     return {
         "situation": situation.id, "title": situation.title, "ruleset": situation.ruleset.name, "sides": [a, b],
         "score": f"the {a} side's victory level minus the {b} side's, per game "
@@ -390,14 +402,19 @@ def format_equilibrium(r: dict) -> str:
     lines.append(f"draws {100 * bal['draw']['p']:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]")
     lines += ["", "default pair: " + sentence(r["verdicts"]["default"]["text"]),
               "equilibrium:  " + sentence(r["verdicts"]["equilibrium"]["text"])]
-    if r["verdicts"]["depends_on_play"]:
-        lines.append("DEPENDS ON PLAY: the favoured side or the band changes when the players get better")
+    lines.append(play_words(r["verdicts"]["depends_on_play"]))
     lines.append("")
     for s, e in r["default_pair"]["exploitability"].items():
         if e["member"]:
             lines.append(f"the {s} side leaving the default pair for {e['member']}: {e['gain']:+.3f} mean score "
                          f"[{e['ci95'][0]:+.3f}, {e['ci95'][1]:+.3f}] (paired, on the table's games)")
+        else:
+            lines.append(f"the {s} side: no player of the population does better than its default against "
+                         "the other side's default")
     for h in r["history"]:
+        if h["member"] is None:
+            lines.append(f"round {h['round']}: {h['side']}: no candidate beat {h['from']} in tuning; nothing joined")
+            continue
         lines.append(f"round {h['round']}: {h['side']} {h['member']} (from {h['from']}): gain {h['gain_on_table']:+.3f} "
                      "against the mixture it answered, on the table's games")
     return "\n".join(lines)

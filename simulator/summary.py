@@ -17,7 +17,7 @@ from simulator import __version__, registry
 from simulator.api import PlayerSpec, Ruleset
 from simulator.situation import Situation
 from simulator.stats import goodman, wilson
-from simulator.verdict import from_counts, players_phrase, sentence
+from simulator.verdict import from_counts, play_words, players_phrase, sentence
 
 DIGITS = 6  # probabilities and bounds: enough for any run size, short enough to read
 
@@ -185,7 +185,6 @@ def format_summary(s: dict) -> str:
         lines += ["", sentence(s["verdict"]["text"])]
     if s.get("equilibrium"):
         lines.append("At equilibrium: " + sentence(s["equilibrium"]["verdict"]["text"]))
-        if s["equilibrium"]["depends_on_play"]:
-            lines.append("DEPENDS ON PLAY: the favoured side or the band changes when the players get better.")
+        lines.append(play_words(s["equilibrium"]["depends_on_play"]))
     lines += ["", f"mean turns {s['mean_turns']:g}; {speed_text(s)}"]
     return "\n".join(lines)

@@ -17,7 +17,8 @@ A verdict rests on three things, and says all three in its sentence:
 The band of a verdict: *balanced* (D's whole interval within ±5 points), *unclear* (the interval
 holds 0 but reaches beyond ±5: more games needed), else the favoured side with *slight* (|D| under
 15 points), *clear* (under 30) or *one-sided* (30 or more).  Two verdicts of one card "depend on
-play" when their favoured side or their band differ (`depends_on_play`).
+play" when their favoured side or their band differ (`depends_on_play`); when either is unclear,
+that cannot be told yet.
 """
 
 from __future__ import annotations
@@ -139,10 +140,29 @@ def from_dict(d: dict) -> Verdict:
     return Verdict(**{k: d[k] for k in names if k in d})
 
 
-def depends_on_play(a: Verdict, b: Verdict) -> bool:
+def depends_on_play(a: Verdict, b: Verdict) -> bool | None:
     """Whether two verdicts of one card (say the default pair's and the equilibrium's) disagree on
-    the favoured side or the band, or one calls it mostly drawn and the other not."""
+    the favoured side or the band, or one calls it mostly drawn and the other not.  None when either
+    is "unclear": its interval is too wide to say which band it is in, so whether the band changes
+    cannot be told yet (more games), and calling that "depends on play" would blame the players for
+    what is noise."""
+    if "unclear" in (a.band, b.band):
+        return None
     return bool(a.favours != b.favours or a.band != b.band or a.mostly_drawn != b.mostly_drawn)
+
+
+PLAY_WORDS = {
+    True: "Depends on play: the favoured side or the band changes when the players get better; "
+          "the default pair's verdict is not a property of the card.",
+    False: "Holds under better play: the favoured side and the band are the same at equilibrium.",
+    None: "Cannot tell yet whether the verdict depends on play: one of the two verdicts is unclear "
+          "(its interval is too wide to place it in a band); play more games a pair (--games).",
+}
+
+
+def play_words(flag: bool | None) -> str:
+    """The sentence for a `depends_on_play` flag, the same on the terminal, in summaries and in reports."""
+    return PLAY_WORDS[flag]
 
 
 # ----------------------------------------------------------------------------- the players' words

@@ -10,6 +10,7 @@ from simulator.verdict import (
     from_counts,
     from_dict,
     from_winners,
+    play_words,
     players_phrase,
 )
 
@@ -78,6 +79,17 @@ def test_depends_on_play_when_side_band_or_draws_change():
     assert depends_on_play(default, other_side)
     drawn = from_counts("german", "russian", 400, 50, 1000, "x")           # 55 % drawn, one-sided
     assert depends_on_play(from_counts("german", "russian", 800, 100, 1000, "x"), drawn)
+
+
+def test_depends_on_play_cannot_be_told_from_an_unclear_verdict():
+    # 60 games: D -13 points, interval -33 to +8: no band yet, so no flag either way (the
+    # equilibrium run of pb-04 with 60 games a pair was flagged "depends on play" on this noise).
+    unclear = from_counts("german", "russian", 17, 25, 60, P)
+    assert unclear.band == "unclear"
+    clear = from_counts("german", "russian", 2000, 5000, 10000, "x")
+    assert depends_on_play(unclear, clear) is None and depends_on_play(clear, unclear) is None
+    assert "Cannot tell yet" in play_words(None) and "--games" in play_words(None)
+    assert play_words(True).startswith("Depends on play") and play_words(False).startswith("Holds")
 
 
 def test_from_winners_and_the_round_trip_through_json():
