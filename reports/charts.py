@@ -63,8 +63,8 @@ def victory_chart(summary: dict):
             share = 100 * summary["outcomes"][side]["levels"].get(level, 0.0)
             ax.barh(yi, share, left=left, color=side_colour(side), alpha=alphas[level],
                     edgecolor="white", label=level if side == sides[0] else None)
-            if share >= 6:
-                ax.text(left + share / 2, yi, level, ha="center", va="center", fontsize=FONT_SIZES["note"],
+            if share >= 6:   # in the bar's upper half: the interval's whisker runs along its middle
+                ax.text(left + share / 2, yi + 0.2, level, ha="center", va="center", fontsize=FONT_SIZES["note"],
                         color="white" if level != levels[0] else "black")
             left += share
         lo, hi = (100 * v for v in summary["outcomes"][side]["ci95"])
