@@ -74,11 +74,8 @@ def test_floor_searches_every_placed_unit(pb01):
                     d = mt.dist[a, h]
                     expected += int(d <= ut.range[ty] and (d <= 1 or mt.los[a, h] != 0))
             if ut.mclass[ty] >= 0 and ut.movement[ty] > 0:
-                expected += reachable(a, ut.movement[ty], ut.mclass[ty], False, mt.neighbours, mv.enter_cost,
-                                      mv.town_hex, mv.depressed, mv.leave_surcharge, mv.green_closed,
-                                      mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
-                                      mv.pond_bit, mv.along_gully_bits, mt.side_features,
-                                      np.ones(n_hex, np.bool_), np.ones(n_hex, np.bool_), enemy,
-                                      np.zeros(n_hex, np.bool_), np.zeros(n_hex, np.bool_), cost, prev,
-                                      mv.gully_whole)
+                no = np.zeros(n_hex, np.bool_)
+                expected += reachable(a, ut.movement[ty], mv.side_cost[ut.mclass[ty]], mv.road_side, True,
+                                      mv.road_cost, mv.swamp_stack_cost, mt.neighbours, np.ones(n_hex, np.bool_),
+                                      np.ones(n_hex, np.bool_), no, enemy, no, no, cost, prev)
     assert one == expected

@@ -33,11 +33,10 @@ def run(m, mt, start, mf, mclass, *, assaulting=False, enemy=(), stop=(), block=
         flags[name] = arr
     cost = np.empty(n, dtype=np.int32)
     prev = np.empty(n, dtype=np.int32)
-    reachable(m.lookup(start), int(mf * 2), mt.class_index(mclass), assaulting, m.neighbours,
-              mt.enter_cost, mt.town_hex, mt.depressed, mt.leave_surcharge, mt.green_closed,
-              mt.road_cost, mt.town_cost_assaulting, mt.road_bit, mt.green_bit, mt.pond_bit,
-              mt.along_gully_bits, m.side_features, ~flags["negated"], ~flags["occupied"],
-              flags["enemy"], flags["stop"] | flags["block"], flags["block"], cost, prev, mt.gully_whole)
+    side_cost = (mt.assault_cost if assaulting else mt.side_cost)[mt.class_index(mclass)]
+    reachable(m.lookup(start), int(mf * 2), side_cost, mt.road_side, not assaulting, mt.road_cost,
+              mt.swamp_stack_cost, m.neighbours.astype(np.int64), ~flags["negated"], ~flags["occupied"],
+              np.zeros(n, dtype=np.bool_), flags["enemy"], flags["stop"] | flags["block"], flags["block"], cost, prev)
     return {m.labels[i]: cost[i] / 2 for i in range(n) if cost[i] >= 0}, prev
 
 

@@ -21,6 +21,7 @@ from simulator.panzerblitz.game import (
     fire_phase,
     move_unit,
 )
+from simulator.panzerblitz.move_view import reach_of
 from simulator.panzerblitz.movement import path_to, step_cost
 from simulator.panzerblitz.replay import play, policy_tables
 from simulator.panzerblitz.rules import (
@@ -52,7 +53,6 @@ from simulator.panzerblitz.rules import (
     move_flags,
     occupancy,
     overrun_target_ok,
-    reach_of,
     recover,
     resolve_assault,
     resolve_fire,
@@ -803,10 +803,8 @@ def _step(t, st, u, a, b, start):
     occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
     _, road_usable, road_clear, _ = move_flags(st, t.unit_t, mt, int(st.side[u]), u, occ)
     d = list(mt.neighbours[a]).index(b)
-    return step_cost(a, d, b, t.unit_t.mclass[st.utype[u]], start, False, mv.enter_cost, mv.town_hex, mv.depressed,
-                     mv.leave_surcharge, mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit,
-                     mv.green_bit, mv.pond_bit, mv.along_gully_bits, mt.side_features, road_usable, road_clear,
-                     mv.gully_whole)
+    return step_cost(mv.road_side[a, d], road_usable[a], road_usable[b], road_clear[a] or a == start, road_clear[b],
+                     False, mv.road_cost, mv.swamp_stack_cost, mv.side_cost[t.unit_t.mclass[st.utype[u]], a, d])
 
 
 def test_pb_move_3_each_hex_costs_its_terrain_within_the_mf(tmp_path):

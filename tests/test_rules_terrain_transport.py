@@ -275,7 +275,7 @@ def test_make_map_helper_is_a_real_board(pb_ruleset):
 def _reach(t, st, u):
     import numpy as np
 
-    from simulator.panzerblitz.rules import reach_of
+    from simulator.panzerblitz.move_view import reach_of
     n = t.situation.map.n_hexes
     occ = occupancy(st, t.unit_t, n)
     cost, prev = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)

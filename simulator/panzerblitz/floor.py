@@ -29,6 +29,7 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
     road_clear = np.ones(n_hex, dtype=np.bool_)
     stop_here = np.zeros(n_hex, dtype=np.bool_)
     block = np.zeros(n_hex, dtype=np.bool_)
+    swamp_stack = np.zeros(n_hex, dtype=np.bool_)
     enemy_hexes = np.empty(n_units, dtype=np.int64)
     total = 0
     for _turn in range(n_turns):
@@ -52,11 +53,9 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
                         if mt.dist[a, h] <= ut.range[t] and (mt.dist[a, h] <= 1 or mt.los[a, h] != 0):
                             total += 1
                 if ut.mclass[t] >= 0 and ut.movement[t] > 0:
-                    total += reachable(a, ut.movement[t], ut.mclass[t], False, mt.neighbours, mv.enter_cost,
-                                       mv.town_hex, mv.depressed, mv.leave_surcharge, mv.green_closed,
-                                       mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
-                                       mv.pond_bit, mv.along_gully_bits, mt.side_features, road_usable,
-                                       road_clear, enemy, stop_here, block, cost, prev, mv.gully_whole)
+                    total += reachable(a, ut.movement[t], mv.side_cost[ut.mclass[t]], mv.road_side, True,
+                                       mv.road_cost, mv.swamp_stack_cost, mt.neighbours, road_usable, road_clear,
+                                       swamp_stack, enemy, stop_here, block, cost, prev)
     return total
 
 

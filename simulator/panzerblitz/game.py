@@ -31,7 +31,8 @@ from policies.random_play import (
 )
 from simulator.jit import njit
 from simulator.panzerblitz.combat import seed_dice
-from simulator.panzerblitz.invariants import check, road_hex
+from simulator.panzerblitz.invariants import check, check_view, road_hex
+from simulator.panzerblitz.move_view import close_view, open_view, reach_of, view_loads
 from simulator.panzerblitz.road_march import end_marches, march_columns
 from simulator.panzerblitz.rules import (
     EV_ENTER,
@@ -74,7 +75,6 @@ from simulator.panzerblitz.rules import (
     own_fort_roll,
     place,
     plan_multiple,
-    reach_of,
     recover,
     resolve_assault,
     resolve_fire,
@@ -494,7 +494,7 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         n_eo = 0
         if ut.can_overrun[t] and mf > 0:
             n_eo = entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, FORT, ov_target, ov_exit,
-                                         stack_loads(st, ut, mt.neighbours.shape[0]))
+                                         view_loads(st, ut, mt, side, occ))
         if heuristic:
             i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, fields[hp.PAIRING])
             if n_eo > 0:
@@ -540,7 +540,7 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
                     st.moved[u] = True
                     return  # OQ-21: loading is the carrier's whole operation
     reach_of(st, ut, mt, mv, side, u, start, budget, occ, cost, prev)
-    load = stack_loads(st, ut, mt.neighbours.shape[0])
+    load = view_loads(st, ut, mt, side, occ)
     mine_count = ut.stack_count[t]
     n = 0
     exits = 0
@@ -646,7 +646,7 @@ def _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, oc
         # Where the empty carrier could go on to (not back into a block: PB-BLOCK-2 counts
         # from the start of the turn; not off the map).
         reach_of(st, ut, mt, mv, side, u, here, left, occ, cost, prev)
-        load = stack_loads(st, ut, mt.neighbours.shape[0])
+        load = view_loads(st, ut, mt, side, occ)
         for h in range(mt.neighbours.shape[0]):
             if h == here:
                 if stay_ok:
@@ -881,7 +881,7 @@ def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, tar
     n = 1
     heuristic = policy[side] == hp.HEURISTIC
     paths = np.empty(6, dtype=np.int64)
-    load = stack_loads(st, ut, mt.neighbours.shape[0])  # nobody moves until all have been asked
+    load = view_loads(st, ut, mt, side, occ)  # nobody moves until all have been asked
     for v in range(n_units):
         t = st.utype[v]
         if v == u or st.side[v] != side or st.status[v] != ON_MAP or not ut.can_overrun[t] or st.moved[v] \
@@ -943,6 +943,7 @@ def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, param
         hp.enemy_fields(st, ut, mt, ct, pt, params[side], side, fields)
     if vehicles:
         board_entering(st, ut, mt, pt, side, policy, params, fields)
+    open_view(st, ut, mt, side, occ)
     for u in np.random.permutation(st.utype.shape[0]):
         if st.side[u] != side or ut.vehicle[st.utype[u]] != vehicles or ut.positional[st.utype[u]]:
             continue
@@ -954,6 +955,8 @@ def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, param
             hp.moved(st, ut, mt, params[side], fields, u, before, was_piece)
         if st.clock[DEBUG]:
             check(st, ut, mt, mv, limits)
+            check_view(st, ut, mt, mv, side, u, occ)
+    close_view(st)
 
 
 @njit(cache=True)

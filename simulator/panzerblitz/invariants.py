@@ -9,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
+from simulator.panzerblitz.move_view import view_stale
 from simulator.panzerblitz.rules import is_piece
 from simulator.panzerblitz.state import N_EVENTS, ON_MAP, PHASING, VIOLATION, VIOLATION_EVENT
 
 OK, BOTH_SIDES_IN_HEX, OVERSTACKED, CLOSED_HEX, PROHIBITED_TERRAIN, DISPERSED_ACTED, FIRED_AND_MOVED, \
-    PASSENGER_MISMATCH, ON_TOP_MISMATCH, SWAMP_ROAD_VEHICLES = range(10)
+    PASSENGER_MISMATCH, ON_TOP_MISMATCH, SWAMP_ROAD_VEHICLES, VIEW_STALE = range(11)
 NAMES = {
     OK: "ok",
     BOTH_SIDES_IN_HEX: "units of both sides in one hex, other than enemy units on top of an occupied fort (PB-STACK-7)",
@@ -25,6 +26,7 @@ NAMES = {
     PASSENGER_MISMATCH: "a passenger not with its carrier (PB-TRANS)",
     ON_TOP_MISMATCH: "a unit on top of no fort (PB-FORT-10)",
     SWAMP_ROAD_VEHICLES: "two vehicles on a swamp/road hex (PB-ROAD-10)",
+    VIEW_STALE: "the movement view differs from the board worked out afresh (engine bug: move_view.py)",
 }
 
 
@@ -87,6 +89,15 @@ def road_hex(mt, mv, h):
         if mt.side_features[h, d] & mv.road_bit:
             return True
     return False
+
+
+@njit(cache=True)
+def check_view(st, ut, mt, mv, side, u, occ):
+    """Record VIEW_STALE if the movement view kept through the phase differs from the one
+    worked out afresh, with unit u as the mover (debug mode only)."""
+    if st.clock[VIOLATION] == 0 and view_stale(st, ut, mt, mv, side, u, occ):
+        st.clock[VIOLATION] = VIEW_STALE
+        st.clock[VIOLATION_EVENT] = st.clock[N_EVENTS]
 
 
 @njit(cache=True)

@@ -1,14 +1,15 @@
 """PanzerBlitz movement: where one unit can go this turn, and at what cost (PB-MOVE, PB-TEC, PB-ROAD).
 
 Costs are kept in half movement factors (road and town cost 1/2).  The static part (what each
-hex costs each movement class) is compiled once per map from `terrain.toml`; the dynamic part
-(enemy units, wrecks and blocks, minefields, other units on the road) comes in as per-hex flags
-from the game state, so the search itself is one compiled function.
+hex side costs each movement class to cross, off the road rate) is compiled once per map from
+`terrain.toml`; the dynamic part (enemy units, wrecks and blocks, minefields, other units on the
+road) comes in as per-hex flags from the game state, so the search itself is one compiled
+function whose step reads one table entry and a few flags.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -37,6 +38,12 @@ class MovementTables:
     gully_whole: bool            # OQ-9: the surcharge is the whole cost of leaving
     clear_cost: np.ndarray = None  # int16[n_classes], half MF: a clear hex (PB-OVR-10's off-map hex)
     swamp_stack_cost: int = 2    # half MF: joining foot units on a swamp/road hex (PB-ROAD-10.3)
+    # What crossing each hex side costs each class off the road rate (half MF, -1 illegal:
+    # `side_costs`), in an ordinary turn and in a turn of overrun or close assault; and the
+    # hex sides a road crosses (no pond), along which the road rate may apply.
+    side_cost: np.ndarray = None    # int16[n_classes, n_hexes, 6]
+    assault_cost: np.ndarray = None  # int16[n_classes, n_hexes, 6]
+    road_side: np.ndarray = None    # bool[n_hexes, 6]
 
     def class_index(self, name: str) -> int:
         return self.classes.index(name)
@@ -94,7 +101,7 @@ def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTable
         if c not in classes:
             raise DataError(where, "terrain.rules.green_closed_to", f"unknown class {c!r}", f"one of {list(classes)}")
     green_closed = np.array([c in rules.get("green_closed_to", []) for c in classes], dtype=np.bool_)
-    return MovementTables(
+    mt = MovementTables(
         classes=classes, enter_cost=enter, town_hex=game_map.has_feature("town").copy(), depressed=gully,
         leave_surcharge=leave, green_closed=green_closed,
         road_cost=_half(rules["road_cost"], where, "terrain.rules.road_cost"),
@@ -107,6 +114,39 @@ def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTable
         swamp_stack_cost=_half(_required(rules, "swamp_road_stack_cost", where), where,
                                "terrain.rules.swamp_road_stack_cost"),
     )
+    sf = game_map.side_features
+    return replace(mt, side_cost=side_costs(mt, game_map.neighbours, sf, assaulting=False),
+                   assault_cost=side_costs(mt, game_map.neighbours, sf, assaulting=True),
+                   road_side=((sf & mt.road_bit) != 0) & ((sf & mt.pond_bit) == 0))
+
+
+def side_costs(mt: MovementTables, neighbours: np.ndarray, side_features: np.ndarray, assaulting: bool) -> np.ndarray:
+    """int16[n_classes, n_hexes, 6]: what stepping from hex h across its side d into the
+    neighbour there costs each movement class (half MF; -1: illegal or off the map), at
+    anything but the road rate.  `assaulting`: in a turn the unit overruns or close-assaults."""
+    n = np.where(neighbours >= 0, neighbours, 0)
+    on_map = neighbours >= 0
+    pond = (side_features & mt.pond_bit) != 0
+    green = (side_features & mt.green_bit) != 0
+    along_gully = (side_features & mt.along_gully_bits) != 0
+    out = np.empty((len(mt.classes), *neighbours.shape), dtype=np.int16)
+    for c in range(len(mt.classes)):
+        leave = int(mt.leave_surcharge[c])
+        cost = mt.enter_cost[n, c].astype(np.int64)
+        illegal = ~on_map | pond | (cost < 0)                     # PB-TEC-11: no unit crosses a pond hexside
+        # PB-MAP-1/2 (QA/Mapboard A-B): a unit standing where it could go only by road (a
+        # vehicle on a swamp road) leaves only along the road.
+        illegal |= (mt.enter_cost[:, c] < 0)[:, None]
+        if mt.green_closed[c]:
+            illegal |= green                                      # PB-TEC-5: vehicles cross green hexsides only along a road
+        if assaulting:
+            cost = np.where(mt.town_hex[n], mt.town_cost_assaulting, cost)  # PB-TEC-4: 1 MF a town hex
+        # PB-TEC-9: leaving a gully other than along it costs a surcharge on top.
+        if leave > 0:
+            gully = mt.depressed[:, None] & ~along_gully
+            cost = np.where(gully, np.maximum(cost, leave) if mt.gully_whole else cost + leave, cost)  # OQ-9
+        out[c] = np.where(illegal, -1, cost)
+    return out
 
 
 def _required(rules: dict, key: str, where: str):
@@ -122,62 +162,46 @@ def _gully_reading(data: dict, where: str) -> bool:
     return v == "whole"
 
 
-@njit(cache=True)
-def step_cost(h, d, n, mclass, start, assaulting, enter_cost, town_hex, depressed, leave_surcharge,
-              green_closed, road_cost, town_cost_assaulting, road_bit, green_bit, pond_bit,
-              along_gully_bits, side_features, road_usable, road_clear, gully_whole=False, swamp_stack=None,
-              swamp_stack_cost=2):
-    """Cost in half MF of the step from hex h across side d into neighbour n; -1 if illegal.
+@njit(cache=True, inline="always")
+def step_cost(along_road, usable_from, usable_into, clear_from, clear_into, swamp_into, road_cost, swamp_stack_cost,
+              terrain):
+    """Cost in half MF of one step, from what the search knows of it: `terrain`, the side's
+    cost off the road rate (`side_cost`, -1 if illegal), and the road it may follow instead.
 
-    `road_usable[x]`: hex x's road is not negated (no wreck or block, PB-ROAD-11).
-    `road_clear[x]`: no other unit or wreck in hex x, so the road rate may pass it (PB-ROAD-5).
-    `swamp_stack[x]` (optional): x is a swamp/road hex this mover may join non-vehicular units
-    on, along the road but not at the road rate, for `swamp_stack_cost` (PB-ROAD-10.3/4).
-    """
-    sf = side_features[h, d]
-    if sf & pond_bit:
-        return -1  # PB-TEC-11: no unit crosses a pond hexside
-    # PB-ROAD-1: along the road, road hex to road hex, at the road rate.  PB-ROAD-5/6/7: the
-    # hex entered must be free of other units and wrecks, and so must the hex left unless it
-    # is where the unit began its turn.  Not in a turn the unit overruns or assaults (PB-OVR-3).
-    if (not assaulting and (sf & road_bit) and road_usable[h] and road_usable[n]
-            and road_clear[n] and (road_clear[h] or h == start)):
-        return road_cost
-    if (swamp_stack is not None and swamp_stack[n] and not assaulting and (sf & road_bit) and road_usable[h]
-            and road_usable[n] and (road_clear[h] or h == start)):
-        return swamp_stack_cost  # PB-ROAD-10.3: onto the foot units on a swamp road, 1 MF (it stops there)
-    if enter_cost[h, mclass] < 0:
-        # PB-MAP-1/2 (QA/Mapboard A-B): a unit standing where it could go only by road (a
-        # vehicle on a swamp road) leaves only along the road.
-        return -1
-    if (sf & green_bit) and green_closed[mclass]:
-        return -1  # PB-TEC-5: vehicles cross green hexsides only along a road
-    cost = enter_cost[n, mclass]
-    if cost < 0:
-        return -1
-    if assaulting and town_hex[n]:
-        cost = town_cost_assaulting  # PB-TEC-4: 1 MF per town hex in a turn of overrun or CAT
-    # PB-TEC-9: leaving a gully other than along it costs a surcharge on top.
-    if depressed[h] and (sf & along_gully_bits) == 0 and leave_surcharge[mclass] > 0:
-        if gully_whole:
-            cost = max(cost, leave_surcharge[mclass])  # OQ-9 alternative
-        else:
-            cost += leave_surcharge[mclass]
-    return cost
+    PB-ROAD-1: along the road (`along_road`: a road hexside, and the road rate is allowed this
+    turn: not in a turn the unit overruns or assaults, PB-OVR-3), road hex to road hex, at the
+    road rate.  PB-ROAD-5/6/7/11: both hexes' roads usable (no wreck or block), the hex entered
+    free of other units and wrecks (`clear_into`), and so the hex left unless it is where the
+    unit began its turn (`clear_from`).  PB-ROAD-10.3/4: onto the foot units on a swamp road
+    (`swamp_into`: see `reachable`), 1 MF, along the road but not at the road rate.
+
+    Scalars only, and inlined: the search calls it for every hex side it looks across, where a
+    call that took the map's arrays cost ten times the arithmetic (reference counting of every
+    array argument; docs/performance.md)."""
+    if along_road and usable_from and usable_into and clear_from:
+        if clear_into:
+            return road_cost
+        if swamp_into:
+            return swamp_stack_cost
+    return terrain
 
 
 @njit(cache=True)
-def reachable(start, mf_half, mclass, assaulting, neighbours, enter_cost, town_hex, depressed,
-              leave_surcharge, green_closed, road_cost, town_cost_assaulting, road_bit, green_bit,
-              pond_bit, along_gully_bits, side_features, road_usable, road_clear, enemy, stop_here,
-              block, cost_out, prev_out, gully_whole=False, swamp_stack=None, swamp_stack_cost=2):
+def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_stack_cost, neighbours,
+              road_usable, road_clear, swamp_stack, enemy, stop_here, block, cost_out, prev_out):
     """Every hex one unit can reach this turn, with the least cost (half MF) and the path.
 
-    `enemy[x]`: enemy units in x: never entered (PB-MOVE-6).  `stop_here[x]`: a minefield
-    (PB-MINE-3) or a block (PB-BLOCK-2): the unit stops on entering.  `block[x]`: a block: it
-    may be entered only by a unit that began its turn adjacent to it.  `swamp_stack`: see
-    `step_cost` (such a hex must also be a `stop_here` for the mover).  PB-MOVE-4: a unit may
-    always move exactly one hex, whatever it costs, unless that hex or hexside is forbidden.
+    `side_cost[h, d]`: what crossing side d of hex h costs the unit's class off the road rate
+    (`MovementTables.side_cost`, or `assault_cost` in a turn it overruns or assaults); the road
+    rate applies along `road_side` when `road_rate` (see `step_cost`).  `road_usable[x]`: hex
+    x's road is not negated (no wreck or block, PB-ROAD-11).  `road_clear[x]`: no other unit or
+    wreck in hex x, so the road rate may pass it (PB-ROAD-5).  `swamp_stack[x]`: x is a
+    swamp/road hex this mover (a vehicle) may join its side's foot units on, along the road,
+    for `swamp_stack_cost`, and stop there (PB-ROAD-10.3/4).  `enemy[x]`: enemy units in x:
+    never entered (PB-MOVE-6).  `stop_here[x]`: a minefield (PB-MINE-3) or a block
+    (PB-BLOCK-2): the unit stops on entering.  `block[x]`: a block: it may be entered only by
+    a unit that began its turn adjacent to it.  PB-MOVE-4: a unit may always move exactly one
+    hex, whatever it costs, unless that hex or hexside is forbidden.
     Fills cost_out (-1 = unreachable) and prev_out; returns the number of hexes reached.
     """
     n_hex = neighbours.shape[0]
@@ -198,19 +222,17 @@ def reachable(start, mf_half, mclass, assaulting, neighbours, enter_cost, town_h
             k += 1
             if cost_out[h] != c:
                 continue  # stale entry
-            if h != start and stop_here[h]:
-                continue  # a unit that entered a minefield or a block stops there
+            if h != start and (stop_here[h] or swamp_stack[h]):
+                continue  # a unit that entered a minefield, a block or a swamp road stack stops there
             for d in range(6):
                 nb = neighbours[h, d]
                 if nb < 0 or enemy[nb]:
                     continue
                 if block[nb] and h != start:
                     continue  # PB-BLOCK-2: only from where the unit began its turn
-                step = step_cost(h, d, nb, mclass, start, assaulting, enter_cost, town_hex,
-                                 depressed, leave_surcharge, green_closed, road_cost,
-                                 town_cost_assaulting, road_bit, green_bit, pond_bit,
-                                 along_gully_bits, side_features, road_usable, road_clear, gully_whole,
-                                 swamp_stack, swamp_stack_cost)
+                step = step_cost(road_rate and road_side[h, d], road_usable[h], road_usable[nb],
+                                 road_clear[h] or h == start, road_clear[nb], swamp_stack[nb], road_cost,
+                                 swamp_stack_cost, side_cost[h, d])
                 if step < 0:
                     continue
                 nc = c + step

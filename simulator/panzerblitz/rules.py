@@ -17,7 +17,7 @@ from simulator.panzerblitz.combat import (
     odds_column,
     roll_die,
 )
-from simulator.panzerblitz.movement import reachable, step_cost
+from simulator.panzerblitz.movement import reachable
 from simulator.panzerblitz.state import (
     ELIMINATED,
     EXITED,
@@ -674,9 +674,28 @@ def minefield_attacks(st, ut, mt, ct, side):
         log_event(st, EV_MINE, u, h, roll, result, outcome, 0, 0)
 
 
+@njit(cache=True, inline="always")
+def hex_move_flags(enemy_units, other_own_units, wrecked, block, mine, enemy_fort_open):
+    """The movement search's flags of one hex (PB-MOVE-6, PB-ROAD-5/11, PB-MINE-3, PB-BLOCK-2,
+    PB-FORT-12): (enemy: never entered, road_usable, road_clear, stop_here).  `enemy_units`: the
+    enemy's fighting units there; `other_own_units`: the mover's side's, the mover left out;
+    `enemy_fort_open`: an enemy fort with nobody of its side on top."""
+    enemy = enemy_units > 0
+    road_usable = not (wrecked or block)
+    road_clear = other_own_units == 0 and not wrecked
+    stop_here = mine or block
+    if enemy and enemy_fort_open:
+        # PB-FORT-12 / PB-MOVE-6: onto the top of an occupied enemy fort, and stop there
+        # (it cannot be passed through).
+        return False, road_usable, False, True
+    return enemy, road_usable, road_clear, stop_here
+
+
 @njit(cache=True)
 def move_flags(st, ut, mt, side, mover, occ):
-    """Per-hex inputs of the movement search for one mover (PB-MOVE-6, PB-ROAD-5/11, PB-MINE-3, PB-BLOCK-2)."""
+    """Per-hex inputs of the movement search for one mover (`hex_move_flags` of every hex),
+    worked out from the units.  The movement phase keeps them up to date instead
+    (move_view.py); this is the reference the debug mode checks that against."""
     n_hex = mt.neighbours.shape[0]
     enemy = np.zeros(n_hex, dtype=np.bool_)
     road_usable = np.ones(n_hex, dtype=np.bool_)
@@ -691,18 +710,9 @@ def move_flags(st, ut, mt, side, mover, occ):
         if st.side[v] != side and st.on_top[v] and is_piece(st, ut, v):
             top_open[st.hex[v]] = False  # the other side holds the top: nobody may enter
     for h in range(n_hex):
-        enemy[h] = occ[h, 1 - side] > 0
-        wrecked = st.wrecks[h, 0] + st.wrecks[h, 1] > 0
-        road_usable[h] = not (wrecked or st.block[h])
         others = occ[h, side] - (1 if (st.hex[mover] == h and is_piece(st, ut, mover)) else 0)
-        road_clear[h] = others == 0 and not wrecked
-        stop_here[h] = st.mine[h] or st.block[h]
-        if enemy[h] and top_open[h]:
-            # PB-FORT-12 / PB-MOVE-6: onto the top of an occupied enemy fort, and stop there
-            # (it cannot be passed through).
-            enemy[h] = False
-            stop_here[h] = True
-            road_clear[h] = False
+        enemy[h], road_usable[h], road_clear[h], stop_here[h] = hex_move_flags(
+            occ[h, 1 - side], others, st.wrecks[h, 0] + st.wrecks[h, 1] > 0, st.block[h], st.mine[h], top_open[h])
     return enemy, road_usable, road_clear, stop_here
 
 
@@ -710,7 +720,8 @@ def move_flags(st, ut, mt, side, mover, occ):
 def swamp_road_stacks(st, ut, mt, mv, side, u):
     """PB-ROAD-10.2-4: the swamp/road hexes a mover that may be there only by road (a vehicle)
     may move onto because they hold its side's non-vehicular units and no vehicle or wreck;
-    it pays `mv.swamp_stack_cost` and stops there.  None for other movers."""
+    it pays `mv.swamp_stack_cost` and stops there.  None for other movers.  (The reference of
+    move_view.reach_of's.)"""
     mclass = ut.mclass[st.utype[u]]
     n_hex = mt.neighbours.shape[0]
     out = np.zeros(n_hex, dtype=np.bool_)
@@ -735,23 +746,9 @@ def swamp_road_stacks(st, ut, mt, mv, side, u):
 
 
 @njit(cache=True)
-def reach_of(st, ut, mt, mv, side, u, start, mf_half, occ, cost, prev):
-    enemy, road_usable, road_clear, stop_here = move_flags(st, ut, mt, side, u, occ)
-    soft = swamp_road_stacks(st, ut, mt, mv, side, u)
-    for h in range(soft.shape[0]):
-        if soft[h]:
-            stop_here[h] = True  # PB-ROAD-10.4: onto, not through
-    t = st.utype[u]
-    return reachable(start, mf_half, ut.mclass[t], False, mt.neighbours, mv.enter_cost, mv.town_hex,
-                     mv.depressed, mv.leave_surcharge, mv.green_closed, mv.road_cost,
-                     mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
-                     mv.along_gully_bits, mt.side_features, road_usable, road_clear, enemy,
-                     stop_here, st.block, cost, prev, mv.gully_whole, soft, mv.swamp_stack_cost)
-
-
-@njit(cache=True)
 def stack_loads(st, ut, n_hex):
-    """side_load for every hex and both sides at once (for filtering many candidate hexes)."""
+    """side_load for every hex and both sides at once (for filtering many candidate hexes).  The
+    movement phase keeps them up to date instead (move_view.py); this is the reference."""
     load = np.zeros((n_hex, 2), dtype=np.int64)
     for h in range(n_hex):
         w = st.wrecks[h, 0] + st.wrecks[h, 1]
@@ -922,15 +919,6 @@ def overrun_target_ok(st, ut, mt, ct, side, u, h, occ, fort_category):
 
 
 @njit(cache=True)
-def assault_step(mt, mv, h, d, n, mclass, start, no_road):
-    """`step_cost` of a step in a turn of overrun or close assault: no road rate (PB-OVR-3),
-    1 MF a town hex (PB-TEC-4); `no_road` is all False."""
-    return step_cost(h, d, n, mclass, start, True, mv.enter_cost, mv.town_hex, mv.depressed, mv.leave_surcharge,
-                     mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit, mv.pond_bit,
-                     mv.along_gully_bits, mt.side_features, no_road, no_road, mv.gully_whole)
-
-
-@njit(cache=True)
 def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost, prev, fort_category,
                     out_entry, out_target, out_exit, load):
     """PB-OVR-3: every (entry, target, exit) path unit u can overrun along this turn.
@@ -947,10 +935,9 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
     no_road = np.zeros(n_hex, dtype=np.bool_)
     t = st.utype[u]
     mclass = ut.mclass[t]
-    reachable(start, budget, mclass, True, mt.neighbours, mv.enter_cost, mv.town_hex, mv.depressed,
-              mv.leave_surcharge, mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit,
-              mv.green_bit, mv.pond_bit, mv.along_gully_bits, mt.side_features, no_road, no_road,
-              enemy_flag, stop_here, st.block, cost, prev, mv.gully_whole)
+    step = mv.assault_cost[mclass]  # PB-OVR-3: no road rate, 1 MF a town hex (PB-TEC-4)
+    reachable(start, budget, step, mv.road_side, False, mv.road_cost, mv.swamp_stack_cost, mt.neighbours,
+              no_road, no_road, no_road, enemy_flag, stop_here, st.block, cost, prev)
     n = 0
     for target in range(n_hex):
         if occ[target, 1 - side] == 0:
@@ -969,8 +956,8 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
                 continue
             if e != start and stop_here[e]:
                 continue  # a mover stopped before the target cannot overrun (QA/Overrun)
-            into = assault_step(mt, mv, e, (d + 3) % 6, target, mclass, start, no_road)
-            out = assault_step(mt, mv, target, (d + 3) % 6, x, mclass, start, no_road)
+            into = step[e, (d + 3) % 6]
+            out = step[target, (d + 3) % 6]
             if into < 0 or out < 0 or cost[e] + into + out > budget:
                 continue
             if load[x, side] + ut.stack_count[t] > limits[side]:
@@ -1566,7 +1553,7 @@ def edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ
     t = st.utype[u]
     mclass = ut.mclass[t]
     n_hex = mt.neighbours.shape[0]
-    no_road = np.zeros(n_hex, dtype=np.bool_)
+    step = mv.assault_cost[mclass]  # PB-OVR-3
     for target in range(n_hex):
         if occ[target, 1 - side] == 0 or (mt.edge_mask[target] & edges) == 0:
             continue
@@ -1578,7 +1565,7 @@ def edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ
                 continue
             if e != start and (st.block[e] or load[e, side] + ut.stack_count[t] > limits[side]):
                 continue
-            into = assault_step(mt, mv, e, (d + 3) % 6, target, mclass, start, no_road)
+            into = step[e, (d + 3) % 6]
             if into < 0 or cost[e] + into + mv.clear_cost[mclass] > budget:
                 continue
             out_entry[n] = e
@@ -1597,8 +1584,7 @@ def entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, fort_categor
     many (target, exit) options."""
     t = st.utype[u]
     mclass = ut.mclass[t]
-    n_hex = mt.neighbours.shape[0]
-    no_road = np.zeros(n_hex, dtype=np.bool_)
+    step = mv.assault_cost[mclass]  # PB-OVR-3
     g = st.group[u]
     n = 0
     # PB-SIT-5: a unit coming back from a round trip enters by the hex where it left, and only by
@@ -1618,7 +1604,7 @@ def entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, fort_categor
             x = mt.neighbours[target, (d + 3) % 6]
             if x < 0 or occ[x, 1 - side] > 0 or mt.closed[x] or load[x, side] + ut.stack_count[t] > limits[side]:
                 continue
-            out = assault_step(mt, mv, target, (d + 3) % 6, x, mclass, target, no_road)
+            out = step[target, (d + 3) % 6]
             if out < 0 or mv.enter_cost[target, mclass] + out > ut.movement[t]:
                 continue
             out_target[n] = target

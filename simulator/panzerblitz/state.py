@@ -25,8 +25,10 @@ STATUS_NAMES = {WAITING: "waiting", ON_MAP: "on map", EXITED: "exited", ELIMINAT
 # over / marching / marching, and the march ends at the end of this player-turn.
 MARCH_OVER, MARCHING, MARCH_ENDING = 0, 1, 2
 
-# Clock slots.
-TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT = 0, 1, 2, 3, 4, 5, 6, 7
+# Clock slots.  VIEW_SIDE: 1 + the side whose movement phase the movement view follows, 0 none
+# (simulator/panzerblitz/move_view.py).
+TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT, VIEW_SIDE = range(9)
+N_CLOCK = 9
 
 # Per-turn statistics, one row per game-turn (0 = after set-up) and side: `turn_stats[turn, side, k]`.
 TS_ON_MAP, TS_DISPERSED, TS_LOST, TS_ATTACK, TS_DEFENSE, TS_OBJECTIVES, TS_EXITED, TS_NOT_PLACED = range(8)
@@ -35,6 +37,8 @@ TURN_STAT_NAMES = ("units_on_map", "units_dispersed", "units_lost", "attack_stre
 
 LOG_WIDTH = 10
 MAX_EVENTS = 60_000
+# Sizes of the movement view's tables (move_view.py defines their rows and columns).
+N_VIEW_FLAGS, N_VIEW_COUNTS, N_VIEW_SEEN = 5, 5, 5
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "utype", "side", "hex", "status", "dispersed", "fired", "moved", "entry_turn", "group",
@@ -51,6 +55,7 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "march_path_start", "march_path", "march_rank",
     "on_top", "own_fire_hit",
     "trip_out", "trip_final", "trip_stay_off", "trip_hex", "returned", "mine_side",
+    "view_flags", "view_count", "view_load", "view_seen", "view_dirty",
 ])
 
 
@@ -115,7 +120,7 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         exit_edge=np.zeros(n, dtype=np.int64), mine_safe=np.zeros(n, dtype=np.bool_),
         dispersed_this_turn=np.zeros(n, dtype=np.bool_),
         wrecks=np.zeros((n_hex, len(sides)), dtype=np.int64), mine=np.zeros(n_hex, dtype=np.bool_),
-        block=np.zeros(n_hex, dtype=np.bool_), clock=np.zeros(8, dtype=np.int64),
+        block=np.zeros(n_hex, dtype=np.bool_), clock=np.zeros(N_CLOCK, dtype=np.int64),
         log=np.zeros((MAX_EVENTS, LOG_WIDTH), dtype=np.int64),
         group_hex_start=group_hex_start, group_hexes=group_hexes_flat,
         group_entering=np.array(group_entering, dtype=np.bool_), exit_edges=exit_edges,
@@ -171,6 +176,14 @@ def new_state(t: Tables, rng: np.random.Generator) -> State:
         # Per hex, the side that laid its minefield (-1: none, or laid by no side's set-up).
         # Minefields attack both sides' units (PB-MINE-2); their owner knows them.
         mine_side=np.full(n_hex, -1, dtype=np.int64),
+        # Derived, not game state: what the movement rules read of the board, kept up to date
+        # through a movement phase (move_view.py: flags, counts, loads per hex; what it last saw
+        # of each unit; scratch marks).
+        view_flags=np.zeros((N_VIEW_FLAGS, n_hex), dtype=np.bool_),
+        view_count=np.zeros((N_VIEW_COUNTS, n_hex), dtype=np.int64),
+        view_load=np.zeros((n_hex, 2), dtype=np.int64),
+        view_seen=np.zeros((n, N_VIEW_SEEN), dtype=np.int64),
+        view_dirty=np.zeros(n_hex, dtype=np.bool_),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)

@@ -22,12 +22,12 @@ from simulator.soa import struct_of_arrays
 
 MapT = struct_of_arrays("MapT", module=__name__, fields=[
     "neighbours", "side_features", "level", "dist", "los", "concealing", "terrain_mod",
-    "town", "closed", "brown_bit", "edge_mask", "swamp", "overrun_ok",
+    "town", "closed", "brown_bit", "edge_mask", "swamp", "overrun_ok", "swamp_hexes",
 ])
 MoveT = struct_of_arrays("MoveT", module=__name__, fields=[
     "enter_cost", "town_hex", "depressed", "leave_surcharge", "green_closed", "road_cost",
     "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits", "gully_whole",
-    "clear_cost", "swamp_stack_cost",
+    "clear_cost", "swamp_stack_cost", "side_cost", "assault_cost", "road_side",
 ])
 CombatT = struct_of_arrays("CombatT", module=__name__, fields=[
     "crt", "lowest_roll", "col_attack", "col_defense", "below_table_allowed", "wec", "halving",
@@ -96,11 +96,13 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
         concealing=concealing, terrain_mod=terrain_mod, town=m.has_feature("town").copy(),
         closed=closed, brown_bit=m.side_bit("brown"), edge_mask=edge_mask,
         swamp=m.has_feature("swamp").copy(), overrun_ok=overrun_ok,
+        swamp_hexes=np.flatnonzero(m.has_feature("swamp")).astype(np.int64),
     )
     mv = movement
     move_t = MoveT(mv.enter_cost.astype(np.int64), mv.town_hex, mv.depressed, mv.leave_surcharge.astype(np.int64),
                    mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
-                   mv.pond_bit, mv.along_gully_bits, mv.gully_whole, mv.clear_cost, mv.swamp_stack_cost)
+                   mv.pond_bit, mv.along_gully_bits, mv.gully_whole, mv.clear_cost, mv.swamp_stack_cost,
+                   mv.side_cost, mv.assault_cost, mv.road_side)
     combat_t = CombatT(combat.crt, combat.lowest_roll, combat.col_attack, combat.col_defense,
                        combat.below_table_allowed, combat.wec, combat.hill_halving, combat.mod_terrain,
                        combat.mod_dispersed, combat.minefield_column, combat.mod_overrun,
