@@ -113,6 +113,12 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
     contact[:] = 0
     spotter = np.zeros(n_hex, dtype=np.bool_)
     fort_hex = np.zeros(n_hex, dtype=np.bool_)
+    # The map arrays the loops read, taken from their structs once: a struct field read in a
+    # loop takes and drops a reference every time (docs/performance.md).
+    dist = mt.dist
+    los = mt.los
+    concealing = mt.concealing
+    level = mt.level
     for e in range(st.utype.shape[0]):
         if st.status[e] == 1 and st.side[e] == enemy and ut.fort[st.utype[e]]:
             fort_hex[st.hex[e]] = True
@@ -120,13 +126,16 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
         if not is_piece(st, ut, e) or st.side[e] != enemy:
             continue
         he = st.hex[e]
+        dist_e = dist[he]
+        los_e = los[he]  # line of sight is reciprocal (tables.build_tables checks)
+        seen = not concealing[he]
         for h in range(n_hex):
-            d = mt.dist[he, h]
+            d = dist_e[h]
             if d < enemy_dist[h]:
                 enemy_dist[h] = d
-            if d <= MAX_SCAN and d < target_near[h] and (d <= 1 or (mt.los[h, he] and not mt.concealing[he])):
+            if d <= MAX_SCAN and d < target_near[h] and (d <= 1 or (los_e[h] and seen)):
                 target_near[h] = d
-        if mt.concealing[he] or fort_hex[he]:
+        if concealing[he] or fort_hex[he]:
             w = int(100 * (pt.unit_value[st.utype[e]] + pt.victory_weight[side, st.utype[e]]))
             for k in range(6):
                 nb = mt.neighbours[he, k]
@@ -146,15 +155,30 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
             continue
         he = st.hex[e]
         r = ut.range[t]
+        # `modified_attack` reads the distance only as within half range or not (PB-WEC-3) and
+        # the terrain only as halved or not: the six AFs this unit can bring, worked out once.
+        af, wc, wec, halving = ut.attack[t], ut.weapon[t], ct.wec, ct.halving
+        soft = modified_attack(af, wc, False, 0, r, False, wec, halving)
+        soft_halved = modified_attack(af, wc, False, 0, r, True, wec, halving)
+        near = modified_attack(af, wc, True, 0, r, False, wec, halving)
+        near_halved = modified_attack(af, wc, True, 0, r, True, wec, halving)
+        far = modified_attack(af, wc, True, r // 2 + 1, r, False, wec, halving)
+        far_halved = modified_attack(af, wc, True, r // 2 + 1, r, True, wec, halving)
+        dist_e = dist[he]
+        los_e = los[he]
+        level_e = level[he]
         for h in range(n_hex):
-            d = mt.dist[he, h]
+            d = dist_e[h]
             if d > r or d == 0:
                 continue
-            if d > 1 and (not mt.los[he, h] or (mt.concealing[h] and not spotter[h])):
+            if d > 1 and (not los_e[h] or (concealing[h] and not spotter[h])):
                 continue
-            halved = hill_halves(mt.level[he], mt.level[h], d == 1, False)
-            threat_soft[h] += modified_attack(ut.attack[t], ut.weapon[t], False, d, r, halved, ct.wec, ct.halving)
-            threat_armored[h] += modified_attack(ut.attack[t], ut.weapon[t], True, d, r, halved, ct.wec, ct.halving)
+            halved = hill_halves(level_e, level[h], d == 1, False)
+            threat_soft[h] += soft_halved if halved else soft
+            if d <= r // 2:
+                threat_armored[h] += near_halved if halved else near
+            else:
+                threat_armored[h] += far_halved if halved else far
     pairing_field(st, ut, side, fields[PAIRING])
     own_near = fields[OWN_NEAR]
     own_near[:] = 0

@@ -74,6 +74,10 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
         # PB-OPT-RSLOS-1: the real-space reading is part of the rules, hence of the cache key.
         los_table = LineOfSight(m, compile_rules(rs.data["los"], m, where, combat.real_space_los,
                                                  combat.band_chains)).table()
+    if not np.array_equal(los_table, los_table.T):
+        # Kernels read a firer's row for its targets and a target's row for its firers.
+        raise DataError(sit.path, "line of sight",
+                        "the table is not reciprocal", "LOS from a to b exactly when from b to a (PB-LOS)")
     concealing = m.has_feature("woods") | m.has_feature("town")  # PB-SPOT-1
     terrain_mod = np.zeros(m.n_hexes, dtype=np.int64)
     for f in combat.terrain_mod_features:
