@@ -44,3 +44,21 @@ def test_fingerprint_sees_a_changed_die_roll(golden):
     k = int(rec.state.clock[N_EVENTS]) - 1
     rec.state.log[k, -1] = np.int64(rec.state.log[k, -1] + 1)
     assert fingerprint(rec) != golden[key("pb-01", ("random", "random"), 0)]
+
+
+@pytest.mark.parametrize("sid", ["pb-04", "pb-12"])
+def test_games_in_a_reused_state_match_their_golden_fingerprints(golden, sid):
+    # batch.play_games plays every game of a batch in one StateBuffer: a game must not see
+    # anything the previous one (another pairing too) left in the arrays or the event log.
+    from simulator.panzerblitz.batch import prepare
+    from simulator.panzerblitz.replay import play
+    from simulator.panzerblitz.state import StateBuffer
+    from simulator.situation import load_situation
+    from tests.golden_games import fingerprint
+
+    t = prepare(load_situation(sid))
+    buffer = StateBuffer(t)
+    for seed in SEEDS:
+        for p in PAIRINGS:
+            got = fingerprint(play(t, seed, p, state=buffer.fresh()))
+            assert got == golden[key(sid, p, seed)], (sid, p, seed)

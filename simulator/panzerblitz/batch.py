@@ -10,6 +10,8 @@ reading of readings.both_sides_reach_level (PB-VIC-3: when both sides reach a le
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pandas as pd
 
@@ -23,6 +25,7 @@ from simulator.panzerblitz.state import (
     TS_LOST,
     TS_OBJECTIVES,
     TURN_STAT_NAMES,
+    StateBuffer,
 )
 from simulator.panzerblitz.tables import Tables, build_tables
 from simulator.panzerblitz.victory import decided_turn, provisional
@@ -37,14 +40,37 @@ def prepare(sit: Situation) -> Tables:
 def play_games(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]
                ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Games, turns and losses tables; every row carries `batch_game`, the game's index in `seeds`."""
+    specs = tuple(policies[s] for s in t.situation.ruleset.sides)
+    games, turns, losses = [], [], []
+    buffer = StateBuffer(t)
+    # Python's cyclic garbage collector is off while the games run: the rows below are
+    # thousands of small objects, and each collection they set off walks every object numba
+    # and pandas keep alive (~5% of a pb-04 game).  Any cyclic garbage waits for the end of the batch.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _play_rows(t, seeds, specs, buffer, games, turns, losses)
+    finally:
+        if collecting:
+            gc.enable()
+    g = pd.DataFrame(games)
+    loss_cols = [c for c in g.columns if c.startswith(("lost:", "lost_at_setup:"))]
+    g[loss_cols] = g[loss_cols].fillna(0).astype(np.int64)
+    tt = pd.DataFrame(turns, columns=["batch_game", "seed", "turn", "side", *TURN_STAT_NAMES, "leader", "leader_level",
+                                      "measure", "measure_level"])
+    lo = pd.DataFrame(losses, columns=["batch_game", "seed", "side", "unit_type", "hex", "turn"])
+    return g, tt, lo
+
+
+def _play_rows(t: Tables, seeds: list[int], specs: tuple, buffer: StateBuffer, games: list, turns: list,
+               losses: list) -> None:
+    """Plays the games and appends their rows to `games`, `turns` and `losses`."""
     sides = t.situation.ruleset.sides
     labels = t.situation.map.labels
-    specs = tuple(policies[s] for s in sides)
     names = t.units.names
     counted = t.unit_t.victory_count
-    games, turns, losses = [], [], []
     for gi, seed in enumerate(seeds):
-        rec = play(t, int(seed), specs)
+        rec = play(t, int(seed), specs, state=buffer.fresh())
         st, o = rec.state, rec.outcome
         last = st.turn_stats.shape[0] - 1
         standing = provisional(st, t)
@@ -75,10 +101,3 @@ def play_games(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]
             h = st.lost_hex[u]
             losses.append((gi, int(seed), sides[st.side[u]], names[st.utype[u]], labels[h] if h >= 0 else "",
                            int(st.lost_turn[u])))
-    g = pd.DataFrame(games)
-    loss_cols = [c for c in g.columns if c.startswith(("lost:", "lost_at_setup:"))]
-    g[loss_cols] = g[loss_cols].fillna(0).astype(np.int64)
-    tt = pd.DataFrame(turns, columns=["batch_game", "seed", "turn", "side", *TURN_STAT_NAMES, "leader", "leader_level",
-                                      "measure", "measure_level"])
-    lo = pd.DataFrame(losses, columns=["batch_game", "seed", "side", "unit_type", "hex", "turn"])
-    return g, tt, lo

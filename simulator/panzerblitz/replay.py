@@ -83,12 +83,13 @@ def policy_tables(t: Tables) -> PolicyT:
 
 
 def play(t: Tables, seed: int, policies: tuple[str | PolicySpec, str | PolicySpec] = ("random", "random"),
-         debug: bool = False) -> GameRecord:
-    """One complete game; `policies` per side index (names or specs with parameters)."""
+         debug: bool = False, state: State | None = None) -> GameRecord:
+    """One complete game; `policies` per side index (names or specs with parameters).  `state`:
+    a fresh state to play it in (`StateBuffer.fresh()`), else a new one."""
     sit = t.situation
     sides = sit.ruleset.sides
     specs = [p if isinstance(p, PolicySpec) else parse_policy(p) for p in policies]
-    st = new_state(t, np.random.default_rng(seed))
+    st = new_state(t) if state is None else state
     st.clock[DEBUG] = int(debug)
     first = sides.index(sit.sets_up_first)
     order = np.array([first, 1 - first], dtype=np.int64)
