@@ -522,6 +522,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     col_attack = ct.col_attack
     col_defense = ct.col_defense
     p_result = pt.p_result
+    n_columns = col_attack.shape[0]
+    n_mods = p_result.shape[2]
+    danger_df = max(1 if carrying and not armored_type else defense, 1)  # PB-TRANS-6, as danger_at
     self_counted = home >= 0 and is_piece(st, ut, u)
     for i in range(n):
         h = hexes[i]
@@ -543,8 +546,22 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
         near = own_near[h]
         if self_counted and mt.dist[home, h] <= radius:
             near -= 1  # itself, counted where it stands
-        dgr = danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod,
-                        col_attack, col_defense, p_result, disperse, near, split, h)
+        # danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod,
+        # col_attack, col_defense, p_result, disperse, near, split, h), written out: a call per hex
+        # that hands over eight arrays costs more than its arithmetic (each array's reference
+        # count is taken and dropped, docs/performance.md).
+        dgr = 0.0
+        threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
+        if threat > 0:
+            if near > 0:
+                threat = int(threat / (1.0 + split * min(near, MAX_SUPPORT)))
+            col = -1  # odds_column(threat, danger_df, col_attack, col_defense)
+            for j in range(n_columns):
+                if col_attack[j] * danger_df <= threat * col_defense[j]:
+                    col = j
+            if col >= 0:
+                m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
+                dgr = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
         s -= risk * dgr
         if near <= 0 and dgr > 0:
             s -= alone_cost  # alone where the enemy's fire reaches it

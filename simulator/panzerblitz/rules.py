@@ -65,7 +65,7 @@ def log_event(st, kind, a, b, c, d, e, f, g):
     st.clock[N_EVENTS] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_piece(st, ut, u):
     """A unit on the map that is a fighting unit (not a fort, block or minefield) and not aboard."""
     return st.status[u] == ON_MAP and not ut.positional[st.utype[u]] and st.carried_by[u] < 0
@@ -156,7 +156,7 @@ def brown_between(mt, a, b):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_see(mt, spotted, a, b):
     """PB-CBT-4 / PB-LOS / PB-SPOT: may a unit in a fire at a unit in b (LOS and spotting)?"""
     dist = mt.dist[a, b]
