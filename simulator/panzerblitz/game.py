@@ -431,8 +431,9 @@ def _pass_through(st, mt, side, prev, start, dest):
 
 @njit(cache=True)
 def _occupied_by(st, ut, h, side):
-    for v in range(st.utype.shape[0]):
-        if is_piece(st, ut, v) and st.hex[v] == h and st.side[v] == side:
+    hexes = st.hex  # taken once (see rules.fort_in)
+    for v in range(hexes.shape[0]):
+        if hexes[v] == h and st.side[v] == side and is_piece(st, ut, v):
             return True
     return False
 
@@ -448,9 +449,12 @@ def _note_advance(st, ut, mt, side, start, dest):
 @njit(cache=True)
 def _passenger_here(st, ut, c, h, side):
     """A unit that may board carrier c in hex h (PB-TRANS-2/3/4)."""
-    for p in range(st.utype.shape[0]):
+    hexes = st.hex  # taken once (see rules.fort_in)
+    for p in range(hexes.shape[0]):
+        if hexes[p] != h:
+            continue
         t = st.utype[p]
-        if (p != c and is_piece(st, ut, p) and st.hex[p] == h and st.side[p] == side
+        if (p != c and is_piece(st, ut, p) and st.side[p] == side
                 and not ut.vehicle[t] and not st.fired[p] and not st.dispersed[p]
                 and not st.moved[p] and st.carrying[p] < 0):
             return p

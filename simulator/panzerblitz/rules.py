@@ -108,9 +108,10 @@ def mark_passed(st, h, side):
 def nearest_enemy(st, ut, mt, side, h):
     """Hexes from h to the nearest enemy fighting unit on the map (a huge number if none)."""
     d = 1 << 30
-    for v in range(st.utype.shape[0]):
-        if is_piece(st, ut, v) and st.side[v] != side and mt.dist[h, st.hex[v]] < d:
-            d = mt.dist[h, st.hex[v]]
+    hexes, sides, dist = st.hex, st.side, mt.dist  # taken once (see fort_in)
+    for v in range(hexes.shape[0]):
+        if sides[v] != side and is_piece(st, ut, v) and dist[h, hexes[v]] < d:
+            d = dist[h, hexes[v]]
     return d
 
 
@@ -118,9 +119,11 @@ def nearest_enemy(st, ut, mt, side, h):
 def occupancy(st, ut, n_hex):
     """Per hex and side: fighting units present (positional counters and passengers excluded)."""
     occ = np.zeros((n_hex, 2), dtype=np.int64)
-    for u in range(st.utype.shape[0]):
-        if is_piece(st, ut, u):
-            occ[st.hex[u], st.side[u]] += 1
+    # is_piece from arrays taken out of the state once (see fort_in).
+    status, utype, carried_by, positional, hexes, sides = st.status, st.utype, st.carried_by, ut.positional, st.hex, st.side
+    for u in range(utype.shape[0]):
+        if status[u] == ON_MAP and not positional[utype[u]] and carried_by[u] < 0:
+            occ[hexes[u], sides[u]] += 1
     return occ
 
 
@@ -183,6 +186,10 @@ def defender_stack(st, ut, mt, h, defender_side):
     """PB-STK-5 / PB-WEC-6 / PB-TRANS-6..8: the combined DF of the units in h, and whether the
     stack is an armored target: 1 armored, 0 non-armored, 2 a tie (each firer takes the type
     less favourable to itself)."""
+    # Each unit's hex and side tested first, from arrays taken out of the state once: every
+    # read of a state field inside the loop takes and drops a reference to it (see fort_in).
+    hexes = st.hex
+    sides = st.side
     f = fort_in(st, ut, h, defender_side)
     if f >= 0:
         # PB-FORT-3 / PB-STK-7: units in a fort are attacked only through it, with the fort's
@@ -195,7 +202,7 @@ def defender_stack(st, ut, mt, h, defender_side):
         n_soft = 0
         n_dispersed = 1 if st.dispersed[f] else 0
         for u in range(st.utype.shape[0]):
-            if not st.on_top[u] or not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
+            if hexes[u] != h or sides[u] != defender_side or not st.on_top[u] or not is_piece(st, ut, u):
                 continue
             df, n_armored, n_soft, n_dispersed = _tally(st, ut, u, df, n_armored, n_soft, n_dispersed)
         if n_soft == 0 or mt.town[h] or n_armored > n_soft:
@@ -209,8 +216,8 @@ def defender_stack(st, ut, mt, h, defender_side):
     n_armored = 0
     n_soft = 0
     n_dispersed = 0
-    for u in range(st.utype.shape[0]):
-        if not is_piece(st, ut, u) or st.hex[u] != h or st.side[u] != defender_side:
+    for u in range(hexes.shape[0]):
+        if hexes[u] != h or sides[u] != defender_side or not is_piece(st, ut, u):
             continue
         t = st.utype[u]
         p = st.carrying[u]
@@ -238,8 +245,9 @@ def defender_stack(st, ut, mt, h, defender_side):
 @njit(cache=True)
 def fort_in(st, ut, h, side):
     """The fort of `side` in hex h, or -1."""
-    for v in range(st.utype.shape[0]):
-        if st.status[v] == ON_MAP and st.hex[v] == h and st.side[v] == side and ut.fort[st.utype[v]]:
+    hexes = st.hex  # taken once: a state field read in the loop takes and drops a reference each time
+    for v in range(hexes.shape[0]):
+        if hexes[v] == h and st.side[v] == side and st.status[v] == ON_MAP and ut.fort[st.utype[v]]:
             return v
     return -1
 
@@ -253,8 +261,9 @@ def inside_fort(st, ut, u):
 @njit(cache=True)
 def enemy_in_hex(st, ut, h, side):
     """A fighting unit of the side opposed to `side` in hex h (on top of `side`'s fort)."""
-    for v in range(st.utype.shape[0]):
-        if st.side[v] != side and is_piece(st, ut, v) and st.hex[v] == h:
+    hexes = st.hex  # taken once (see fort_in)
+    for v in range(hexes.shape[0]):
+        if hexes[v] == h and st.side[v] != side and is_piece(st, ut, v):
             return True
     return False
 
@@ -277,8 +286,9 @@ def capture_fort(st, ut, h, side):
     """PB-FORT-8: a unit moving into an empty enemy fort takes it over."""
     f = fort_in(st, ut, h, 1 - side)
     if f >= 0:
-        for v in range(st.utype.shape[0]):
-            if is_piece(st, ut, v) and st.hex[v] == h and st.side[v] != side:
+        hexes = st.hex  # taken once (see fort_in)
+        for v in range(hexes.shape[0]):
+            if hexes[v] == h and st.side[v] != side and is_piece(st, ut, v):
                 return
         st.side[f] = side
         st.dispersed[f] = False
