@@ -303,3 +303,10 @@ def test_the_documented_example_is_valid(tmp_path):
     assert check_file(write(tmp_path, example, "example.toml")) == []
     sit = load_situation(tmp_path / "example.toml")
     assert sit.ruleset.units["88mm-at"]["range"] == 16
+
+
+def test_a_side_name_that_is_no_side_is_reported_once_and_not_echoed_in_fields(tmp_path):
+    # Found by the fuzzer: a side named ":" gave fields "side[:]..." that no reader could split.
+    errors = check_file(write(tmp_path, PB01.read_text().replace('name = "russian"', 'name = ":"', 1)))
+    assert any(e.field == "side" and "exactly one [[side]]" in e.line() for e in errors)
+    assert all(LINE.match(e.line()) and "side[:]" not in e.line() and "the : forces" not in e.line() for e in errors)

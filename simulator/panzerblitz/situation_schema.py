@@ -350,7 +350,9 @@ def _check_sides(sides_doc, doc, game_map: GameMap, ruleset: RulesetData, probs:
             continue
         probs.unknown_keys(sdoc, {"name", "group", "victory"}, fld)
         side_name = sdoc.get("name", f"#{si}")
-        fld = f"side[{side_name}]" if isinstance(side_name, str) else fld
+        # A name that is not one of the ruleset's sides has had its error above; naming fields by
+        # it would only echo it ("side[:]", "a : unit type").
+        fld = f"side[{side_name}]" if side_name in ruleset.sides else fld
         groups = []
         gdocs = sdoc.get("group", [])
         if not gdocs:
@@ -396,7 +398,7 @@ def _check_group(g, fld, side_name, turns, game_map, ruleset, probs, fixed_hex_l
                 probs.add(f"{fld}.units.{u}", f"got {c!r}", "a count >= 1")
                 continue
             uside = ruleset.units[u].get("side", "any")
-            if uside not in ("any", side_name):
+            if uside not in ("any", side_name) and side_name in ruleset.sides:
                 probs.add(f"{fld}.units.{u}", f"a {uside} unit in the {side_name} forces", f"a {side_name} unit type")
                 continue
             good_units[u] = c
