@@ -22,6 +22,7 @@ from simulator.ruleset import CORE_TABLES, RULESETS_DIR, known_rulesets
 
 BUILT_IN: dict[str, str] = {
     "panzerblitz": "simulator.panzerblitz.ruleset",
+    "first-panzer-army": "simulator.rulesets.first_panzer_army.ruleset",
 }
 
 _modules: dict[str, str] = dict(BUILT_IN)

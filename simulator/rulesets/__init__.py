@@ -1,0 +1,1 @@
+"""Rulesets built into the tool, one package each (engine, rules, schemas, report hooks, players)."""

@@ -1,0 +1,240 @@
+"""Movement (FPA 12.0-12.5): movement factors by weather and class (12.1, 14.0), terrain costs
+(14.0 TEC), river crossings rolled on the River Crossing Table (12.3), the Korpsgruppe traffic
+bonus (12.4), ZOC stops (7.2), the Soviet no-go area (12.5), Hitler's stand-fast order (3.2(6)),
+Soviet exits off the south-west edge (4.1) and stacking by steps (6.1, 6.2)."""
+
+from __future__ import annotations
+
+from simulator.jit import njit
+from simulator.rulesets.first_panzer_army.consts import (
+    ARTILLERY,
+    EV_EXIT,
+    EV_MOVE,
+    EV_RIVER_STOP,
+    EXITED,
+    F_CORPS,
+    FL,
+    FROST,
+    GERMAN,
+    K_EXIT_COST,
+    K_GER_STACK,
+    K_KG_MOVE_RADIUS,
+    K_MAJOR_BONUS,
+    K_OOS_MF_PM,
+    K_RIVER_FLAT,
+    K_RIVER_FLAT_COST,
+    K_ROLL_CAP,
+    K_SOV_ART_STACK,
+    K_SOV_STACK,
+    K_STAND_FAST_COL,
+    K_STAND_FAST_TURN,
+    K_STORM_KG,
+    NON_MECH,
+    SOVIET,
+    STATIC,
+    STORM,
+    TOWN,
+)
+from simulator.rulesets.first_panzer_army.rng import die
+from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN, G_WEATHER
+from simulator.rulesets.first_panzer_army.zoc import enemy_in, ezoc, log, place, stack_steps
+
+INF = 1 << 20
+
+
+@njit(cache=True)
+def stack_ok(S, T, u: int, h: int) -> bool:
+    """Whether unit `u` may end in hex `h` without overstacking it (6.1: 9 German steps of any
+    type; 6.2: 4 Soviet non-artillery steps plus 1 artillery step; garrisons count nothing)."""
+    side = T.u_side[u]
+    if T.u_class[u] == STATIC:
+        return True
+    here = S.u_hex[u] == h
+    steps = 0 if here else S.u_steps[u]
+    if side == GERMAN:
+        return stack_steps(S, T, side, h, False) + steps <= T.k[K_GER_STACK]
+    art = T.u_class[u] == ARTILLERY
+    limit = T.k[K_SOV_ART_STACK] if art else T.k[K_SOV_STACK]
+    return stack_steps(S, T, side, h, art) + steps <= limit
+
+
+@njit(cache=True)
+def movement_factor(S, T, u: int) -> int:
+    """12.1 / 14.0: by weather and class (artillery moves as mechanized, 2.3; garrisons never
+    move, 2.7); 8.3: a Soviet unit out of supply when it starts to move has half, rounded up."""
+    cls = T.u_class[u]
+    if cls == STATIC:
+        return 0
+    mf = T.mf[S.g[G_WEATHER], 0 if cls == NON_MECH else 1]
+    if T.u_side[u] == SOVIET and S.supply[S.u_hex[u]] == 0:
+        mf = (mf * T.k[K_OOS_MF_PM] + 999) // 1000
+    return mf
+
+
+@njit(cache=True)
+def kg_free(S, T, h: int) -> bool:
+    """12.4: hex `h` is in the range of a Korpsgruppe whose traffic bonus holds (not in storm;
+    no Soviet ZOC in any hex of its range)."""
+    if S.g[G_WEATHER] == STORM and T.k[K_STORM_KG] == 0:
+        return False
+    radius = T.k[K_KG_MOVE_RADIUS]
+    for i in range(S.kg_hex.shape[0]):
+        kh = S.kg_hex[i]
+        if kh < 0 or T.dist[kh, h] > radius:
+            continue
+        ok = True
+        if S.zoc[SOVIET, kh] > 0:
+            ok = False
+        for d in range(6):
+            nb = T.neighbours[kh, d]
+            if nb >= 0 and S.zoc[SOVIET, nb] > 0:
+                ok = False
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def river_cost(S, T, a: int, d: int, roll: int) -> int:
+    """12.3: extra MP to cross hexside (a, d) with die `roll` (0 = the cheapest the table
+    allows, for planning).  Free in frost and into or out of a town or FL."""
+    kind = T.river[a, d]
+    if kind == 0:
+        return 0
+    b = T.neighbours[a, d]
+    w = S.g[G_WEATHER]
+    if w == FROST or T.terrain[a] == TOWN or T.terrain[a] == FL or T.terrain[b] == TOWN or T.terrain[b] == FL:
+        return 0
+    if T.k[K_RIVER_FLAT] == 1:
+        return T.k[K_RIVER_FLAT_COST]
+    r = roll if roll > 0 else 1
+    if kind == 2:
+        r += T.k[K_MAJOR_BONUS]   # Dnestr, Bug, Prut: +1 to the roll
+    cap = T.k[K_ROLL_CAP]
+    if r > cap:
+        r = cap
+    return T.river_cost[w, r - 1]
+
+
+@njit(cache=True)
+def enter_cost(S, T, u: int, a: int, d: int, roll: int) -> int:
+    """MP for unit `u` to enter the neighbour of `a` in direction `d`; INF where it may not."""
+    b = T.neighbours[a, d]
+    if b < 0:
+        return INF
+    side = T.u_side[u]
+    if enemy_in(S, side, b):
+        return INF
+    if side == SOVIET and T.restricted[b] == 1:
+        return INF       # 12.5
+    if side == GERMAN and S.g[G_TURN] == T.k[K_STAND_FAST_TURN] and S.u_start[u] >= 0 \
+            and T.fpa_col[S.u_start[u]] >= T.k[K_STAND_FAST_COL] and T.fpa_col[b] < T.k[K_STAND_FAST_COL]:
+        return INF       # 3.2(6)
+    if side == GERMAN and kg_free(S, T, b):
+        return 0         # 12.4, river crossings included
+    mech = 0 if T.u_class[u] == NON_MECH else 1
+    return T.tmp[T.terrain[b], mech] + river_cost(S, T, a, d, roll)
+
+
+@njit(cache=True)
+def reachable(S, T, u: int, mf: int) -> None:
+    """Cheapest MP (planning river crossings at their cheapest roll) from the unit's hex to
+    every hex into S.mp (INF = out of reach) with the predecessor in S.prev.  7.2: a unit
+    stops on entering an EZOC; one starting in an EZOC may leave only into a hex free of EZOC."""
+    n = T.neighbours.shape[0]
+    side = T.u_side[u]
+    start = S.u_hex[u]
+    for h in range(n):
+        S.mp[h] = INF
+        S.prev[h] = -1
+        S.mark[h] = 0
+    S.mp[start] = 0
+    q = S.queue
+    qn = q.shape[0]
+    head = 0
+    tail = 1
+    q[0] = start
+    S.mark[start] = 1
+    while head != tail:
+        h = q[head]
+        head = (head + 1) % qn
+        S.mark[h] = 0
+        if h != start and ezoc(S, T, side, h):
+            continue
+        for d in range(6):
+            b = T.neighbours[h, d]
+            if b < 0:
+                continue
+            if h == start and ezoc(S, T, side, h) and ezoc(S, T, side, b):
+                continue       # 7.2: never directly from EZOC to EZOC
+            cost = enter_cost(S, T, u, h, d, 0)
+            if cost >= INF:
+                continue
+            new = S.mp[h] + cost
+            if new <= mf and new < S.mp[b]:
+                S.mp[b] = new
+                S.prev[b] = h
+                if S.mark[b] == 0:
+                    S.mark[b] = 1
+                    q[tail] = b
+                    tail = (tail + 1) % qn
+
+
+@njit(cache=True)
+def can_exit(S, T, u: int, mf: int) -> int:
+    """4.1: the exit hex (0729-1729) from which `u`, a Soviet corps, can move off the map
+    (1 MP), or -1.  Only scoring units are offered the exit."""
+    if T.u_side[u] != SOVIET or (T.u_flags[u] & F_CORPS) == 0:
+        return -1
+    best = -1
+    for h in range(T.neighbours.shape[0]):
+        if T.exit_hex[h] == 1 and S.mp[h] + T.k[K_EXIT_COST] <= mf:
+            if best < 0 or S.mp[h] < S.mp[best]:
+                best = h
+    return best
+
+
+@njit(cache=True)
+def move_unit(S, T, u: int, dest: int, mf: int) -> int:
+    """Move `u` along the S.prev path to `dest` (S.mp / S.prev from `reachable`), rolling each
+    river crossing (12.3); a crossing it cannot pay stops it on its bank (OQ-FPA-12 "stop").
+    Every hex entered takes control (3.3).  Returns the hex where it stopped."""
+    n = 0
+    h = dest
+    while h != S.u_hex[u] and h >= 0:
+        S.path[n] = h
+        n += 1
+        h = S.prev[h]
+    start = S.u_hex[u]
+    spent = 0
+    here = start
+    for i in range(n - 1, -1, -1):
+        nxt = S.path[i]
+        d = 0
+        for dd in range(6):
+            if T.neighbours[here, dd] == nxt:
+                d = dd
+        roll = 0
+        if T.river[here, d] > 0 and not kg_free(S, T, nxt):
+            roll = die(S.rng)
+        cost = enter_cost(S, T, u, here, d, roll if roll > 0 else 1)
+        if T.river[here, d] == 0 or kg_free(S, T, nxt):
+            cost = enter_cost(S, T, u, here, d, 0)
+        if spent + cost > mf:
+            log(S, EV_RIVER_STOP, T.u_side[u], u, here, nxt, roll, 0)
+            break
+        spent += cost
+        place(S, T, u, nxt)
+        here = nxt
+    if here != start:
+        log(S, EV_MOVE, T.u_side[u], u, here, start, spent, 0)
+    return here
+
+
+@njit(cache=True)
+def exit_map(S, T, u: int) -> None:
+    """4.1: a Soviet corps leaves the map from an exit hex, for good."""
+    h = S.u_hex[u]
+    place(S, T, u, EXITED)
+    S.g[G_EXITS] += 1
+    log(S, EV_EXIT, T.u_side[u], u, h, S.g[G_EXITS], 0, 0)

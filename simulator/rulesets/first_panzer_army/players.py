@@ -1,0 +1,65 @@
+"""First Panzer Army players and the one dispatcher between the rules and them.
+
+The engine writes the legal options of a decision into S.opts (rows, columns by kind:
+consts.DECISION_KINDS, docs/first-panzer-army/engine.md) and calls `decide`, which records the
+decision (kind, options, chosen) and asks `choose`; the engine never asks who is playing.  A
+recorded game replays with the players removed (S.forced).  The random player draws uniformly
+on the players' random stream; the heuristic scores the options (heuristic.py).
+"""
+
+from __future__ import annotations
+
+from simulator.jit import njit
+from simulator.players import Catalogue, Param, PlayerType
+from simulator.rulesets.first_panzer_army.consts import MAX_DECISIONS
+from simulator.rulesets.first_panzer_army.heuristic import best_option
+from simulator.rulesets.first_panzer_army.rng import PLAYERS as PLAYER_STREAM
+from simulator.rulesets.first_panzer_army.rng import randint
+from simulator.rulesets.first_panzer_army.state import G_FORCE, G_N_DEC, G_N_FORCED
+
+RANDOM, HEURISTIC = 0, 1
+
+HEURISTIC_PARAMS = {
+    "soviet_min_column": Param(3.0, "Soviet: lowest odds column worth attacking (3 = 2:1)"),
+    "german_min_column": Param(2.0, "German: lowest odds column worth attacking (2 = 1:1; attrition pays, dev notes)"),
+    "west_weight": Param(1.0, "German: weight of getting closer to the relief in the west"),
+    "town_weight": Param(4.0, "weight of taking or holding a town or FL hex"),
+    "exit_turn": Param(5.0, "Soviet: from this turn on, corps head for the exit hexes 0729-1729"),
+    "cas_per_attack": Param(2.0, "markers committed at most to one combat"),
+    "screen_weight": Param(1.0, "Soviet: weight of closing on German units (cutting their C&C)"),
+}
+
+PLAYERS = Catalogue([
+    PlayerType("random", RANDOM, {}, "uniformly among the legal options of every decision"),
+    PlayerType("heuristic", HEURISTIC, HEURISTIC_PARAMS,
+               "Germans break out west toward the relief and hold towns; Soviets close the pocket, "
+               "cut supply, take towns and exit corps"),
+], default="heuristic", replay_default="heuristic")
+
+
+@njit(cache=True)
+def choose(kind: int, options, n: int, S, T, side: int, player: int, params) -> int:
+    """The dispatcher: a row index among the `n` options."""
+    if player == RANDOM:
+        return randint(S.rng, PLAYER_STREAM, n)
+    return best_option(kind, options, n, S, T, side, params)
+
+
+@njit(cache=True)
+def decide(S, T, kind: int, n: int, side: int) -> int:
+    """Ask `side`'s player to choose among the first `n` rows of S.opts, and record it."""
+    i = S.g[G_N_DEC]
+    if S.g[G_FORCE] == 1 and i < S.g[G_N_FORCED]:
+        chosen = S.forced[i]
+    elif n <= 1:
+        chosen = 0
+    else:
+        chosen = choose(kind, S.opts, n, S, T, side, S.pk[side], S.pp[side])
+    if chosen < 0 or chosen >= n:
+        chosen = 0
+    if i < MAX_DECISIONS:
+        S.dec[i, 0] = kind
+        S.dec[i, 1] = n
+        S.dec[i, 2] = chosen
+    S.g[G_N_DEC] = i + 1
+    return chosen

@@ -1,0 +1,78 @@
+"""The game state `S` (a struct of arrays, simulator/soa.py) and its construction.
+
+docs/first-panzer-army/engine.md lists the fields.  Scalars of the game (turn, weather, VP
+events, counters of the logs) are entries of `S.g`, named G_* below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.rulesets.first_panzer_army import consts as c
+from simulator.rulesets.first_panzer_army.rng import seed_streams
+from simulator.soa import struct_of_arrays
+
+S = struct_of_arrays("S", module=__name__, fields=[
+    "u_hex", "u_steps", "u_attacked", "u_moved", "u_return", "u_start",
+    "control", "fl_taken", "occ", "zoc", "supply", "cc",
+    "kg_hex", "kg_att", "kg_def", "cas", "g", "rng",
+    "ev", "dec", "forced", "vp_turn", "steps_turn", "pos_turn", "step_hist",
+    "opts", "mp", "prev", "queue", "path", "mark", "buf", "pk", "pp",
+])
+
+(G_TURN, G_WEATHER, G_SEG, G_SIDE, G_EXIT_VP, G_ELIM_VP, G_N_EV, G_N_DEC, G_OVERSTACK_OK, G_ORDER_SOV,
+ G_ORDER_GER, G_FORCE, G_N_FORCED, G_VIOLATION, G_DEBUG, G_AD_USED, G_EXITS, G_RIVER_ROLL, G_PHASE, G_N) = range(20)
+N_PARAMS = 16
+
+# Invariant violations found in debug mode (S.g[G_VIOLATION]).
+VIOLATIONS = ("", "overstacked at the end of a segment", "opposing units in one hex",
+               "a Soviet unit in the no-go area (12.5)", "a unit moved from EZOC to EZOC (7.2)")
+
+
+def new_state(t, seed: int, pk=(0, 0), pp=None, forced: np.ndarray | None = None, debug: bool = False) -> S:
+    """A fresh game: `pk` the players' kernel ids per side, `pp` their parameter rows (float64[2, N_PARAMS])."""
+    n_units = t.u_side.shape[0]
+    n = t.neighbours.shape[0]
+    turns = int(t.k[c.K_TURNS])
+    g = np.zeros(G_N, dtype=np.int64)
+    g[G_OVERSTACK_OK] = 1      # FPA 3.2(1): the Soviet set-up may overstack until its turn 1 movement ends
+    g[G_DEBUG] = int(debug)
+    if forced is not None:
+        g[G_FORCE] = 1
+        g[G_N_FORCED] = len(forced)
+    return S(
+        u_hex=np.full(n_units, c.NOT_ENTERED, dtype=np.int32),
+        u_steps=t.u_max.astype(np.int8).copy(),
+        u_attacked=np.zeros(n_units, dtype=np.int8),
+        u_moved=np.zeros(n_units, dtype=np.int8),
+        u_return=np.zeros(n_units, dtype=np.int16),
+        u_start=np.full(n_units, -1, dtype=np.int32),
+        control=t.start_control.copy(),
+        fl_taken=np.zeros(n, dtype=np.uint8),
+        occ=np.zeros((2, n), dtype=np.int16),
+        zoc=np.zeros((2, n), dtype=np.int16),
+        supply=np.zeros(n, dtype=np.uint8),
+        cc=np.zeros(n, dtype=np.uint8),
+        kg_hex=np.full(int(t.k[c.K_KG_COUNT]), -1, dtype=np.int32),
+        kg_att=np.zeros(int(t.k[c.K_KG_COUNT]), dtype=np.int8),
+        kg_def=np.zeros(int(t.k[c.K_KG_COUNT]), dtype=np.int8),
+        cas=np.zeros(2, dtype=np.int32),
+        g=g,
+        rng=seed_streams(seed),
+        ev=np.zeros((c.MAX_EVENTS, c.EV_WIDTH), dtype=np.int32),
+        dec=np.zeros((c.MAX_DECISIONS, 3), dtype=np.int32),
+        forced=(np.asarray(forced, dtype=np.int32).copy() if forced is not None else np.zeros(1, dtype=np.int32)),
+        vp_turn=np.zeros(turns + 1, dtype=np.int32),
+        steps_turn=np.zeros((turns + 1, 2), dtype=np.int32),
+        pos_turn=np.full((turns + 1, n_units), c.NOT_ENTERED, dtype=np.int32),
+        step_hist=np.zeros((turns + 1, n_units), dtype=np.int8),
+        opts=np.zeros((c.MAX_OPTIONS, 4), dtype=np.int32),
+        mp=np.zeros(n, dtype=np.int32),
+        prev=np.zeros(n, dtype=np.int32),
+        queue=np.zeros(n * 8 + 16, dtype=np.int32),
+        path=np.zeros(n, dtype=np.int32),
+        mark=np.zeros(n, dtype=np.int32),
+        buf=np.zeros((4, 64), dtype=np.int32),
+        pk=np.asarray(pk, dtype=np.int64),
+        pp=(np.asarray(pp, dtype=np.float64) if pp is not None else np.zeros((2, N_PARAMS), dtype=np.float64)),
+    )

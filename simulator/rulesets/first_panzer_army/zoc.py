@@ -1,0 +1,144 @@
+"""Where units are, and what that projects: placement and hex control (FPA 3.3), zones of
+control (7.0-7.5), Soviet supply lines (8.1-8.4) and German command and communications (9.2),
+and the game log.  Every change of a unit's hex goes through `place`, which keeps the
+occupancy and ZOC counts in step."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.jit import njit
+from simulator.rulesets.first_panzer_army.consts import (
+    FL,
+    GERMAN,
+    K_CC_OWN_EZOC,
+    K_STORM_ZOC,
+    K_SUPPLY_OWN_EZOC,
+    MAX_EVENTS,
+    SOVIET,
+    STATIC,
+    STORM,
+)
+from simulator.rulesets.first_panzer_army.state import G_N_EV, G_PHASE, G_TURN, G_WEATHER
+
+
+@njit(cache=True)
+def log(S, code: int, side: int, unit: int, hexi: int, a: int, b: int, cc: int) -> None:
+    """One event of the game log (replay lines, the losses table)."""
+    i = S.g[G_N_EV]
+    if i < MAX_EVENTS:
+        S.ev[i, 0] = code
+        S.ev[i, 1] = S.g[G_TURN] * 100 + S.g[G_PHASE]
+        S.ev[i, 2] = side
+        S.ev[i, 3] = unit
+        S.ev[i, 4] = hexi
+        S.ev[i, 5] = a
+        S.ev[i, 6] = b
+        S.ev[i, 7] = cc
+        S.g[G_N_EV] = i + 1
+
+
+@njit(cache=True)
+def _add(S, T, side: int, h: int, delta: int) -> None:
+    S.occ[side, h] += delta
+    S.zoc[side, h] += delta
+    for d in range(6):
+        n = T.neighbours[h, d]
+        if n >= 0:
+            S.zoc[side, n] += delta
+
+
+@njit(cache=True)
+def place(S, T, u: int, h: int) -> None:
+    """Unit `u` to hex `h` (or off the map: NOT_ENTERED, ELIMINATED, EXITED).  Every ground unit
+    exerts a ZOC into its hex and the six around it, whatever its supply (7.0); entering a hex
+    takes control of it (3.3, readings.control_by = enter); an FL the Soviets take is a town for
+    combat from then on (13.8.4)."""
+    side = T.u_side[u]
+    old = S.u_hex[u]
+    if old >= 0:
+        _add(S, T, side, old, -1)
+    S.u_hex[u] = h
+    if h >= 0:
+        _add(S, T, side, h, 1)
+        S.control[h] = side
+        if side == SOVIET and T.terrain[h] == FL:
+            S.fl_taken[h] = 1
+
+
+@njit(cache=True)
+def zoc_active(S, T) -> bool:
+    """7.5: no unit exerts a ZOC in storm."""
+    return not (S.g[G_WEATHER] == STORM and T.k[K_STORM_ZOC] == 0)
+
+
+@njit(cache=True)
+def ezoc(S, T, side: int, h: int) -> bool:
+    """Whether hex `h` is in an enemy ZOC for `side` (7.1: friendly units do not negate it)."""
+    return S.zoc[1 - side, h] > 0 and zoc_active(S, T)
+
+
+@njit(cache=True)
+def enemy_in(S, side: int, h: int) -> bool:
+    return S.occ[1 - side, h] > 0
+
+
+@njit(cache=True)
+def trace(S, T, side: int, out: np.ndarray) -> None:
+    """Soviet supply (8.2-8.4) or German C&C (9.2) of every hex, into `out` (1 = a line).
+
+    A line runs from the unit's hex over contiguous hexes to a source hex of its side's edge
+    (Soviet: 1101-4729; German: 0101-4628).  No hex of the line may hold an enemy unit; no hex
+    but the unit's own may be in an EZOC (7.4: "into but never through"); a source in an EZOC
+    still serves a unit standing on it.  Reading OQ-FPA-1 (readings.supply_own_hex_ezoc,
+    cc_own_hex_ezoc): "allowed" lets the unit's own hex be in an EZOC, "blocks" does not.
+    The flood goes from the open sources over open hexes, then one step into EZOC hexes."""
+    n = T.neighbours.shape[0]
+    src = T.src_supply if side == SOVIET else T.src_cc
+    own_ezoc_ok = (T.k[K_SUPPLY_OWN_EZOC] if side == SOVIET else T.k[K_CC_OWN_EZOC]) == 1
+    q = S.queue
+    head = 0
+    tail = 0
+    for h in range(n):
+        out[h] = 0
+    for h in range(n):
+        if src[h] == 1 and not enemy_in(S, side, h):
+            if not ezoc(S, T, side, h):
+                out[h] = 1
+                q[tail] = h
+                tail += 1
+            else:
+                out[h] = 1   # 8.4, 9.2: a unit on a source hex in an EZOC still has its line
+    while head < tail:
+        h = q[head]
+        head += 1
+        for d in range(6):
+            nb = T.neighbours[h, d]
+            if nb < 0 or out[nb] == 1 or enemy_in(S, side, nb):
+                continue
+            if ezoc(S, T, side, nb):
+                if own_ezoc_ok:
+                    out[nb] = 1     # the line may end in it, not go on
+                continue
+            out[nb] = 1
+            q[tail] = nb
+            tail += 1
+
+
+@njit(cache=True)
+def refresh_lines(S, T) -> None:
+    trace(S, T, SOVIET, S.supply)
+    trace(S, T, GERMAN, S.cc)
+
+
+@njit(cache=True)
+def stack_steps(S, T, side: int, h: int, artillery: bool) -> int:
+    """Steps of `side` in hex `h` that count for stacking (6.0: garrisons and markers count
+    nothing); Soviet artillery apart from the rest (6.2)."""
+    total = 0
+    for u in range(T.u_side.shape[0]):
+        if S.u_hex[u] == h and T.u_side[u] == side and T.u_class[u] != STATIC:
+            if side == SOVIET and (T.u_class[u] == 2) != artillery:
+                continue
+            total += S.u_steps[u]
+    return total
