@@ -67,8 +67,9 @@ def test_the_scan_sees_lazy_and_relative_imports(tmp_path):
 def test_the_registry_names_rulesets_by_module_path_only():
     from simulator import registry
 
-    assert registry.BUILT_IN == {"panzerblitz": "simulator.panzerblitz.ruleset"}
-    assert registry.data_only() == ["first-panzer-army", "panzerblitz-v2"]
+    assert registry.BUILT_IN == {"panzerblitz": "simulator.panzerblitz.ruleset",
+                                 "first-panzer-army": "simulator.rulesets.first_panzer_army.ruleset"}
+    assert registry.data_only() == ["panzerblitz-v2"]
 
 
 def test_both_rulesets_have_the_whole_interface():

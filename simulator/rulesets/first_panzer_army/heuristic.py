@@ -45,11 +45,7 @@ NEG = -1.0e18
 @njit(cache=True)
 def west_distance(T, h: int) -> int:
     """Hexes to the nearest German entry hex (0101-0113): where the relief comes from."""
-    best = 1 << 20
-    for e in range(T.entry.shape[0]):
-        if T.entry[e] == 1 and T.dist[h, e] < best:
-            best = T.dist[h, e]
-    return best
+    return T.west_dist[h]
 
 
 @njit(cache=True)
@@ -104,11 +100,7 @@ def soviet_hex_value(S, T, h: int, u: int, params) -> float:
         if not partner:
             s -= 6.0       # 13.2: artillery alone is easy prey
     if (T.u_flags[u] & F_CORPS) != 0 and S.g[G_TURN] >= params[P_EXIT_TURN] and S.g[G_EXITS] < T.k[K_EXIT_MAX]:
-        best = 1 << 20
-        for e in range(T.exit_hex.shape[0]):
-            if T.exit_hex[e] == 1 and T.dist[h, e] < best:
-                best = T.dist[h, e]
-        s -= 2.0 * best
+        s -= 2.0 * T.exit_dist[h]
     return s
 
 

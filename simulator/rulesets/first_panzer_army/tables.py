@@ -19,6 +19,8 @@ T = struct_of_arrays("T", module=__name__, fields=[
     # map
     "neighbours", "dist", "terrain", "river", "src_supply", "src_cc", "entry", "exit_hex", "restricted",
     "fpa_col", "vp_hex", "is_fl", "start_control",
+    # read-only helpers for players: hexes to the nearest German entry hex and Soviet exit hex
+    "west_dist", "exit_dist",
     # units (every counter of the situation, set-up first, then reinforcements)
     "u_side", "u_class", "u_flags", "u_max", "u_att", "u_def", "u_setup", "u_exact", "u_entry", "u_vp",
     # tables
@@ -82,6 +84,11 @@ def build(sit: FPASituation) -> T:
     start_control[vp_hex > 0] = c.GERMAN   # OQ-FPA-9: every other town and FL starts German
     for h in sit.soviet_control:
         start_control[h] = c.SOVIET
+    dist = distance_matrix(m.q, m.r)
+    entry_mask = hexes_of(edges["german_entry"]["hexes"]) == 1
+    exit_mask = hexes_of(exit_labels) == 1
+    west_dist = dist[:, entry_mask].min(axis=1).astype(np.int32)
+    exit_dist = dist[:, exit_mask].min(axis=1).astype(np.int32)
     fpa_col = np.array([int(lab[:2]) for lab in m.labels], dtype=np.int16)
 
     # units
@@ -243,11 +250,11 @@ def build(sit: FPASituation) -> T:
         raise DataError(WHERE, "readings.fog_of_war", "true", "false (the analyzer's players see everything)")
 
     return T(
-        neighbours=m.neighbours.astype(np.int32), dist=distance_matrix(m.q, m.r), terrain=terrain, river=river,
+        neighbours=m.neighbours.astype(np.int32), dist=dist, terrain=terrain, river=river,
         src_supply=hexes_of(edges["soviet_supply"]["hexes"]), src_cc=hexes_of(edges["german_cc"]["hexes"]),
         entry=hexes_of(edges["german_entry"]["hexes"]), exit_hex=hexes_of(exit_labels),
         restricted=hexes_of(regions["soviet_restricted"]["hexes"]), fpa_col=fpa_col, vp_hex=vp_hex, is_fl=is_fl,
-        start_control=start_control,
+        start_control=start_control, west_dist=west_dist, exit_dist=exit_dist,
         u_side=u_side, u_class=u_class, u_flags=u_flags, u_max=u_max, u_att=u_att, u_def=u_def, u_setup=u_setup,
         u_exact=u_exact, u_entry=u_entry, u_vp=u_vp,
         weather=weather, mf=mf, river_cost=river_cost, tmp=tmp, tshift=tshift, no_conc=no_conc, ign_ret=ign_ret,
