@@ -142,8 +142,8 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
         elif kind == MOVE_TO:
             h = opts[i, 0]
             u = opts[i, 2]
-            if h < 0:
-                score = 1.0e6      # 4.1: an exit scores for good
+            if h < 0:          # 4.1: an exit scores for good, up to the four that count
+                score = 1.0e6 if S.g[G_EXITS] < T.k[K_EXIT_MAX] else -1.0e6
             elif side == SOVIET:
                 score = soviet_hex_value(S, T, h, u, params)
             else:
