@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from simulator.rulesets.first_panzer_army import consts as c
-from simulator.rulesets.first_panzer_army.combat import E_COL, E_N, column, concentric, evaluate, retreat
+from simulator.rulesets.first_panzer_army.combat import (
+    E_COL,
+    E_N,
+    column,
+    concentric,
+    evaluate,
+    retreat,
+)
 from simulator.rulesets.first_panzer_army.engine import decisions, play_games, play_one, prepare
 from simulator.rulesets.first_panzer_army.game import victory_points
 from simulator.rulesets.first_panzer_army.movement import (
@@ -19,7 +26,13 @@ from simulator.rulesets.first_panzer_army.movement import (
     stack_ok,
 )
 from simulator.rulesets.first_panzer_army.players import PLAYERS
-from simulator.rulesets.first_panzer_army.state import G_N_DEC, G_TURN, G_VIOLATION, G_WEATHER, new_state
+from simulator.rulesets.first_panzer_army.state import (
+    G_N_DEC,
+    G_TURN,
+    G_VIOLATION,
+    G_WEATHER,
+    new_state,
+)
 from simulator.rulesets.first_panzer_army.zoc import ezoc, place, refresh_lines
 from simulator.situation import load_situation
 
