@@ -11,6 +11,7 @@ import numpy as np
 from simulator.jit import njit
 from simulator.rulesets.first_panzer_army.consts import (
     ADVANCE,
+    ANY_SUPPORT,
     ARTILLERY,
     CAS,
     CLEAR,
@@ -29,6 +30,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     F_SUPPORT,
     F_TIGER,
     FL,
+    JOIN,
     GERMAN,
     K_AD_RANGE,
     K_ART_CAP_AFTER_OOS,
@@ -68,12 +70,23 @@ from simulator.rulesets.first_panzer_army.consts import (
     SOVIET,
     STATIC,
     STORM,
+    SUPPORT,
+    SUPPORT_AD,
+    SUPPORT_KG,
     TOWN,
 )
 from simulator.rulesets.first_panzer_army.movement import stack_ok
 from simulator.rulesets.first_panzer_army.players import decide
 from simulator.rulesets.first_panzer_army.rng import die
-from simulator.rulesets.first_panzer_army.state import G_AD_USED, G_ELIM_VP, G_TURN, G_WEATHER
+from simulator.rulesets.first_panzer_army.state import (
+    G_AD_SEL,
+    G_AD_USED,
+    G_ELIM_VP,
+    G_JOINING,
+    G_KG_SEL,
+    G_TURN,
+    G_WEATHER,
+)
 from simulator.rulesets.first_panzer_army.zoc import (
     enemy_in,
     ezoc,
@@ -175,6 +188,39 @@ def kg_in_range(S, T, h: int, attack: bool) -> int:
 
 
 @njit(cache=True)
+def kg_usable(S, T, i: int, h: int, attack: bool) -> bool:
+    kh = S.kg_hex[i]
+    if kh < 0 or T.dist[kh, h] > T.k[K_KG_RANGE]:
+        return False
+    return (S.kg_att[i] if attack else S.kg_def[i]) == 0
+
+
+@njit(cache=True)
+def selected_kg(S, T, h: int, attack: bool) -> int:
+    """The KG that serves this combat: the German player's choice during a combat (S.g[G_KG_SEL],
+    -1 none), any available one in the previews (ANY_SUPPORT)."""
+    sel = S.g[G_KG_SEL]
+    if sel == ANY_SUPPORT:
+        return kg_in_range(S, T, h, attack)
+    if sel >= 0 and kg_usable(S, T, sel, h, attack):
+        return sel
+    return -1
+
+
+@njit(cache=True)
+def selected_ad(S, T, target: int) -> int:
+    """The 18th AD if it supports this combat: the German player's choice during a combat
+    (S.g[G_AD_SEL], -1 not), whenever it can in the previews (ANY_SUPPORT)."""
+    sel = S.g[G_AD_SEL]
+    if sel == -1:
+        return -1
+    u = support_unit(S, T, GERMAN, target)
+    if sel == ANY_SUPPORT or sel == u:
+        return u
+    return -1
+
+
+@njit(cache=True)
 def column(T, att: int, dfn: int, shift: int) -> tuple:
     """13.8, 13.8.1: the raw column of att:dfn (0 = below 1:2, 1 = 1:2, 2 = 1:1 ... 8 = 7:1,
     9 = above 7:1) and the final one after `shift` by readings.odds_beyond_table (OQ-FPA-2)."""
@@ -217,11 +263,13 @@ def concentric(dirs: int, min_hexes: int) -> bool:
 
 @njit(cache=True)
 def gather(S, T, side: int, target: int, seg: int, out: np.ndarray) -> int:
-    """The attackers of a combat on `target`: every unit of `side` adjacent to it that may
-    attack in this segment (the engine's option: all of them, docs engine.md)."""
+    """The attackers of a combat on `target`: the units of `side` adjacent to it that may attack
+    in this segment; while a combat's attackers are being chosen (13.0: "units in the same hex
+    need not all take part"), only those that joined it (S.u_join)."""
     n = 0
+    joining = S.g[G_JOINING] == 1
     for u in range(T.u_side.shape[0]):
-        if T.u_side[u] != side:
+        if T.u_side[u] != side or (joining and S.u_join[u] == 0):
             continue
         h = S.u_hex[u]
         if h < 0 or T.dist[h, target] != 1:
@@ -281,7 +329,7 @@ def evaluate(S, T, side: int, target: int, seg: int, cas_att: int, cas_def: int,
     att = nonart + art + cas_att * T.k[K_CAS_PER_MARKER]
     ad_att = -1
     if side == GERMAN and n_att > 0:
-        ad_att = support_unit(S, T, GERMAN, target)
+        ad_att = selected_ad(S, T, target)
         if ad_att >= 0:
             att += attack_factor(S, T, ad_att)              # 13.1
     dfn = cas_def * T.k[K_CAS_PER_MARKER]
@@ -296,7 +344,7 @@ def evaluate(S, T, side: int, target: int, seg: int, cas_att: int, cas_def: int,
                 def_division = True
     ad_def = -1
     if side == SOVIET:
-        ad_def = support_unit(S, T, GERMAN, target)
+        ad_def = selected_ad(S, T, target)
         if ad_def >= 0:
             dfn += attack_factor(S, T, ad_def)              # 13.1: its current AF in defence
     # shifts (13.8.2-13.8.4, 13.4, 13.5), each side's bonuses added up (OQ-FPA-27)
@@ -316,13 +364,13 @@ def evaluate(S, T, side: int, target: int, seg: int, cas_att: int, cas_def: int,
     kg_shift = 0
     tiger_shift = 0
     if side == GERMAN:
-        kg = kg_in_range(S, T, target, True)
+        kg = selected_kg(S, T, target, True)
         if kg >= 0:
             kg_shift = T.k[K_KG_ATT_SHIFT]
         if tiger:
             tiger_shift = T.k[K_TIGER_ATT]
     else:
-        kg = kg_in_range(S, T, target, False)
+        kg = selected_kg(S, T, target, False)
         if kg >= 0:
             kg_shift = -T.k[K_KG_DEF_SHIFT]
         if def_tiger and def_division:
@@ -474,6 +522,108 @@ def choose_cas(S, T, side: int, target: int, seg: int, cas_att: int, attacking: 
 
 
 @njit(cache=True)
+def choose_attackers(S, T, side: int, target: int, seg: int, out: np.ndarray) -> int:
+    """13.0: the attacker picks, one at a time, the units adjacent to `target` that join the
+    combat (at least one; "units in the same hex need not all take part").  Rows: unit, the
+    column with it, the columns it adds, the other enemy hexes it could attack instead; the last
+    row (-1) ends the choice once a unit has joined.  Leaves S.g[G_JOINING] set: the combat's
+    attackers are the joined units until `attack` clears it.  Returns their number, in `out`."""
+    cand = S.buf[3]
+    S.g[G_JOINING] = 0
+    nc = gather(S, T, side, target, seg, cand)
+    for i in range(nc):
+        S.u_join[cand[i]] = 0
+    S.g[G_JOINING] = 1
+    ev = np.zeros(E_N, dtype=np.int64)
+    joined = 0
+    now = 0
+    while joined < nc:
+        k = 0
+        for i in range(nc):
+            u = cand[i]
+            if S.u_join[u] == 1:
+                continue
+            S.u_join[u] = 1
+            evaluate(S, T, side, target, seg, 0, 0, ev)
+            S.u_join[u] = 0
+            others = 0
+            h = S.u_hex[u]
+            for d in range(6):
+                x = T.neighbours[h, d]
+                if x >= 0 and x != target and S.occ[1 - side, x] > 0:
+                    others += 1
+            S.opts[k, 0] = u
+            S.opts[k, 1] = ev[E_COL]
+            S.opts[k, 2] = ev[E_COL] - now
+            S.opts[k, 3] = others
+            k += 1
+        if joined > 0:
+            S.opts[k, 0] = -1
+            S.opts[k, 1] = now
+            S.opts[k, 2] = 0
+            S.opts[k, 3] = 0
+            k += 1
+        i = decide(S, T, JOIN, k, side)
+        u = S.opts[i, 0]
+        if u < 0:
+            break
+        S.u_join[u] = 1
+        now = S.opts[i, 1]
+        joined += 1
+    return gather(S, T, side, target, seg, out)
+
+
+@njit(cache=True)
+def choose_support(S, T, side: int, target: int, seg: int) -> None:
+    """13.4 and 13.1, decided by the German player for each combat (one KG and one use of the
+    18th AD a segment, so each is a choice): which KG in range serves it, or none; whether the
+    18th AD supports it.  Rows: the KG index or the AD's unit (-1 none), the column it gives,
+    SUPPORT_KG or SUPPORT_AD, 1 if the German attacks."""
+    ev = np.zeros(E_N, dtype=np.int64)
+    attacking = 1 if side == GERMAN else 0
+    S.g[G_KG_SEL] = -1
+    S.g[G_AD_SEL] = -1
+    k = 0
+    for i in range(S.kg_hex.shape[0]):
+        if kg_usable(S, T, i, target, side == GERMAN):
+            S.g[G_KG_SEL] = i
+            evaluate(S, T, side, target, seg, 0, 0, ev)
+            S.opts[k, 0] = i
+            S.opts[k, 1] = ev[E_COL]
+            S.opts[k, 2] = SUPPORT_KG
+            S.opts[k, 3] = attacking
+            k += 1
+    if k > 0:
+        S.g[G_KG_SEL] = -1
+        evaluate(S, T, side, target, seg, 0, 0, ev)
+        S.opts[k, 0] = -1
+        S.opts[k, 1] = ev[E_COL]
+        S.opts[k, 2] = SUPPORT_KG
+        S.opts[k, 3] = attacking
+        i = decide(S, T, SUPPORT, k + 1, GERMAN)
+        S.g[G_KG_SEL] = S.opts[i, 0]
+    if S.g[G_AD_USED] != 0:
+        return
+    ad = support_unit(S, T, GERMAN, target)
+    if ad < 0:
+        return
+    S.g[G_AD_SEL] = ad
+    evaluate(S, T, side, target, seg, 0, 0, ev)
+    S.opts[0, 0] = ad
+    S.opts[0, 1] = ev[E_COL]
+    S.opts[0, 2] = SUPPORT_AD
+    S.opts[0, 3] = attacking
+    S.g[G_AD_SEL] = -1
+    evaluate(S, T, side, target, seg, 0, 0, ev)
+    S.opts[1, 0] = -1
+    S.opts[1, 1] = ev[E_COL]
+    S.opts[1, 2] = SUPPORT_AD
+    S.opts[1, 3] = attacking
+    i = decide(S, T, SUPPORT, 2, GERMAN)
+    S.g[G_AD_SEL] = S.opts[i, 0]
+
+
+@njit(cache=True)
 def attack(S, T, side: int, target: int, seg: int) -> int:
     """One combat of `side` on the enemy stack in `target`; returns the CRT result code."""
     refresh_lines(S, T)      # 8.1: Soviet supply for combat at the start of each attack
@@ -490,17 +640,22 @@ def attack(S, T, side: int, target: int, seg: int) -> int:
                     while S.u_hex[v] >= 0:
                         eliminate_step(S, T, v)
     ev = np.zeros(E_N, dtype=np.int64)
+    att_units = S.buf[1]
+    n_att = choose_attackers(S, T, side, target, seg, att_units)
     cas_att = 0
     cas_def = 0
     if S.occ[enemy, target] > 0:
+        choose_support(S, T, side, target, seg)
         cas_att = choose_cas(S, T, side, target, seg, 0, True)
         if side == SOVIET:
             cas_def = choose_cas(S, T, GERMAN, target, seg, cas_att, False)
     evaluate(S, T, side, target, seg, cas_att, cas_def, ev)
-    att_units = S.buf[1]
-    n_att = gather(S, T, side, target, seg, att_units)
     for i in range(n_att):
         S.u_attacked[att_units[i]] = 1
+        S.u_join[att_units[i]] = 0
+    S.g[G_JOINING] = 0
+    S.g[G_KG_SEL] = ANY_SUPPORT
+    S.g[G_AD_SEL] = ANY_SUPPORT
     if ev[E_KG] >= 0:
         if side == GERMAN:
             S.kg_att[ev[E_KG]] = 1
@@ -578,8 +733,9 @@ def advance(S, T, side: int, target: int, units: np.ndarray, n: int) -> None:
 
 @njit(cache=True)
 def probe_ok(S, T, target: int) -> bool:
-    """13.6: a hex with no Soviet unit but in a Soviet ZOC (none in storm, OQ-FPA-11)."""
-    if S.occ[SOVIET, target] > 0 or S.zoc[SOVIET, target] == 0:
+    """13.6: a hex with no Soviet unit but in a Soviet ZOC (none in storm, OQ-FPA-11); not one
+    the Germans already hold (entering it would be a move in the combat phase, not an attack)."""
+    if S.occ[SOVIET, target] > 0 or S.occ[GERMAN, target] > 0 or S.zoc[SOVIET, target] == 0:
         return False
     if not zoc_active(S, T) and T.k[K_PROBE_IN_STORM] == 0:
         return False

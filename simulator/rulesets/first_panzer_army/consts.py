@@ -43,9 +43,15 @@ COLUMN_NAMES = ("<1:2", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1", 
 MOVE_FIGHT, FIGHT_MOVE = 0, 1
 
 # Decision kinds, in order: the code is the index (RULESET.decision_kinds).
-ORDER, KG_PLACE, SETUP, MOVE_UNIT, MOVE_TO, ATTACK, CAS, LOSS, RETREAT, ADVANCE, OVERSTACK, REINFORCE, REPLACE = range(13)
+ORDER, KG_PLACE, SETUP, MOVE_UNIT, MOVE_TO, ATTACK, CAS, LOSS, RETREAT, ADVANCE, OVERSTACK, REINFORCE, REPLACE, \
+    JOIN, SUPPORT = range(15)
 DECISION_KINDS = ("order", "kg_place", "setup", "move_unit", "move_to", "attack", "cas", "loss", "retreat",
-                  "advance", "overstack", "reinforce", "replace")
+                  "advance", "overstack", "reinforce", "replace", "join", "support")
+
+# SUPPORT rows' kind column: a Korpsgruppe's combat bonus (13.4) or the 18th AD's factors (13.1).
+SUPPORT_KG, SUPPORT_AD = 0, 1
+# S.g[G_KG_SEL] / S.g[G_AD_SEL] outside a combat: any available supporter counts (the previews).
+ANY_SUPPORT = -2
 
 # Segments of a player phase.
 SEG_MOVE, SEG_FIGHT, SEG_MECH = 0, 1, 2

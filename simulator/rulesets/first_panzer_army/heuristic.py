@@ -21,6 +21,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     F_CORPS,
     FIGHT_MOVE,
     GERMAN,
+    JOIN,
     K_EXIT_MAX,
     KG_PLACE,
     LOSS,
@@ -35,6 +36,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     SETUP,
     SOVIET,
     STATIC,
+    SUPPORT,
 )
 from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN
 
@@ -193,6 +195,17 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             else:
                 gain = west_distance(T, opts[i, 2]) - west_distance(T, opts[i, 1])
                 score = gain + T.vp_hex[opts[i, 1]] - 0.5 + opts[i, 3] * 0.01
+        elif kind == JOIN:
+            # Every unit that raises the column joins; one that adds nothing joins only if it
+            # has no other enemy hex to attack (it still shares the losses).
+            if opts[i, 0] < 0:
+                score = 0.5
+            else:
+                score = 10.0 * opts[i, 2] + (0.6 if opts[i, 3] == 0 else 0.2)
+        elif kind == SUPPORT:
+            # A KG or the 18th AD serves the combat when it moves the column the German way.
+            col = opts[i, 1] if opts[i, 3] == 1 else -opts[i, 1]
+            score = col + (0.5 if opts[i, 0] < 0 else 0.0)
         elif kind == OVERSTACK:
             score = -opts[i, 2] - 10.0 * opts[i, 1]
         elif kind == REINFORCE:

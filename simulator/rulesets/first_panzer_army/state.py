@@ -13,7 +13,7 @@ from simulator.rulesets.first_panzer_army.rng import seed_streams
 from simulator.soa import struct_of_arrays
 
 S = struct_of_arrays("S", module=__name__, fields=[
-    "u_hex", "u_steps", "u_attacked", "u_moved", "u_return", "u_start",
+    "u_hex", "u_steps", "u_attacked", "u_join", "u_moved", "u_return", "u_start",
     "control", "fl_taken", "occ", "zoc", "supply", "cc",
     "kg_hex", "kg_att", "kg_def", "cas", "g", "rng",
     "ev", "dec", "forced", "vp_turn", "steps_turn", "pos_turn", "step_hist",
@@ -21,7 +21,8 @@ S = struct_of_arrays("S", module=__name__, fields=[
 ])
 
 (G_TURN, G_WEATHER, G_SEG, G_SIDE, G_EXIT_VP, G_ELIM_VP, G_N_EV, G_N_DEC, G_OVERSTACK_OK, G_ORDER_SOV,
- G_ORDER_GER, G_FORCE, G_N_FORCED, G_VIOLATION, G_DEBUG, G_AD_USED, G_EXITS, G_RIVER_ROLL, G_PHASE, G_N) = range(20)
+ G_ORDER_GER, G_FORCE, G_N_FORCED, G_VIOLATION, G_DEBUG, G_AD_USED, G_EXITS, G_RIVER_ROLL, G_PHASE, G_JOINING,
+ G_KG_SEL, G_AD_SEL, G_N) = range(23)
 N_PARAMS = 16
 
 # Invariant violations found in debug mode (S.g[G_VIOLATION]).
@@ -37,6 +38,8 @@ def new_state(t, seed: int, pk=(0, 0), pp=None, forced: np.ndarray | None = None
     g = np.zeros(G_N, dtype=np.int64)
     g[G_OVERSTACK_OK] = 1      # FPA 3.2(1): the Soviet set-up may overstack until its turn 1 movement ends
     g[G_DEBUG] = int(debug)
+    g[G_KG_SEL] = c.ANY_SUPPORT    # outside a combat, the previews count any supporter available
+    g[G_AD_SEL] = c.ANY_SUPPORT
     if forced is not None:
         g[G_FORCE] = 1
         g[G_N_FORCED] = len(forced)
@@ -44,6 +47,7 @@ def new_state(t, seed: int, pk=(0, 0), pp=None, forced: np.ndarray | None = None
         u_hex=np.full(n_units, c.NOT_ENTERED, dtype=np.int32),
         u_steps=t.u_max.astype(np.int8).copy(),
         u_attacked=np.zeros(n_units, dtype=np.int8),
+        u_join=np.zeros(n_units, dtype=np.int8),
         u_moved=np.zeros(n_units, dtype=np.int8),
         u_return=np.zeros(n_units, dtype=np.int16),
         u_start=np.full(n_units, -1, dtype=np.int32),
