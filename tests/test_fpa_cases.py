@@ -24,14 +24,15 @@ from simulator.rulesets.first_panzer_army.combat import (
     E_N,
     attack,
     cas_usable,
-    eliminate_step,
     column,
+    eliminate_step,
     evaluate,
     may_attack,
     probe,
     probe_ok,
     support_unit,
 )
+from simulator.rulesets.first_panzer_army.engine import prepare
 from simulator.rulesets.first_panzer_army.game import (
     air_phase,
     combat_segment,
@@ -54,8 +55,13 @@ from simulator.rulesets.first_panzer_army.state import (
     G_WEATHER,
 )
 from simulator.rulesets.first_panzer_army.zoc import place, refresh_lines
-from tests.test_fpa_rules import SITUATION, H, U, empty, put  # noqa: F401  (SITUATION: the fixture's file)
-from tests.test_fpa_rules import prep  # noqa: F401  (the module fixture)
+from simulator.situation import load_situation
+from tests.test_fpa_rules import SITUATION, H, U, empty
+
+
+@pytest.fixture(scope="module")
+def prep():
+    return prepare(load_situation(SITUATION))
 
 
 def open_ground(prep) -> int:
