@@ -11,6 +11,8 @@ the exit hexes 0729-1729.  Parameters: players.HEURISTIC_PARAMS (in this order).
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.jit import njit
 from simulator.rulesets.first_panzer_army.consts import (
     ADVANCE,
@@ -23,6 +25,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     GERMAN,
     JOIN,
     K_EXIT_MAX,
+    K_TURNS,
     KG_PLACE,
     LOSS,
     MOVE_FIGHT,
@@ -40,7 +43,8 @@ from simulator.rulesets.first_panzer_army.consts import (
 )
 from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN
 
-P_SOV_MIN_COL, P_GER_MIN_COL, P_WEST, P_TOWN, P_EXIT_TURN, P_CAS, P_SCREEN = range(7)
+(P_SOV_MIN_COL, P_GER_MIN_COL, P_WEST, P_TOWN, P_EXIT_TURN, P_CAS, P_SCREEN, P_HOLD_RADIUS, P_HOLD_STEPS, P_GOAL,
+ P_CC, P_DANGER, P_ATTACK_EDGE, P_SOV_DANGER, P_STACK) = range(15)
 NEG = -1.0e18
 
 
@@ -77,16 +81,34 @@ def pocket_head(S, T) -> int:
 
 
 @njit(cache=True)
-def soviet_hex_value(S, T, h: int, u: int, params) -> float:
-    s = 0.0
-    town = params[P_TOWN]
-    # German-held towns and FLs, nearer is better; an empty one is taken by entering it.
+def soviet_targets(S, T, params, tw, tv) -> int:
+    """The German-held town and FL hexes a Soviet unit may go for, into `tv` (hexes) and `tw`
+    (worth: its VP, 4.1, over the German steps holding it, so that weakly held towns draw the
+    Soviets rather than only the strongest FL); returns their number."""
+    k = 0
     for v in range(T.vp_hex.shape[0]):
-        if T.vp_hex[v] > 0 and S.control[v] == GERMAN:
-            d = T.dist[h, v]
-            s += town * T.vp_hex[v] / (1.0 + d)
-            if d == 0 and S.occ[GERMAN, v] == 0:
-                s += town * T.vp_hex[v] * 2.0
+        if T.vp_hex[v] > 0 and S.control[v] == GERMAN and T.restricted[v] == 0:
+            tv[k] = v
+            tw[k] = params[P_TOWN] * T.vp_hex[v] / (1.0 + 0.5 * german_steps_in(S, T, v, -1))
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params) -> float:
+    s = 0.0
+    # German-held towns and FLs, nearer and weaker held is better; an empty one is taken by
+    # entering it.
+    assault = False
+    for j in range(nt):
+        v = tv[j]
+        d = T.dist[h, v]
+        s += tw[j] / (1.0 + d)
+        if d == 0 and S.occ[GERMAN, v] == 0:
+            s += tw[j] * 2.0
+        elif d == 1 and S.occ[GERMAN, v] > 0:
+            assault = True       # next to a held town: a place to attack it from
+            s += tw[j]
     dg = nearest_unit(S, T, GERMAN, h)
     s -= params[P_SCREEN] * 0.3 * dg
     # Close the pocket from the west and south: between the Germans and their C&C edges.
@@ -94,6 +116,17 @@ def soviet_hex_value(S, T, h: int, u: int, params) -> float:
         s += params[P_SCREEN]
     if S.supply[h] == 1:
         s += 1.0
+    # Powerful but brittle (dev notes): a unit alone next to German masses is easy prey; a
+    # stack shares the threat and absorbs exchanges.
+    threat = S.zoc[GERMAN, h]
+    if threat > 0 and T.vp_hex[h] == 0:
+        mates = S.occ[SOVIET, h]
+        if S.u_hex[u] == h:
+            mates -= 1
+        if not assault:
+            s -= params[P_SOV_DANGER] * threat / (1.0 + mates)
+        if mates > 0:
+            s += params[P_STACK]
     if T.u_class[u] == ARTILLERY:
         partner = False
         for v in range(T.u_side.shape[0]):
@@ -107,27 +140,103 @@ def soviet_hex_value(S, T, h: int, u: int, params) -> float:
 
 
 @njit(cache=True)
-def german_hex_value(S, T, h: int, u: int, params) -> float:
+def german_steps_in(S, T, h: int, skip: int) -> int:
+    """German mobile steps in hex `h`, unit `skip` not counted."""
+    total = 0
+    for v in range(T.u_side.shape[0]):
+        if v != skip and S.u_hex[v] == h and T.u_side[v] == GERMAN and T.u_class[v] != STATIC:
+            total += S.u_steps[v]
+    return total
+
+
+@njit(cache=True)
+def hold_hex(T, h: int, params) -> bool:
+    """A town or FL the Germans mean to keep: near the relief's entry edge (the pocket moves
+    there, dev notes), outside the no-go area (12.5: the Soviets never reach those anyway)."""
+    return T.vp_hex[h] > 0 and T.restricted[h] == 0 and T.west_dist[h] <= params[P_HOLD_RADIUS]
+
+
+@njit(cache=True)
+def german_goal(S, T, u: int, params) -> int:
+    """The held town or FL unit `u` is sent to: the nearest one short of its wanted steps
+    (`hold_steps`, twice for an FL) and free of Soviet units, an FL counting as nearer by its
+    worth; -1 when every one is manned (the unit then joins the line in the west)."""
+    x = S.u_hex[u]
+    if x < 0:
+        return -1
+    best = -1
+    best_d = 1.0e9
+    for v in range(T.vp_hex.shape[0]):
+        if not hold_hex(T, v, params) or S.occ[SOVIET, v] > 0:
+            continue
+        need = params[P_HOLD_STEPS] * (2.0 if T.is_fl[v] == 1 else 1.0)
+        have = german_steps_in(S, T, v, u)
+        if have >= need:
+            continue
+        d = T.dist[x, v] - 2.0 * T.vp_hex[v]
+        if d < best_d:
+            best_d = d
+            best = v
+    return best
+
+
+@njit(cache=True)
+def german_hex_value(S, T, h: int, u: int, goal: int, params) -> float:
+    """Where a German unit should stop: at the town or FL it is sent to hold (`german_goal`),
+    else in the west near the relief; in C&C; retaking empty towns; away from Soviet masses
+    unless the hex is a town or FL it holds."""
     s = 0.0
-    if T.u_entry[u] > 0:
-        head = pocket_head(S, T)
-        if head >= 0:
-            s -= 1.5 * params[P_WEST] * T.dist[h, head]    # the relief drives to meet the pocket
+    turn = S.g[G_TURN]
+    if goal >= 0:
+        s -= params[P_GOAL] * T.dist[h, goal]
+        if h == goal:
+            s += 4.0
     else:
-        s -= params[P_WEST] * west_distance(T, h)
-    if T.vp_hex[h] > 0:
-        near = nearest_unit(S, T, SOVIET, h)
-        if near <= 3:
-            s += params[P_TOWN] * T.vp_hex[h] * 0.5           # hold what is threatened
-    if S.cc[h] == 1:
-        s += 1.0
+        over = T.west_dist[h] - params[P_HOLD_RADIUS]
+        if over > 0:
+            s -= params[P_WEST] * over
+    s += params[P_CC] * S.cc[h]
+    if T.vp_hex[h] > 0 and S.occ[GERMAN, h] == 0:
+        # Entering an empty town takes it back (3.3); worth most on the last turn.
+        gain = T.vp_hex[h] if S.control[h] == SOVIET else 0.5 * T.vp_hex[h]
+        if S.cc[h] == 0:
+            gain -= 1.0          # 4.1: a German town out of C&C still scores 1
+        s += params[P_TOWN] * gain * (0.5 + 0.5 * turn / T.k[K_TURNS])
+    elif T.vp_hex[h] == 0:
+        threat = S.zoc[SOVIET, h]
+        if S.cc[h] == 0:
+            threat *= 2
+        s -= params[P_DANGER] * threat
     return s
+
+
+@njit(cache=True)
+def crt_edge(T, col: int) -> float:
+    """Expected defender steps lost minus attacker steps lost at column `col`, plus a third of
+    the chance of a retreat (13.9, the CRT read from the tables)."""
+    e = 0.0
+    for d in range(6):
+        r = T.crt[d, col]
+        e += T.res_def[r] - T.res_att[r] + 0.3 * T.res_ret[r]
+    return e / 6.0
 
 
 @njit(cache=True)
 def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
     best = 0
     best_score = NEG
+    goal = -1
+    nt = 0
+    tw = np.zeros(64, dtype=np.float64)
+    tv = np.zeros(64, dtype=np.int64)
+    if side == SOVIET and kind == MOVE_TO:
+        nt = soviet_targets(S, T, params, tw, tv)
+    if side == GERMAN and n > 0 and (kind == MOVE_TO or kind == ADVANCE or kind == RETREAT):
+        u0 = opts[0, 2] if kind == MOVE_TO else opts[0, 1] if kind == RETREAT else -1
+        if kind == RETREAT and opts[0, 3] != GERMAN:
+            u0 = -1
+        if u0 >= 0:
+            goal = german_goal(S, T, u0, params)
     for i in range(n):
         score = 0.0
         if kind == ORDER:
@@ -147,23 +256,42 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             if h < 0:          # 4.1: an exit scores for good, up to the four that count
                 score = 1.0e6 if S.g[G_EXITS] < T.k[K_EXIT_MAX] else -1.0e6
             elif side == SOVIET:
-                score = soviet_hex_value(S, T, h, u, params)
+                score = soviet_hex_value(S, T, h, u, tw, tv, nt, params)
             else:
-                score = german_hex_value(S, T, h, u, params)
+                score = german_hex_value(S, T, h, u, goal, params)
             score -= 0.001 * opts[i, 1]
         elif kind == ATTACK:
             if opts[i, 0] < 0:
                 score = 0.0
-            elif opts[i, 1] == 1:   # a probe (13.6): worth it westward or onto a town
+            elif opts[i, 1] == 1:   # a probe (13.6): worth it toward the unit's goal or onto a town
                 u = opts[i, 2]
                 frm = S.u_hex[u]
-                gain = west_distance(T, frm) - west_distance(T, opts[i, 0])
+                g = german_goal(S, T, u, params)
+                if g >= 0:
+                    gain = T.dist[frm, g] - T.dist[opts[i, 0], g]
+                else:
+                    gain = west_distance(T, frm) - west_distance(T, opts[i, 0])
+                    if west_distance(T, opts[i, 0]) <= params[P_HOLD_RADIUS]:
+                        gain = 0
                 score = -0.5 + gain + T.vp_hex[opts[i, 0]]
-                if T.u_entry[u] > 0:
-                    score = -1.0
+                if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, u) == 0:
+                    score -= 3.0        # never leave a town or FL empty
+            elif side == SOVIET:
+                score = opts[i, 2] - params[P_SOV_MIN_COL] + 0.5 + 0.3 * T.vp_hex[opts[i, 0]]
             else:
-                need = params[P_SOV_MIN_COL] if side == SOVIET else params[P_GER_MIN_COL]
-                score = opts[i, 2] - need + 0.5 + 0.3 * T.vp_hex[opts[i, 0]]
+                col = opts[i, 2]
+                if col < params[P_GER_MIN_COL]:
+                    score = -1.0
+                else:
+                    target = opts[i, 0]
+                    score = crt_edge(T, col) - params[P_ATTACK_EDGE]
+                    if T.vp_hex[target] > 0:
+                        score += 0.3 * T.vp_hex[target]     # a Soviet stack in a town: retake it
+                    for d in range(6):
+                        nb = T.neighbours[target, d]
+                        if nb >= 0 and hold_hex(T, nb, params) and S.control[nb] == GERMAN:
+                            score += 0.2                    # it threatens a town we hold
+                            break
         elif kind == CAS:
             base = opts[0, 1]
             m = opts[i, 0]
@@ -181,7 +309,8 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
         elif kind == RETREAT:
             h = opts[i, 0]
             if opts[i, 3] == GERMAN:
-                score = -west_distance(T, h) - 3.0 * opts[i, 2] + 2.0 * S.cc[h]
+                toward = T.dist[h, goal] if goal >= 0 else west_distance(T, h)
+                score = -toward - 3.0 * opts[i, 2] + 2.0 * S.cc[h] + T.vp_hex[h]
             else:       # the German player retreats a Soviet unit: into German ZOC, away from supply
                 score = 3.0 * opts[i, 2] - 2.0 * S.supply[h] + west_distance(T, h) * 0.1
         elif kind == ADVANCE:
@@ -193,8 +322,15 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             elif side == SOVIET:
                 score = 1.0 + opts[i, 3] * 0.01
             else:
-                gain = west_distance(T, opts[i, 2]) - west_distance(T, opts[i, 1])
+                frm = opts[i, 2]
+                g = german_goal(S, T, u, params)
+                if g >= 0:
+                    gain = T.dist[frm, g] - T.dist[opts[i, 1], g]
+                else:
+                    gain = west_distance(T, frm) - west_distance(T, opts[i, 1])
                 score = gain + T.vp_hex[opts[i, 1]] - 0.5 + opts[i, 3] * 0.01
+                if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, u) == 0:
+                    score -= 3.0        # never leave a town or FL empty
         elif kind == JOIN:
             # Every unit that raises the column joins; one that adds nothing joins only if it
             # has no other enemy hex to attack (it still shares the losses).

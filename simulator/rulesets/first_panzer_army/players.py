@@ -21,12 +21,20 @@ RANDOM, HEURISTIC = 0, 1
 
 HEURISTIC_PARAMS = {
     "soviet_min_column": Param(3.0, "Soviet: lowest odds column worth attacking (3 = 2:1)"),
-    "german_min_column": Param(2.0, "German: lowest odds column worth attacking (2 = 1:1; attrition pays, dev notes)"),
+    "german_min_column": Param(3.0, "German: lowest odds column worth attacking (3 = 2:1; below it the CRT costs more than it takes)"),
     "west_weight": Param(1.0, "German: weight of getting closer to the relief in the west"),
     "town_weight": Param(4.0, "weight of taking or holding a town or FL hex"),
     "exit_turn": Param(5.0, "Soviet: from this turn on, corps head for the exit hexes 0729-1729"),
     "cas_per_attack": Param(2.0, "markers committed at most to one combat"),
     "screen_weight": Param(1.0, "Soviet: weight of closing on German units (cutting their C&C)"),
+    "hold_radius": Param(15.0, "German: town and FL hexes within this many hexes of the relief's entry edge are held"),
+    "hold_steps": Param(4.0, "German: steps wanted in a held town (twice that in an FL)"),
+    "goal_weight": Param(2.0, "German: weight of closing on the town or FL the unit is sent to hold"),
+    "cc_weight": Param(3.0, "German: weight of ending a move in C&C (a division lost out of C&C scores its steps, 4.2)"),
+    "danger_weight": Param(0.4, "German: weight of Soviet units around a hex the unit would stop in outside a town"),
+    "attack_edge": Param(0.05, "German: expected steps inflicted minus steps lost (CRT) an attack must beat"),
+    "soviet_danger": Param(0.6, "Soviet: weight of German units around a hex, shared by the Soviet units stacked there"),
+    "stack_weight": Param(1.0, "Soviet: weight of stacking with another Soviet unit in contact (dev notes: support units absorb exchanges)"),
 }
 
 PLAYERS = Catalogue([
