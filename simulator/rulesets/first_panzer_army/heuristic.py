@@ -22,9 +22,14 @@ from simulator.rulesets.first_panzer_army.consts import (
     F_ARMY_SUPPORT,
     F_CORPS,
     FIGHT_MOVE,
+    FL,
+    FROST,
     GERMAN,
     JOIN,
     K_EXIT_MAX,
+    K_GER_STACK,
+    K_SOV_ART_STACK,
+    K_SOV_STACK,
     K_TURNS,
     KG_PLACE,
     LOSS,
@@ -40,8 +45,10 @@ from simulator.rulesets.first_panzer_army.consts import (
     SOVIET,
     STATIC,
     SUPPORT,
+    TOWN,
 )
-from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN
+from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN, G_WEATHER
+from simulator.rulesets.first_panzer_army.zoc import stack_steps
 
 (P_SOV_MIN_COL, P_GER_MIN_COL, P_WEST, P_TOWN, P_EXIT_TURN, P_CAS, P_SCREEN, P_HOLD_RADIUS, P_HOLD_STEPS, P_GOAL,
  P_CC, P_DANGER, P_ATTACK_EDGE, P_SOV_DANGER, P_STACK) = range(15)
@@ -111,6 +118,12 @@ def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params) -> float:
             s += tw[j]
     dg = nearest_unit(S, T, GERMAN, h)
     s -= params[P_SCREEN] * 0.3 * dg
+    if T.vp_hex[h] > 0 and S.control[h] == SOVIET and dg <= 10:
+        # 3.3: the last unit to move through a town holds it; the Germans move last each turn,
+        # so a town within their reach is kept at the end only by standing in it.
+        mates = S.occ[SOVIET, h] - (1 if S.u_hex[u] == h else 0)
+        if mates == 0:
+            s += params[P_TOWN] * T.vp_hex[h] * S.g[G_TURN] / T.k[K_TURNS]
     # Close the pocket from the west and south: between the Germans and their C&C edges.
     if dg <= 2 and S.cc[h] == 1:
         s += params[P_SCREEN]
@@ -222,6 +235,50 @@ def crt_edge(T, col: int) -> float:
 
 
 @njit(cache=True)
+def room_for(S, T, u: int, h: int) -> bool:
+    """Whether unit `u` could end in hex `h` within the stacking limits (6.1, 6.2)."""
+    if T.u_class[u] == STATIC:
+        return True
+    steps = 0 if S.u_hex[u] == h else S.u_steps[u]
+    if T.u_side[u] == GERMAN:
+        return stack_steps(S, T, GERMAN, h, False) + steps <= T.k[K_GER_STACK]
+    art = T.u_class[u] == ARTILLERY
+    limit = T.k[K_SOV_ART_STACK] if art else T.k[K_SOV_STACK]
+    return stack_steps(S, T, SOVIET, h, art) + steps <= limit
+
+
+@njit(cache=True)
+def bank_risk(S, T, u: int, h: int) -> bool:
+    """Whether the path to `h` (S.prev, from the engine's reach of this unit) crosses a river
+    at a die roll's cost (12.3: not in frost, not into or out of a town or FL) and then runs
+    through a hex where the unit could not stay: a bad roll leaves it short of MP (12.2) on
+    the bank or further on, overstacked (6.0)."""
+    if S.g[G_WEATHER] == FROST:
+        return False
+    start = S.u_hex[u]
+    path = np.empty(64, dtype=np.int64)
+    n = 0
+    b = h
+    while b != start and b >= 0 and n < 64:
+        path[n] = b
+        n += 1
+        b = S.prev[b]
+    crossed = False
+    here = start
+    for i in range(n - 1, -1, -1):
+        nxt = path[i]
+        for d in range(6):
+            if T.neighbours[here, d] == nxt and T.river[here, d] > 0:
+                if not (T.terrain[here] == TOWN or T.terrain[here] == FL or T.terrain[nxt] == TOWN
+                        or T.terrain[nxt] == FL):
+                    crossed = True
+        if crossed and here != start and not room_for(S, T, u, here):
+            return True
+        here = nxt
+    return False
+
+
+@njit(cache=True)
 def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
     best = 0
     best_score = NEG
@@ -260,6 +317,11 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             else:
                 score = german_hex_value(S, T, h, u, goal, params)
             score -= 0.001 * opts[i, 1]
+            if h >= 0:
+                if h == S.u_hex[u] and not room_for(S, T, u, h):
+                    score -= 1.0e4      # 3.2(5), 6.0: the set-up overstack must be gone
+                elif bank_risk(S, T, u, h):
+                    score -= 50.0
         elif kind == ATTACK:
             if opts[i, 0] < 0:
                 score = 0.0

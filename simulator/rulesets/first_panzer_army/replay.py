@@ -49,7 +49,10 @@ class FPAReplay:
             elif code == c.EV_MOVE:
                 out.append(f"  {who} {self._unit(u)} moves {self._hex(a)} -> {self._hex(h)} ({b} MP)")
             elif code == c.EV_RIVER_STOP:
-                out.append(f"  {who} {self._unit(u)} stops at the river in {self._hex(h)} (die {b})")
+                if b:
+                    out.append(f"  {who} {self._unit(u)} stops at the river in {self._hex(h)} (die {b})")
+                else:
+                    out.append(f"  {who} {self._unit(u)} runs out of MP in {self._hex(h)} (a river crossing cost more than planned)")
             elif code == c.EV_COMBAT:
                 roll, att, dfn = x // 1000000, (x // 1000) % 1000, x % 1000
                 res = c.RESULTS[b] if b >= 0 else "no defender left"
