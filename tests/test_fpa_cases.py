@@ -30,12 +30,14 @@ from simulator.rulesets.first_panzer_army.combat import (
     may_attack,
     probe,
     probe_ok,
+    stand_fast_blocks,
     support_unit,
 )
 from simulator.rulesets.first_panzer_army.engine import prepare
 from simulator.rulesets.first_panzer_army.game import (
     air_phase,
     combat_segment,
+    kg_phase,
     reinforcement_phase,
     replacement_phase,
     resolve_overstacks,
@@ -264,11 +266,59 @@ def test_fpa_13_6_a_probe_enters_an_empty_hex_in_soviet_zoc_and_is_the_units_att
     assert probe_ok(S, t, probed)
     assert not probe_ok(S, t, h)                              # a Soviet unit in it: a real attack
     assert not probe_ok(S, t, int(t.neighbours[frm, 0]))      # no Soviet ZOC: nothing to probe
-    probe(S, t, u, probed)
+    probe(S, t, u, probed, c.SEG_FIGHT)
     assert S.u_hex[u] == probed and S.u_attacked[u] == 1
     assert not may_attack(S, t, u, c.SEG_FIGHT)
     S.g[G_WEATHER] = c.STORM
     assert not probe_ok(S, t, int(t.neighbours[h, 3]))        # 7.5: no ZOC in storm (OQ-FPA-11)
+
+
+def test_fpa_13_6_a_stack_probes_together_each_unit_by_the_german_players_choice(prep):
+    """13.6 "the probing German unit or stack advance into the hex" (example turn: 16 Pz and
+    509 Tiger probe 2018 together); the units that go have made their attack, the one left
+    behind has not."""
+    t = prep.t
+    S = empty(prep)
+    h = open_ground(prep)
+    at(S, prep, "9-mc", h)
+    probed = int(t.neighbours[h, 0])
+    frm = int(t.neighbours[probed, 0])
+    pz = at(S, prep, "16-pz", frm)
+    tiger = at(S, prep, "509-tiger", frm)
+    inf = at(S, prep, "371-inf", frm)
+    refresh_lines(S, t)
+    S = force(S, 0, 1)      # PROBE_WITH rows: [509, 371, end] -> 509 goes; then [371, end] -> end
+    probe(S, t, pz, probed, c.SEG_FIGHT)
+    assert decisions_of(S, c.PROBE_WITH) == [(c.PROBE_WITH, 3), (c.PROBE_WITH, 2)]
+    assert S.u_hex[pz] == probed and S.u_hex[tiger] == probed and S.u_hex[inf] == frm
+    assert S.u_attacked[tiger] == 1 and S.u_attacked[inf] == 0
+    # In a mechanized segment only mechanized units may go (5.5): the infantry is not offered.
+    S = empty(prep)
+    at(S, prep, "9-mc", h)
+    pz = at(S, prep, "16-pz", frm)
+    inf = at(S, prep, "371-inf", frm)
+    refresh_lines(S, t)
+    S = force(S)
+    probe(S, t, pz, probed, c.SEG_MECH)
+    assert decisions_of(S, c.PROBE_WITH) == [] and S.u_hex[inf] == frm
+
+
+def test_fpa_3_2_6_stand_fast_binds_probes_on_turn_1(prep):
+    """3.2(6): a German unit set up in or east of column 23 may not go west of it on turn 1,
+    by a probe (13.6) no more than by a move."""
+    t = prep.t
+    S = empty(prep, turn=1)
+    frm = H(prep, "2310")
+    probed = next(int(x) for x in t.neighbours[frm] if x >= 0 and t.fpa_col[x] == 22)
+    soviet = next(int(x) for x in t.neighbours[probed] if x >= 0 and t.fpa_col[x] == 21)
+    at(S, prep, "9-mc", soviet)
+    u = at(S, prep, "16-pz", frm)
+    S.u_start[u] = frm
+    refresh_lines(S, t)
+    assert probe_ok(S, t, probed)
+    assert stand_fast_blocks(S, t, u, probed)
+    S.g[G_TURN] = 2
+    assert not stand_fast_blocks(S, t, u, probed)
 
 
 def test_fpa_13_6_and_13_7_mechanized_units_probe_in_the_second_wave(prep):
@@ -622,6 +672,11 @@ def test_fpa_4_1_exits_score_one_a_corps_up_to_four(prep):
         assert S.u_hex[u] == c.EXITED
         assert victory_points(S, t, False) == base + min(i + 1, 4) * t.k[c.K_EXIT_VP]
     assert S.g[G_EXITS] == 5
+    # Any Soviet unit may leave (it costs 1 MP, 4.1), but only a corps scores.
+    other = next(u for u in range(len(prep.unit_ids)) if t.u_side[u] == c.SOVIET and not t.u_flags[u] & c.F_CORPS)
+    place(S, t, other, exit_hex)
+    exit_map(S, t, other)
+    assert S.u_hex[other] == c.EXITED and S.g[G_EXITS] == 5
 
 
 def test_fpa_4_2_a_division_eliminated_out_of_cc_scores_its_steps_garrisons_never(prep):
@@ -702,3 +757,27 @@ def test_reading_garrison_last_and_blocked_retreat_losses(prep):
     refresh_lines(S, t)
     attack(S, t, c.SOVIET, tern, c.SEG_FIGHT)
     assert decisions_of(S, c.LOSS) == [(c.LOSS, 2)]      # the garrison is offered too
+
+
+# ----------------------------------------------------------------------------- 5.3 KG deployment
+
+def test_fpa_5_3_kg_markers_go_on_any_hex_soviet_held_included_one_a_hex_from_turn_3(prep):
+    t = prep.t
+    n = len(prep.labels)
+    h = open_ground(prep)
+    S = empty(prep, turn=2)
+    at(S, prep, "9-mc", h)
+    refresh_lines(S, t)
+    S = force(S)
+    kg_phase(S, t)
+    assert decisions_of(S, c.KG_PLACE) == [] and (S.kg_hex < 0).all()      # ignored on turns 1-2
+    S = empty(prep, turn=3)
+    soviet = at(S, prep, "9-mc", h)
+    refresh_lines(S, t)
+    S = force(S, h, 0, 0)    # KG 1 on the Soviet unit's hex, then the first hexes offered
+    kg_phase(S, t)
+    kinds = decisions_of(S, c.KG_PLACE)
+    # Every hex is offered (+ "keep it off"), less one for each marker already down.
+    assert kinds == [(c.KG_PLACE, n + 1), (c.KG_PLACE, n), (c.KG_PLACE, n - 1)]
+    assert S.kg_hex[0] == S.u_hex[soviet]
+    assert len(set(int(x) for x in S.kg_hex)) == 3

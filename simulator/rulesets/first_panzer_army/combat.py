@@ -65,6 +65,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     MECH,
     ODDS_CLAMP,
     ODDS_FINAL,
+    PROBE_WITH,
     RETREAT,
     SEG_MECH,
     SOVIET,
@@ -743,9 +744,44 @@ def probe_ok(S, T, target: int) -> bool:
 
 
 @njit(cache=True)
-def probe(S, T, u: int, target: int) -> None:
-    """13.6: the probing unit advances into the empty hex; that is its attack."""
+def stand_fast_blocks(S, T, u: int, h: int) -> bool:
+    """3.2(6): on turn 1 a German unit set up in or east of column 23 may not go west of it."""
+    return T.u_side[u] == GERMAN and S.g[G_TURN] == T.k[K_STAND_FAST_TURN] and S.u_start[u] >= 0 \
+        and T.fpa_col[S.u_start[u]] >= T.k[K_STAND_FAST_COL] and T.fpa_col[h] < T.k[K_STAND_FAST_COL]
+
+
+@njit(cache=True)
+def probe(S, T, u: int, target: int, seg: int) -> None:
+    """13.6: "the probing German unit or stack" advances into the empty hex; that is the
+    attack of each unit that goes.  The German player then chooses, one at a time, which other
+    units of the stack that may still attack in this segment go with it (PROBE_WITH rows: unit,
+    hex probed, hex left, its AF + DF; the last row, -1, ends the choice)."""
     frm = S.u_hex[u]
     S.u_attacked[u] = 1
     place(S, T, u, target)
     log(S, EV_PROBE, GERMAN, u, target, frm, 0, 0)
+    while True:
+        k = 0
+        for v in range(T.u_side.shape[0]):
+            if S.u_hex[v] != frm or T.u_side[v] != GERMAN or not may_attack(S, T, v, seg):
+                continue
+            if stand_fast_blocks(S, T, v, target) or not stack_ok(S, T, v, target):
+                continue
+            S.opts[k, 0] = v
+            S.opts[k, 1] = target
+            S.opts[k, 2] = frm
+            S.opts[k, 3] = attack_factor(S, T, v) + defense_factor(S, T, v)
+            k += 1
+        if k == 0:
+            return
+        S.opts[k, 0] = -1
+        S.opts[k, 1] = target
+        S.opts[k, 2] = frm
+        S.opts[k, 3] = 0
+        i = decide(S, T, PROBE_WITH, k + 1, GERMAN)
+        v = S.opts[i, 0]
+        if v < 0:
+            return
+        S.u_attacked[v] = 1
+        place(S, T, v, target)
+        log(S, EV_PROBE, GERMAN, v, target, frm, 0, 0)

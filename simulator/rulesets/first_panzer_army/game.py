@@ -14,6 +14,7 @@ from simulator.rulesets.first_panzer_army.combat import (
     may_attack,
     probe,
     probe_ok,
+    stand_fast_blocks,
 )
 from simulator.rulesets.first_panzer_army.consts import (
     ATTACK,
@@ -250,49 +251,43 @@ def air_phase(S, T) -> None:
 @njit(cache=True)
 def kg_phase(S, T) -> None:
     """5.3: from turn 3 the German player deploys his three KG markers, at most one a hex, on
-    any hex (the options: hexes holding German units and the hexes next to them free of Soviet
-    units).  Columns: hex, German units within 1, German units within 2 in contact with Soviet
-    units, 1 if no Soviet ZOC in its range."""
+    any hex of the map, Soviet-held ones included (or keeps a marker off: -1).  Columns: hex,
+    German units within 1, German units within 2 in contact with Soviet units, 1 if no Soviet
+    ZOC in its range (12.4)."""
     if S.g[G_TURN] < T.k[K_KG_FIRST_TURN]:
         return
     n = T.neighbours.shape[0]
     for i in range(S.kg_hex.shape[0]):
-        for h in range(n):
-            S.mark[h] = 0
-        for j in range(S.kg_hex.shape[0]):
-            if S.kg_hex[j] >= 0:
-                S.mark[S.kg_hex[j]] = 2
         k = 0
-        for h in range(n):
-            if S.occ[GERMAN, h] == 0:
+        for x in range(n):
+            taken = False
+            for j in range(S.kg_hex.shape[0]):
+                if S.kg_hex[j] == x:
+                    taken = True
+            if taken or k >= MAX_OPTIONS - 1:
                 continue
-            for j in range(7):
-                x = h if j == 0 else T.neighbours[h, j - 1]
-                if x < 0 or S.mark[x] != 0 or S.occ[SOVIET, x] > 0 or k >= MAX_OPTIONS - 1:
+            near = 0
+            contact = 0
+            for u in range(T.u_side.shape[0]):
+                y = S.u_hex[u]
+                if y < 0 or T.u_side[u] != GERMAN or T.u_class[u] == STATIC:
                     continue
-                S.mark[x] = 1
-                near = 0
-                contact = 0
-                for u in range(T.u_side.shape[0]):
-                    y = S.u_hex[u]
-                    if y < 0 or T.u_side[u] != GERMAN or T.u_class[u] == STATIC:
-                        continue
-                    if T.dist[x, y] <= 1:
-                        near += 1
-                    if T.dist[x, y] <= 2 and S.zoc[SOVIET, y] > 0:
-                        contact += 1
-                free = 1
-                if S.zoc[SOVIET, x] > 0:
+                if T.dist[x, y] <= 1:
+                    near += 1
+                if T.dist[x, y] <= 2 and S.zoc[SOVIET, y] > 0:
+                    contact += 1
+            free = 1
+            if S.zoc[SOVIET, x] > 0:
+                free = 0
+            for d in range(6):
+                nb = T.neighbours[x, d]
+                if nb >= 0 and S.zoc[SOVIET, nb] > 0:
                     free = 0
-                for d in range(6):
-                    nb = T.neighbours[x, d]
-                    if nb >= 0 and S.zoc[SOVIET, nb] > 0:
-                        free = 0
-                S.opts[k, 0] = x
-                S.opts[k, 1] = near
-                S.opts[k, 2] = contact
-                S.opts[k, 3] = free
-                k += 1
+            S.opts[k, 0] = x
+            S.opts[k, 1] = near
+            S.opts[k, 2] = contact
+            S.opts[k, 3] = free
+            k += 1
         S.opts[k, 0] = -1
         S.opts[k, 1] = 0
         S.opts[k, 2] = 0
@@ -399,7 +394,7 @@ def combat_segment(S, T, side: int, seg: int) -> None:
                     S.opts[k, 2] = ev[E_COL]
                     S.opts[k, 3] = S.occ[1 - side, x]
                     k += 1
-                elif side == GERMAN and probe_ok(S, T, x) and stack_ok(S, T, u, x):
+                elif side == GERMAN and probe_ok(S, T, x) and stack_ok(S, T, u, x) and not stand_fast_blocks(S, T, u, x):
                     S.opts[k, 0] = x
                     S.opts[k, 1] = 1
                     S.opts[k, 2] = u
@@ -417,7 +412,7 @@ def combat_segment(S, T, side: int, seg: int) -> None:
             break
         if S.opts[i, 1] == 1:
             from_unit = S.opts[i, 2]
-            probe(S, T, from_unit, target)
+            probe(S, T, from_unit, target, seg)
         else:
             attack(S, T, side, target, seg)
     end_segment(S, T, side)

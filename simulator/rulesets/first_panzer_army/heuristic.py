@@ -38,6 +38,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     MOVE_UNIT,
     ORDER,
     OVERSTACK,
+    PROBE_WITH,
     REINFORCE,
     REPLACE,
     RETREAT,
@@ -310,8 +311,9 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
         elif kind == MOVE_TO:
             h = opts[i, 0]
             u = opts[i, 2]
-            if h < 0:          # 4.1: an exit scores for good, up to the four that count
-                score = 1.0e6 if S.g[G_EXITS] < T.k[K_EXIT_MAX] else -1.0e6
+            if h < 0:          # 4.1: a corps' exit scores for good, up to the four that count
+                scores = (T.u_flags[u] & F_CORPS) != 0 and S.g[G_EXITS] < T.k[K_EXIT_MAX]
+                score = 1.0e6 if scores else -1.0e6
             elif side == SOVIET:
                 score = soviet_hex_value(S, T, h, u, tw, tv, nt, params)
             else:
@@ -404,6 +406,24 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             # A KG or the 18th AD serves the combat when it moves the column the German way.
             col = opts[i, 1] if opts[i, 3] == 1 else -opts[i, 1]
             score = col + (0.5 if opts[i, 0] < 0 else 0.0)
+        elif kind == PROBE_WITH:
+            # Another unit of the stack goes with a probe (13.6) when that brings it closer to
+            # where it is sent, never leaving a town or FL empty.
+            v = opts[i, 0]
+            if v < 0:
+                score = 0.0
+            else:
+                frm = opts[i, 2]
+                g = german_goal(S, T, v, params)
+                if g >= 0:
+                    gain = T.dist[frm, g] - T.dist[opts[i, 1], g]
+                else:
+                    gain = west_distance(T, frm) - west_distance(T, opts[i, 1])
+                    if west_distance(T, opts[i, 1]) <= params[P_HOLD_RADIUS]:
+                        gain = 0
+                score = gain - 0.5 + 0.01 * opts[i, 3]
+                if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, v) == 0:
+                    score -= 3.0
         elif kind == OVERSTACK:
             score = -opts[i, 2] - 10.0 * opts[i, 1]
         elif kind == REINFORCE:

@@ -182,9 +182,9 @@ def reachable(S, T, u: int, mf: int) -> None:
 
 @njit(cache=True)
 def can_exit(S, T, u: int, mf: int) -> int:
-    """4.1: the exit hex (0729-1729) from which `u`, a Soviet corps, can move off the map
-    (1 MP), or -1.  Only scoring units are offered the exit."""
-    if T.u_side[u] != SOVIET or (T.u_flags[u] & F_CORPS) == 0:
+    """4.1: the exit hex (0729-1729) from which `u`, a Soviet unit, can move off the map (1 MP),
+    or -1.  Any Soviet unit may leave; only a corps scores (victory.exit_units, OQ-FPA-8)."""
+    if T.u_side[u] != SOVIET:
         return -1
     best = -1
     for h in range(T.neighbours.shape[0]):
@@ -233,8 +233,11 @@ def move_unit(S, T, u: int, dest: int, mf: int) -> int:
 
 @njit(cache=True)
 def exit_map(S, T, u: int) -> None:
-    """4.1: a Soviet corps leaves the map from an exit hex, for good."""
+    """4.1: a Soviet unit leaves the map from an exit hex, for good; a corps counts toward the
+    exit VP."""
     h = S.u_hex[u]
     place(S, T, u, EXITED)
-    S.g[G_EXITS] += 1
-    log(S, EV_EXIT, T.u_side[u], u, h, S.g[G_EXITS], 0, 0)
+    corps = (T.u_flags[u] & F_CORPS) != 0
+    if corps:
+        S.g[G_EXITS] += 1
+    log(S, EV_EXIT, T.u_side[u], u, h, S.g[G_EXITS], 1 if corps else 0, 0)

@@ -71,7 +71,8 @@ class FPAReplay:
             elif code == c.EV_PROBE:
                 out.append(f"  german {self._unit(u)} probes {self._hex(a)} -> {self._hex(h)}")
             elif code == c.EV_EXIT:
-                out.append(f"  soviet {self._unit(u)} exits the map from {self._hex(h)} (exit {a})")
+                out.append(f"  soviet {self._unit(u)} exits the map from {self._hex(h)} "
+                           + (f"(exit {a})" if b else "(not a corps: no VP)"))
             elif code == c.EV_REINFORCE:
                 out.append(f"  german reinforcement {self._unit(u)} " + (f"enters at {self._hex(h)}" if a else "is forfeit"))
             elif code == c.EV_REPLACE:
