@@ -38,13 +38,20 @@ from simulator.rulesets.first_panzer_army.game import (
     air_phase,
     combat_segment,
     kg_phase,
+    move_with,
     reinforcement_phase,
     replacement_phase,
     resolve_overstacks,
     victory_points,
     weather_phase,
 )
-from simulator.rulesets.first_panzer_army.movement import exit_map
+from simulator.rulesets.first_panzer_army.movement import (
+    exit_map,
+    follow_cost,
+    move_unit,
+    movement_factor,
+    reachable,
+)
 from simulator.rulesets.first_panzer_army.state import (
     G_AD_USED,
     G_ELIM_VP,
@@ -781,3 +788,48 @@ def test_fpa_5_3_kg_markers_go_on_any_hex_soviet_held_included_one_a_hex_from_tu
     assert kinds == [(c.KG_PLACE, n + 1), (c.KG_PLACE, n), (c.KG_PLACE, n - 1)]
     assert S.kg_hex[0] == S.u_hex[soviet]
     assert len(set(int(x) for x in S.kg_hex)) == 3
+
+
+# ----------------------------------------------------------------------------- 12.0, 12.3 stacks
+
+def river_pair(prep) -> tuple[int, int]:
+    """Two clear hexes across a river hexside that is not the Dnestr, Bug or Prut, neither a
+    town, both outside the no-go area."""
+    t = prep.t
+    for a in range(len(prep.labels)):
+        if t.terrain[a] != c.CLEAR or t.restricted[a]:
+            continue
+        for d in range(6):
+            b = int(t.neighbours[a, d])
+            if b >= 0 and t.river[a, d] == 1 and t.terrain[b] == c.CLEAR and not t.restricted[b]:
+                return a, b
+    raise AssertionError("no river hexside between clear hexes")
+
+
+def test_fpa_12_0_and_12_3_a_stack_moves_together_on_one_river_roll(prep):
+    """12.0 "units are moved as stacks or one at a time"; 12.3 "when moving a stack, make just
+    one roll for the whole stack": the units that go with the first one follow its path and
+    its roll, by the player's choice, each paying its own MP."""
+    t = prep.t
+    a, b = river_pair(prep)
+    S = empty(prep, weather=c.THAW)
+    pz = at(S, prep, "16-pz", a)
+    tiger = at(S, prep, "509-tiger", a)
+    inf = at(S, prep, "371-inf", a)
+    refresh_lines(S, t)
+    S.u_moved[pz] = 1
+    mf = movement_factor(S, t, pz)
+    reachable(S, t, pz, mf)
+    assert move_unit(S, t, pz, b, mf) == b
+    roll = int(S.proll[0])
+    assert roll >= 1                                        # the crossing was rolled
+    spent = int(t.tmp[c.CLEAR, 1]) + int(t.river_cost[c.THAW, roll - 1])
+    assert follow_cost(S, t, tiger, a, b) == spent          # same roll, same class
+    assert follow_cost(S, t, inf, a, b) == int(t.tmp[c.CLEAR, 0]) + int(t.river_cost[c.THAW, roll - 1])
+    rng = S.rng.copy()
+    S = force(S, 0, 1)      # MOVE_WITH rows [509, 371, end] -> 509; then [371, end] -> end
+    move_with(S, t, c.GERMAN, a, b)
+    assert decisions_of(S, c.MOVE_WITH) == [(c.MOVE_WITH, 3), (c.MOVE_WITH, 2)]
+    assert S.u_hex[tiger] == b and S.u_hex[inf] == a
+    assert S.u_moved[tiger] == 1 and S.u_moved[inf] == 0
+    assert (S.rng == rng).all()                             # no second roll for the stack

@@ -44,9 +44,10 @@ MOVE_FIGHT, FIGHT_MOVE = 0, 1
 
 # Decision kinds, in order: the code is the index (RULESET.decision_kinds).
 ORDER, KG_PLACE, SETUP, MOVE_UNIT, MOVE_TO, ATTACK, CAS, LOSS, RETREAT, ADVANCE, OVERSTACK, REINFORCE, REPLACE, \
-    JOIN, SUPPORT, PROBE_WITH = range(16)
+    JOIN, SUPPORT, PROBE_WITH, MOVE_WITH = range(17)
 DECISION_KINDS = ("order", "kg_place", "setup", "move_unit", "move_to", "attack", "cas", "loss", "retreat",
-                  "advance", "overstack", "reinforce", "replace", "join", "support", "probe_with")
+                  "advance", "overstack", "reinforce", "replace", "join", "support", "probe_with",
+                  "move_with")
 
 # SUPPORT rows' kind column: a Korpsgruppe's combat bonus (13.4) or the 18th AD's factors (13.1).
 SUPPORT_KG, SUPPORT_AD = 0, 1

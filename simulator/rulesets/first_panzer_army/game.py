@@ -49,6 +49,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     MOVE_FIGHT,
     MOVE_TO,
     MOVE_UNIT,
+    MOVE_WITH,
     NOT_ENTERED,
     ORDER,
     OVERSTACK,
@@ -65,6 +66,8 @@ from simulator.rulesets.first_panzer_army.movement import (
     INF,
     can_exit,
     exit_map,
+    follow,
+    follow_cost,
     move_unit,
     movement_factor,
     reachable,
@@ -344,15 +347,55 @@ def movement_segment(S, T, side: int) -> None:
             k += 1
         i = decide(S, T, MOVE_TO, k, side)
         dest = S.opts[i, 0]
+        start = S.u_hex[u]
         if dest == EXITED:
             move_unit(S, T, u, S.opts[i, 3], mf)
             if S.u_hex[u] == S.opts[i, 3]:
                 exit_map(S, T, u)
         elif dest != S.u_hex[u]:
-            move_unit(S, T, u, dest, mf)
+            stop = move_unit(S, T, u, dest, mf)
+            if stop != start:
+                move_with(S, T, side, start, stop)
     if side == SOVIET and S.g[G_OVERSTACK_OK] == 1:
         S.g[G_OVERSTACK_OK] = 0       # 3.2(5): the set-up overstack ends with this movement
     end_segment(S, T, side)
+
+
+@njit(cache=True)
+def move_with(S, T, side: int, start: int, stop: int) -> None:
+    """12.0 "units are moved as stacks or one at a time", 12.3 one river roll a stack: after a
+    unit has moved, the player chooses, one at a time, which units that began the segment in
+    the same hex and have not moved go with it, along its path and rolls, to where it stopped.
+    Rows: unit, hex reached, hex left, MP it pays (last row -1: no more).  Only units with the
+    MP (8.1: supply when they start) and the stacking room to end there are offered."""
+    while True:
+        refresh_lines(S, T)
+        k = 0
+        for v in range(T.u_side.shape[0]):
+            if T.u_side[v] != side or S.u_hex[v] != start or S.u_moved[v] != 0 or T.u_class[v] == STATIC:
+                continue
+            if not stack_ok(S, T, v, stop):
+                continue
+            cost = follow_cost(S, T, v, start, stop)
+            if cost > movement_factor(S, T, v):
+                continue
+            S.opts[k, 0] = v
+            S.opts[k, 1] = stop
+            S.opts[k, 2] = start
+            S.opts[k, 3] = cost
+            k += 1
+        if k == 0:
+            return
+        S.opts[k, 0] = -1
+        S.opts[k, 1] = stop
+        S.opts[k, 2] = start
+        S.opts[k, 3] = 0
+        i = decide(S, T, MOVE_WITH, k + 1, side)
+        v = S.opts[i, 0]
+        if v < 0:
+            return
+        S.u_moved[v] = 1
+        follow(S, T, v, start, stop)
 
 
 @njit(cache=True)

@@ -36,6 +36,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     MOVE_FIGHT,
     MOVE_TO,
     MOVE_UNIT,
+    MOVE_WITH,
     ORDER,
     OVERSTACK,
     PROBE_WITH,
@@ -287,7 +288,7 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
     nt = 0
     tw = np.zeros(64, dtype=np.float64)
     tv = np.zeros(64, dtype=np.int64)
-    if side == SOVIET and kind == MOVE_TO:
+    if side == SOVIET and (kind == MOVE_TO or kind == MOVE_WITH):
         nt = soviet_targets(S, T, params, tw, tv)
     if side == GERMAN and n > 0 and (kind == MOVE_TO or kind == ADVANCE or kind == RETREAT):
         u0 = opts[0, 2] if kind == MOVE_TO else opts[0, 1] if kind == RETREAT else -1
@@ -424,6 +425,23 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
                 score = gain - 0.5 + 0.01 * opts[i, 3]
                 if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, v) == 0:
                     score -= 3.0
+        elif kind == MOVE_WITH:
+            # A unit goes with the stack (12.0, one river roll, 12.3) when where the stack
+            # stopped is clearly better for it than where it stands.
+            v = opts[i, 0]
+            if v < 0:
+                score = 0.0
+            else:
+                stop = opts[i, 1]
+                frm = opts[i, 2]
+                if side == SOVIET:
+                    score = soviet_hex_value(S, T, stop, v, tw, tv, nt, params) \
+                        - soviet_hex_value(S, T, frm, v, tw, tv, nt, params) - 0.5
+                else:
+                    g = german_goal(S, T, v, params)
+                    score = german_hex_value(S, T, stop, v, g, params) - german_hex_value(S, T, frm, v, g, params) - 0.5
+                    if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, v) == 0:
+                        score -= 3.0
         elif kind == OVERSTACK:
             score = -opts[i, 2] - 10.0 * opts[i, 1]
         elif kind == REINFORCE:

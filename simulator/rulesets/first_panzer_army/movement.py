@@ -36,7 +36,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     TOWN,
 )
 from simulator.rulesets.first_panzer_army.rng import die
-from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN, G_WEATHER
+from simulator.rulesets.first_panzer_army.state import G_EXITS, G_PATH_N, G_TURN, G_WEATHER
 from simulator.rulesets.first_panzer_army.zoc import enemy_in, ezoc, log, place, stack_steps
 
 INF = 1 << 20
@@ -198,28 +198,28 @@ def can_exit(S, T, u: int, mf: int) -> int:
 def move_unit(S, T, u: int, dest: int, mf: int) -> int:
     """Move `u` along the S.prev path to `dest` (S.mp / S.prev from `reachable`), rolling each
     river crossing (12.3); a crossing it cannot pay stops it on its bank (OQ-FPA-12 "stop").
-    Every hex entered takes control (3.3).  Returns the hex where it stopped."""
+    Every hex entered takes control (3.3).  The path and its rolls stay in S.path / S.proll
+    (S.g[G_PATH_N] steps) for the units of the stack that move with it (`follow`).  Returns
+    the hex where it stopped."""
     n = 0
     h = dest
     while h != S.u_hex[u] and h >= 0:
         S.path[n] = h
+        S.proll[n] = 0
         n += 1
         h = S.prev[h]
+    S.g[G_PATH_N] = n
     start = S.u_hex[u]
     spent = 0
     here = start
     for i in range(n - 1, -1, -1):
         nxt = S.path[i]
-        d = 0
-        for dd in range(6):
-            if T.neighbours[here, dd] == nxt:
-                d = dd
+        d = direction(T, here, nxt)
         roll = 0
         if T.river[here, d] > 0 and not kg_free(S, T, nxt):
             roll = die(S.rng)
-        cost = enter_cost(S, T, u, here, d, roll if roll > 0 else 1)
-        if T.river[here, d] == 0 or kg_free(S, T, nxt):
-            cost = enter_cost(S, T, u, here, d, 0)
+        S.proll[i] = roll
+        cost = enter_cost(S, T, u, here, d, roll)
         if spent + cost > mf:
             log(S, EV_RIVER_STOP, T.u_side[u], u, here, nxt, roll, 0)
             break
@@ -229,6 +229,49 @@ def move_unit(S, T, u: int, dest: int, mf: int) -> int:
     if here != start:
         log(S, EV_MOVE, T.u_side[u], u, here, start, spent, 0)
     return here
+
+
+@njit(cache=True)
+def direction(T, a: int, b: int) -> int:
+    for d in range(6):
+        if T.neighbours[a, d] == b:
+            return d
+    return 0
+
+
+@njit(cache=True)
+def follow_cost(S, T, v: int, start: int, stop: int) -> int:
+    """MP for unit `v` to go from `start` to `stop` along the last moved unit's path with its
+    rolls (12.3: "when moving a stack, make just one roll for the whole stack"); INF if it
+    may not enter a hex of it."""
+    spent = 0
+    here = start
+    for i in range(S.g[G_PATH_N] - 1, -1, -1):
+        if here == stop:
+            break
+        nxt = S.path[i]
+        cost = enter_cost(S, T, v, here, direction(T, here, nxt), S.proll[i])
+        if cost >= INF:
+            return INF
+        spent += cost
+        here = nxt
+    return spent if here == stop else INF
+
+
+@njit(cache=True)
+def follow(S, T, v: int, start: int, stop: int) -> None:
+    """12.0, 12.3: unit `v` moves with the stack it started in, along the same path with the
+    same river rolls, to where the first unit stopped (its MP checked by `follow_cost`)."""
+    spent = 0
+    here = start
+    for i in range(S.g[G_PATH_N] - 1, -1, -1):
+        if here == stop:
+            break
+        nxt = S.path[i]
+        spent += enter_cost(S, T, v, here, direction(T, here, nxt), S.proll[i])
+        place(S, T, v, nxt)
+        here = nxt
+    log(S, EV_MOVE, T.u_side[v], v, here, start, spent, 1)
 
 
 @njit(cache=True)

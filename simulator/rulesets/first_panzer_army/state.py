@@ -17,12 +17,12 @@ S = struct_of_arrays("S", module=__name__, fields=[
     "control", "fl_taken", "occ", "zoc", "supply", "cc",
     "kg_hex", "kg_att", "kg_def", "cas", "g", "rng",
     "ev", "dec", "forced", "vp_turn", "steps_turn", "pos_turn", "step_hist",
-    "opts", "mp", "prev", "queue", "path", "mark", "buf", "pk", "pp",
+    "opts", "mp", "prev", "queue", "path", "proll", "mark", "buf", "pk", "pp",
 ])
 
 (G_TURN, G_WEATHER, G_SEG, G_SIDE, G_EXIT_VP, G_ELIM_VP, G_N_EV, G_N_DEC, G_OVERSTACK_OK, G_ORDER_SOV,
  G_ORDER_GER, G_FORCE, G_N_FORCED, G_VIOLATION, G_DEBUG, G_AD_USED, G_EXITS, G_RIVER_ROLL, G_PHASE, G_JOINING,
- G_KG_SEL, G_AD_SEL, G_N) = range(23)
+ G_KG_SEL, G_AD_SEL, G_PATH_N, G_N) = range(24)
 N_PARAMS = 16
 
 # Invariant violations found in debug mode (S.g[G_VIOLATION]).
@@ -75,6 +75,7 @@ def new_state(t, seed: int, pk=(0, 0), pp=None, forced: np.ndarray | None = None
         prev=np.zeros(n, dtype=np.int32),
         queue=np.zeros(n * 8 + 16, dtype=np.int32),
         path=np.zeros(n, dtype=np.int32),
+        proll=np.zeros(n, dtype=np.int32),
         mark=np.zeros(n, dtype=np.int32),
         buf=np.zeros((4, 64), dtype=np.int32),
         pk=np.asarray(pk, dtype=np.int64),
