@@ -42,10 +42,12 @@ from simulator.rulesets.first_panzer_army.game import (
     reinforcement_phase,
     replacement_phase,
     resolve_overstacks,
+    turn_back,
     victory_points,
     weather_phase,
 )
 from simulator.rulesets.first_panzer_army.movement import (
+    INF,
     exit_map,
     follow_cost,
     move_unit,
@@ -54,14 +56,18 @@ from simulator.rulesets.first_panzer_army.movement import (
 )
 from simulator.rulesets.first_panzer_army.state import (
     G_AD_USED,
+    G_BLOCK_DIR,
+    G_BLOCK_HEX,
     G_ELIM_VP,
     G_EXITS,
     G_FORCE,
     G_N_DEC,
     G_N_EV,
     G_N_FORCED,
+    G_SPENT,
     G_TURN,
     G_WEATHER,
+    new_state,
 )
 from simulator.rulesets.first_panzer_army.zoc import place, refresh_lines
 from simulator.situation import load_situation
@@ -589,6 +595,13 @@ def test_fpa_5_2_air_superiority_is_the_difference_of_two_dice_ties_rerolled(pre
     total = sum(v for k, v in diffs.items() if k > 0)
     assert _chi2_ok(seen, {k: diffs[k] / total for k in range(1, 11)}, n)
     assert abs(sides[c.SOVIET] / n - 0.5) < 0.03
+    # The dice are data (air.later_dice_each, air.turn_1_dice): one die each gives 1-5 markers.
+    t1 = t._replace(k=t.k.copy())
+    t1.k[c.K_LATER_AIR_DICE] = 1
+    for _ in range(300):
+        air_phase(S, t1)
+        assert 1 <= S.cas.max() <= 5 and S.cas.min() == 0
+        S.g[G_N_EV] = 0
 
 
 # ----------------------------------------------------------------------------- 10.1, 11.0
@@ -833,3 +846,30 @@ def test_fpa_12_0_and_12_3_a_stack_moves_together_on_one_river_roll(prep):
     assert S.u_hex[tiger] == b and S.u_hex[inf] == a
     assert S.u_moved[tiger] == 1 and S.u_moved[inf] == 0
     assert (S.rng == rng).all()                             # no second roll for the stack
+
+
+def test_fpa_12_3_reading_river_crossing_short_stop_or_may_turn_back(prep):
+    """OQ-FPA-12 (readings.river_crossing_short): a unit whose roll costs more MP than it has
+    left stops on its bank ("stop", the default: the move ends, the MP are lost), or keeps its
+    MP and may go elsewhere, never across that hexside this phase ("may_turn_back")."""
+    t = prep.t
+    a, b = river_pair(prep)
+    for seed in range(1, 400):
+        S = new_state(t, seed, (1, 1), None)
+        S.g[G_TURN] = 3
+        S.g[G_WEATHER] = c.THAW
+        u = at(S, prep, "371-inf", a)
+        refresh_lines(S, t)
+        reachable(S, t, u, 2)
+        if move_unit(S, t, u, b, 2) == a:
+            break
+    assert S.u_hex[u] == a and S.g[G_SPENT] == 0              # a roll of 5 or 6 (+2, +3) stopped it
+    assert S.g[G_BLOCK_HEX] == a and t.neighbours[a, S.g[G_BLOCK_DIR]] == b
+    reachable(S, t, u, 2)
+    assert S.prev[b] != a                                     # that hexside is barred this phase
+    t2 = t._replace(k=t.k.copy())
+    t2.k[c.K_RIVER_SHORT] = c.RIVER_TURN_BACK
+    S = force(S, 0)
+    turn_back(S, t2, c.GERMAN, u, a, 2)
+    moves = decisions_of(S, c.MOVE_TO)
+    assert moves and moves[0][1] == int((S.mp < INF).sum())   # it was offered its reach with 2 MP

@@ -79,6 +79,7 @@ EV_WIDTH = 8
 ODDS_FINAL, ODDS_CLAMP, ODDS_RAW_AUTO = 0, 1, 2
 ODDS_MODES = ("final_odds", "clamp", "raw_automatic")
 RIVER_SHORT_MODES = ("stop", "may_turn_back")
+RIVER_STOP, RIVER_TURN_BACK = 0, 1
 
 MAX_OPTIONS = 2048
 MAX_EVENTS = 12000

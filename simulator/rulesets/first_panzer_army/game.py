@@ -37,10 +37,13 @@ from simulator.rulesets.first_panzer_army.consts import (
     K_EXIT_VP,
     K_GER_STACK,
     K_KG_FIRST_TURN,
+    K_LATER_AIR_DICE,
     K_REPL_NO_HEX,
+    K_RIVER_SHORT,
     K_SOV_ART_STACK,
     K_SOV_STACK,
     K_SOV_T1_ORDER,
+    K_T1_AIR_DIE,
     K_TERNOPOL,
     K_TURNS,
     K_VP_OOC_END,
@@ -55,6 +58,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     OVERSTACK,
     REINFORCE,
     REPLACE,
+    RIVER_TURN_BACK,
     SEG_FIGHT,
     SEG_MECH,
     SEG_MOVE,
@@ -77,6 +81,7 @@ from simulator.rulesets.first_panzer_army.players import decide
 from simulator.rulesets.first_panzer_army.rng import die
 from simulator.rulesets.first_panzer_army.state import (
     G_AD_USED,
+    G_BLOCK_HEX,
     G_DEBUG,
     G_ELIM_VP,
     G_EXITS,
@@ -84,6 +89,7 @@ from simulator.rulesets.first_panzer_army.state import (
     G_PHASE,
     G_SEG,
     G_SIDE,
+    G_SPENT,
     G_TURN,
     G_VIOLATION,
     G_WEATHER,
@@ -191,7 +197,7 @@ def setup(S, T) -> None:
         if T.u_side[u] == SOVIET and T.u_setup[u] >= 0:
             place(S, T, u, T.u_setup[u])
             S.u_start[u] = T.u_setup[u]
-    S.cas[SOVIET] = die(S.rng)            # 5.2: turn 1, one die, Soviet only
+    S.cas[SOVIET] = dice(S, T.k[K_T1_AIR_DIE])     # 5.2: turn 1, one die (air.turn_1_dice), Soviet only
     S.cas[GERMAN] = 0
     log(S, EV_AIR, SOVIET, -1, -1, S.cas[SOVIET], 0, 0)
     for u in range(nu):
@@ -225,6 +231,15 @@ def setup(S, T) -> None:
 # ----------------------------------------------------------------------------- phases
 
 @njit(cache=True)
+def dice(S, n: int) -> int:
+    """The sum of `n` dice of the rules' stream."""
+    total = 0
+    for _ in range(n):
+        total += die(S.rng)
+    return total
+
+
+@njit(cache=True)
 def weather_phase(S, T) -> None:
     """5.1 / 14.0: thaw on turn 1, then one die on the turn's row."""
     turn = S.g[G_TURN]
@@ -235,13 +250,14 @@ def weather_phase(S, T) -> None:
 
 @njit(cache=True)
 def air_phase(S, T) -> None:
-    """5.2: from turn 2 each player rolls two dice, ties rerolled; the higher total gets the
-    difference in CAS markers (1-10) for the turn (turn 1 is rolled at set-up)."""
+    """5.2: from turn 2 each player rolls two dice (air.later_dice_each), ties rerolled; the
+    higher total gets the difference in CAS markers (1-10) for the turn (turn 1 is rolled at
+    set-up)."""
     if S.g[G_TURN] == 1:
         return
     while True:
-        a = die(S.rng) + die(S.rng)
-        b = die(S.rng) + die(S.rng)
+        a = dice(S, T.k[K_LATER_AIR_DICE])
+        b = dice(S, T.k[K_LATER_AIR_DICE])
         if a != b:
             break
     S.cas[SOVIET] = 0
@@ -353,12 +369,43 @@ def movement_segment(S, T, side: int) -> None:
             if S.u_hex[u] == S.opts[i, 3]:
                 exit_map(S, T, u)
         elif dest != S.u_hex[u]:
+            S.g[G_BLOCK_HEX] = -1
             stop = move_unit(S, T, u, dest, mf)
-            if stop != start:
+            if stop != dest and T.k[K_RIVER_SHORT] == RIVER_TURN_BACK:
+                turn_back(S, T, side, u, start, mf - S.g[G_SPENT])
+            elif stop != start:
                 move_with(S, T, side, start, stop)
+            S.g[G_BLOCK_HEX] = -1
     if side == SOVIET and S.g[G_OVERSTACK_OK] == 1:
         S.g[G_OVERSTACK_OK] = 0       # 3.2(5): the set-up overstack ends with this movement
     end_segment(S, T, side)
+
+
+@njit(cache=True)
+def turn_back(S, T, side: int, u: int, start: int, left: int) -> None:
+    """Reading OQ-FPA-12 "may_turn_back" (readings.river_crossing_short): a unit whose river
+    roll costs more than it has left keeps those MP and may go elsewhere, never across that
+    hexside this phase (again after each crossing it cannot pay).  Not when it stopped in an
+    EZOC (7.2: its move ends there).  The units of its stack then move on their own."""
+    while left > 0 and not (S.u_hex[u] != start and ezoc(S, T, side, S.u_hex[u])):
+        here = S.u_hex[u]
+        reachable(S, T, u, left)
+        k = 0
+        for h in range(T.neighbours.shape[0]):
+            if S.mp[h] < INF and k < MAX_OPTIONS - 1 and (h == here or stack_ok(S, T, u, h)):
+                S.opts[k, 0] = h
+                S.opts[k, 1] = S.mp[h]
+                S.opts[k, 2] = u
+                S.opts[k, 3] = 0
+                k += 1
+        i = decide(S, T, MOVE_TO, k, side)
+        dest = S.opts[i, 0]
+        if dest == here:
+            return
+        stop = move_unit(S, T, u, dest, left)
+        left -= S.g[G_SPENT]
+        if stop == dest:
+            return
 
 
 @njit(cache=True)

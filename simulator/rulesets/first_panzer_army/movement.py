@@ -36,7 +36,15 @@ from simulator.rulesets.first_panzer_army.consts import (
     TOWN,
 )
 from simulator.rulesets.first_panzer_army.rng import die
-from simulator.rulesets.first_panzer_army.state import G_EXITS, G_PATH_N, G_TURN, G_WEATHER
+from simulator.rulesets.first_panzer_army.state import (
+    G_BLOCK_DIR,
+    G_BLOCK_HEX,
+    G_EXITS,
+    G_PATH_N,
+    G_SPENT,
+    G_TURN,
+    G_WEATHER,
+)
 from simulator.rulesets.first_panzer_army.zoc import enemy_in, ezoc, log, place, stack_steps
 
 INF = 1 << 20
@@ -167,6 +175,8 @@ def reachable(S, T, u: int, mf: int) -> None:
                 continue
             if h == start and ezoc(S, T, side, h) and ezoc(S, T, side, b):
                 continue       # 7.2: never directly from EZOC to EZOC
+            if h == S.g[G_BLOCK_HEX] and d == S.g[G_BLOCK_DIR]:
+                continue       # OQ-FPA-12 may_turn_back: not across the hexside it failed
             cost = enter_cost(S, T, u, h, d, 0)
             if cost >= INF:
                 continue
@@ -222,10 +232,13 @@ def move_unit(S, T, u: int, dest: int, mf: int) -> int:
         cost = enter_cost(S, T, u, here, d, roll)
         if spent + cost > mf:
             log(S, EV_RIVER_STOP, T.u_side[u], u, here, nxt, roll, 0)
+            S.g[G_BLOCK_HEX] = here
+            S.g[G_BLOCK_DIR] = d
             break
         spent += cost
         place(S, T, u, nxt)
         here = nxt
+    S.g[G_SPENT] = spent
     if here != start:
         log(S, EV_MOVE, T.u_side[u], u, here, start, spent, 0)
     return here
