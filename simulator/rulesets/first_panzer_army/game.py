@@ -344,6 +344,7 @@ def movement_segment(S, T, side: int) -> None:
         if u < 0:
             break
         S.u_moved[u] = 1
+        S.g[G_BLOCK_HEX] = -1     # a hexside barred to one unit (OQ-FPA-12) bars no other
         mf = movement_factor(S, T, u)
         reachable(S, T, u, mf)
         k = 0
@@ -369,13 +370,12 @@ def movement_segment(S, T, side: int) -> None:
             if S.u_hex[u] == S.opts[i, 3]:
                 exit_map(S, T, u)
         elif dest != S.u_hex[u]:
-            S.g[G_BLOCK_HEX] = -1
             stop = move_unit(S, T, u, dest, mf)
             if stop != dest and T.k[K_RIVER_SHORT] == RIVER_TURN_BACK:
                 turn_back(S, T, side, u, start, mf - S.g[G_SPENT])
             elif stop != start:
                 move_with(S, T, side, start, stop)
-            S.g[G_BLOCK_HEX] = -1
+        S.g[G_BLOCK_HEX] = -1
     if side == SOVIET and S.g[G_OVERSTACK_OK] == 1:
         S.g[G_OVERSTACK_OK] = 0       # 3.2(5): the set-up overstack ends with this movement
     end_segment(S, T, side)

@@ -22,7 +22,8 @@ S = struct_of_arrays("S", module=__name__, fields=[
 
 (G_TURN, G_WEATHER, G_SEG, G_SIDE, G_EXIT_VP, G_ELIM_VP, G_N_EV, G_N_DEC, G_OVERSTACK_OK, G_ORDER_SOV,
  G_ORDER_GER, G_FORCE, G_N_FORCED, G_VIOLATION, G_DEBUG, G_AD_USED, G_EXITS, G_RIVER_ROLL, G_PHASE, G_JOINING,
- G_KG_SEL, G_AD_SEL, G_PATH_N, G_SPENT, G_BLOCK_HEX, G_BLOCK_DIR, G_N) = range(27)
+ G_KG_SEL, G_AD_SEL, G_PATH_N, G_SPENT, G_BLOCK_HEX, G_BLOCK_DIR, G_STALE_SUPPLY, G_STALE_CC, G_TRACE_WEATHER,
+ G_N) = range(30)
 N_PARAMS = 16
 
 # Invariant violations found in debug mode (S.g[G_VIOLATION]).
@@ -41,6 +42,9 @@ def new_state(t, seed: int, pk=(0, 0), pp=None, forced: np.ndarray | None = None
     g[G_KG_SEL] = c.ANY_SUPPORT    # outside a combat, the previews count any supporter available
     g[G_AD_SEL] = c.ANY_SUPPORT
     g[G_BLOCK_HEX] = -1        # no hexside barred to the moving unit (OQ-FPA-12 may_turn_back)
+    g[G_STALE_SUPPLY] = 1      # the supply and C&C maps are traced on first use (zoc.refresh_lines)
+    g[G_STALE_CC] = 1
+    g[G_TRACE_WEATHER] = -1
     if forced is not None:
         g[G_FORCE] = 1
         g[G_N_FORCED] = len(forced)

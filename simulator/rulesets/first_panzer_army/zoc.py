@@ -19,7 +19,15 @@ from simulator.rulesets.first_panzer_army.consts import (
     STATIC,
     STORM,
 )
-from simulator.rulesets.first_panzer_army.state import G_N_EV, G_PHASE, G_TURN, G_WEATHER
+from simulator.rulesets.first_panzer_army.state import (
+    G_N_EV,
+    G_PHASE,
+    G_STALE_CC,
+    G_STALE_SUPPLY,
+    G_TRACE_WEATHER,
+    G_TURN,
+    G_WEATHER,
+)
 
 
 @njit(cache=True)
@@ -56,6 +64,11 @@ def place(S, T, u: int, h: int) -> None:
     combat from then on (13.8.4)."""
     side = T.u_side[u]
     old = S.u_hex[u]
+    # A German unit's place bears on Soviet supply, a Soviet one's on German C&C (8.2, 9.2).
+    if side == GERMAN:
+        S.g[G_STALE_SUPPLY] = 1
+    else:
+        S.g[G_STALE_CC] = 1
     if old >= 0:
         _add(S, T, side, old, -1)
     S.u_hex[u] = h
@@ -127,8 +140,19 @@ def trace(S, T, side: int, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def refresh_lines(S, T) -> None:
-    trace(S, T, SOVIET, S.supply)
-    trace(S, T, GERMAN, S.cc)
+    """Soviet supply and German C&C of every hex, up to date.  A side's lines depend only on
+    where the enemy units are and on the weather (their ZOC, 7.5), so a map is traced again
+    only after an enemy unit was placed (`place`) or the weather changed."""
+    if S.g[G_WEATHER] != S.g[G_TRACE_WEATHER]:
+        S.g[G_TRACE_WEATHER] = S.g[G_WEATHER]
+        S.g[G_STALE_SUPPLY] = 1
+        S.g[G_STALE_CC] = 1
+    if S.g[G_STALE_SUPPLY] == 1:
+        trace(S, T, SOVIET, S.supply)
+        S.g[G_STALE_SUPPLY] = 0
+    if S.g[G_STALE_CC] == 1:
+        trace(S, T, GERMAN, S.cc)
+        S.g[G_STALE_CC] = 0
 
 
 @njit(cache=True)
