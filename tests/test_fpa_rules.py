@@ -20,6 +20,7 @@ from simulator.rulesets.first_panzer_army.game import victory_points
 from simulator.rulesets.first_panzer_army.movement import (
     INF,
     enter_cost,
+    move_unit,
     movement_factor,
     reachable,
     river_cost,
@@ -27,6 +28,7 @@ from simulator.rulesets.first_panzer_army.movement import (
 )
 from simulator.rulesets.first_panzer_army.players import PLAYERS
 from simulator.rulesets.first_panzer_army.state import (
+    G_DEBUG,
     G_N_DEC,
     G_TURN,
     G_VIOLATION,
@@ -353,3 +355,27 @@ def test_play_games_tables(prep):
     assert list(g.seed) == [1, 2] and set(g.winner) <= {"soviet", "german", "draw"}
     assert len(t) == 2 * 9 * 2
     assert (t[t.turn == 0].measure == 2).all()
+
+
+def test_debug_mode_flags_a_move_that_goes_on_after_entering_an_ezoc(prep):
+    """7.2 as a debug invariant: a path forced through an EZOC hex (not one the engine offers)
+    is caught on the step out of it."""
+    t = prep.t
+    S = empty(prep, weather=c.FROST)
+    a = H(prep, "1114")
+    path = [a]
+    for _ in range(3):
+        path.append(int(t.neighbours[path[-1], 3]))
+    u = U(prep, "16-pz")
+    place(S, t, u, a)
+    place(S, t, U(prep, "9-mc"), int(t.neighbours[path[1], 2]))   # ZOC on path[1], not on a
+    refresh_lines(S, t)
+    assert not ezoc(S, t, c.GERMAN, a) and ezoc(S, t, c.GERMAN, path[1])
+    for x, y in zip(path[1:], path[:-1], strict=True):
+        S.prev[x] = y
+    S.g[G_DEBUG] = 1
+    move_unit(S, t, u, path[1], 13)
+    assert S.g[G_VIOLATION] == 0                       # entering the EZOC and stopping: legal
+    place(S, t, u, a)
+    move_unit(S, t, u, path[3], 13)
+    assert S.g[G_VIOLATION] == 4

@@ -160,7 +160,8 @@ def resolve_overstacks(S, T, side: int) -> None:
 @njit(cache=True)
 def check_invariants(S, T) -> None:
     """Debug mode: stacking within the limits (6.1, 6.2; the Soviet set-up overstack excepted),
-    no hex with both sides' units (6.0), no Soviet unit in the no-go area (12.5)."""
+    no hex with both sides' units (6.0), no Soviet unit in the no-go area (12.5); ZOC entry and
+    exit (7.2) are checked on every step of a move (movement.check_zoc_step)."""
     if S.g[G_VIOLATION] != 0:
         return
     for h in range(T.neighbours.shape[0]):

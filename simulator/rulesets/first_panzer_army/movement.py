@@ -39,10 +39,12 @@ from simulator.rulesets.first_panzer_army.rng import die
 from simulator.rulesets.first_panzer_army.state import (
     G_BLOCK_DIR,
     G_BLOCK_HEX,
+    G_DEBUG,
     G_EXITS,
     G_PATH_N,
     G_SPENT,
     G_TURN,
+    G_VIOLATION,
     G_WEATHER,
 )
 from simulator.rulesets.first_panzer_army.zoc import enemy_in, ezoc, log, place, stack_steps
@@ -229,6 +231,8 @@ def move_unit(S, T, u: int, dest: int, mf: int) -> int:
         if T.river[here, d] > 0 and not kg_free(S, T, nxt):
             roll = die(S.rng)
         S.proll[i] = roll
+        if S.g[G_DEBUG] == 1:
+            check_zoc_step(S, T, T.u_side[u], start, here, nxt)
         cost = enter_cost(S, T, u, here, d, roll)
         if spent + cost > mf:
             log(S, EV_RIVER_STOP, T.u_side[u], u, here, nxt, roll, 0)
@@ -242,6 +246,16 @@ def move_unit(S, T, u: int, dest: int, mf: int) -> int:
     if here != start:
         log(S, EV_MOVE, T.u_side[u], u, here, start, spent, 0)
     return here
+
+
+@njit(cache=True)
+def check_zoc_step(S, T, side: int, start: int, here: int, nxt: int) -> None:
+    """Debug mode, 7.2: a move goes on from no EZOC hex but its start, and never from an EZOC
+    start straight into another EZOC hex (violation 4)."""
+    if here != start and ezoc(S, T, side, here):
+        S.g[G_VIOLATION] = 4
+    elif here == start and ezoc(S, T, side, here) and ezoc(S, T, side, nxt):
+        S.g[G_VIOLATION] = 4
 
 
 @njit(cache=True)
@@ -281,6 +295,8 @@ def follow(S, T, v: int, start: int, stop: int) -> None:
         if here == stop:
             break
         nxt = S.path[i]
+        if S.g[G_DEBUG] == 1:
+            check_zoc_step(S, T, T.u_side[v], start, here, nxt)
         spent += enter_cost(S, T, v, here, direction(T, here, nxt), S.proll[i])
         place(S, T, v, nxt)
         here = nxt
