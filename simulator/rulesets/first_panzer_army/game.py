@@ -347,15 +347,7 @@ def movement_segment(S, T, side: int) -> None:
         S.u_moved[u] = 1
         S.g[G_BLOCK_HEX] = -1     # a hexside barred to one unit (OQ-FPA-12) bars no other
         mf = movement_factor(S, T, u)
-        reachable(S, T, u, mf)
-        k = 0
-        for h in range(T.neighbours.shape[0]):
-            if S.mp[h] < INF and k < MAX_OPTIONS - 1 and (h == S.u_hex[u] or stack_ok(S, T, u, h)):
-                S.opts[k, 0] = h
-                S.opts[k, 1] = S.mp[h]
-                S.opts[k, 2] = u
-                S.opts[k, 3] = 0
-                k += 1
+        k = destinations(S, T, u, mf)
         ex = can_exit(S, T, u, mf)
         if ex >= 0:
             S.opts[k, 0] = EXITED
@@ -383,6 +375,22 @@ def movement_segment(S, T, side: int) -> None:
 
 
 @njit(cache=True)
+def destinations(S, T, u: int, mf: int) -> int:
+    """MOVE_TO rows for unit `u` with `mf` MP: every hex it can reach and end in without
+    overstacking (its own hex = stay), with the MP it costs; returns their number."""
+    reachable(S, T, u, mf)
+    k = 0
+    for h in range(T.neighbours.shape[0]):
+        if S.mp[h] < INF and k < MAX_OPTIONS - 1 and (h == S.u_hex[u] or stack_ok(S, T, u, h)):
+            S.opts[k, 0] = h
+            S.opts[k, 1] = S.mp[h]
+            S.opts[k, 2] = u
+            S.opts[k, 3] = 0
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def turn_back(S, T, side: int, u: int, start: int, left: int) -> None:
     """Reading OQ-FPA-12 "may_turn_back" (readings.river_crossing_short): a unit whose river
     roll costs more than it has left keeps those MP and may go elsewhere, never across that
@@ -390,15 +398,7 @@ def turn_back(S, T, side: int, u: int, start: int, left: int) -> None:
     EZOC (7.2: its move ends there).  The units of its stack then move on their own."""
     while left > 0 and not (S.u_hex[u] != start and ezoc(S, T, side, S.u_hex[u])):
         here = S.u_hex[u]
-        reachable(S, T, u, left)
-        k = 0
-        for h in range(T.neighbours.shape[0]):
-            if S.mp[h] < INF and k < MAX_OPTIONS - 1 and (h == here or stack_ok(S, T, u, h)):
-                S.opts[k, 0] = h
-                S.opts[k, 1] = S.mp[h]
-                S.opts[k, 2] = u
-                S.opts[k, 3] = 0
-                k += 1
+        k = destinations(S, T, u, left)
         i = decide(S, T, MOVE_TO, k, side)
         dest = S.opts[i, 0]
         if dest == here:

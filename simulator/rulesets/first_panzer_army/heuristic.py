@@ -196,6 +196,25 @@ def german_goal(S, T, u: int, params) -> int:
 
 
 @njit(cache=True)
+def goal_gain(S, T, u: int, frm: int, to: int, params, stop_in_hold_zone: bool) -> float:
+    """Hexes unit `u` gains toward its goal (`german_goal`) by going from `frm` to `to`; with no
+    goal, toward the relief's entry edge (nothing once within `hold_radius` of it, if
+    `stop_in_hold_zone`)."""
+    g = german_goal(S, T, u, params)
+    if g >= 0:
+        return T.dist[frm, g] - T.dist[to, g]
+    if stop_in_hold_zone and west_distance(T, to) <= params[P_HOLD_RADIUS]:
+        return 0.0
+    return west_distance(T, frm) - west_distance(T, to)
+
+
+@njit(cache=True)
+def empties_town(S, T, u: int, frm: int) -> bool:
+    """Whether unit `u` leaving `frm` leaves a town or FL without German mobile units."""
+    return T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, u) == 0
+
+
+@njit(cache=True)
 def german_hex_value(S, T, h: int, u: int, goal: int, params) -> float:
     """Where a German unit should stop: at the town or FL it is sent to hold (`german_goal`),
     else in the west near the relief; in C&C; retaking empty towns; away from Soviet masses
@@ -331,15 +350,8 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             elif opts[i, 1] == 1:   # a probe (13.6): worth it toward the unit's goal or onto a town
                 u = opts[i, 2]
                 frm = S.u_hex[u]
-                g = german_goal(S, T, u, params)
-                if g >= 0:
-                    gain = T.dist[frm, g] - T.dist[opts[i, 0], g]
-                else:
-                    gain = west_distance(T, frm) - west_distance(T, opts[i, 0])
-                    if west_distance(T, opts[i, 0]) <= params[P_HOLD_RADIUS]:
-                        gain = 0
-                score = -0.5 + gain + T.vp_hex[opts[i, 0]]
-                if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, u) == 0:
+                score = -0.5 + goal_gain(S, T, u, frm, opts[i, 0], params, True) + T.vp_hex[opts[i, 0]]
+                if empties_town(S, T, u, frm):
                     score -= 3.0        # never leave a town or FL empty
             elif side == SOVIET:
                 score = opts[i, 2] - params[P_SOV_MIN_COL] + 0.5 + 0.3 * T.vp_hex[opts[i, 0]]
@@ -388,13 +400,9 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
                 score = 1.0 + opts[i, 3] * 0.01
             else:
                 frm = opts[i, 2]
-                g = german_goal(S, T, u, params)
-                if g >= 0:
-                    gain = T.dist[frm, g] - T.dist[opts[i, 1], g]
-                else:
-                    gain = west_distance(T, frm) - west_distance(T, opts[i, 1])
-                score = gain + T.vp_hex[opts[i, 1]] - 0.5 + opts[i, 3] * 0.01
-                if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, u) == 0:
+                score = goal_gain(S, T, u, frm, opts[i, 1], params, False) + T.vp_hex[opts[i, 1]] - 0.5 \
+                    + opts[i, 3] * 0.01
+                if empties_town(S, T, u, frm):
                     score -= 3.0        # never leave a town or FL empty
         elif kind == JOIN:
             # Every unit that raises the column joins; one that adds nothing joins only if it
@@ -415,15 +423,8 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
                 score = 0.0
             else:
                 frm = opts[i, 2]
-                g = german_goal(S, T, v, params)
-                if g >= 0:
-                    gain = T.dist[frm, g] - T.dist[opts[i, 1], g]
-                else:
-                    gain = west_distance(T, frm) - west_distance(T, opts[i, 1])
-                    if west_distance(T, opts[i, 1]) <= params[P_HOLD_RADIUS]:
-                        gain = 0
-                score = gain - 0.5 + 0.01 * opts[i, 3]
-                if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, v) == 0:
+                score = goal_gain(S, T, v, frm, opts[i, 1], params, True) - 0.5 + 0.01 * opts[i, 3]
+                if empties_town(S, T, v, frm):
                     score -= 3.0
         elif kind == MOVE_WITH:
             # A unit goes with the stack (12.0, one river roll, 12.3) when where the stack
@@ -440,7 +441,7 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
                 else:
                     g = german_goal(S, T, v, params)
                     score = german_hex_value(S, T, stop, v, g, params) - german_hex_value(S, T, frm, v, g, params) - 0.5
-                    if T.vp_hex[frm] > 0 and german_steps_in(S, T, frm, v) == 0:
+                    if empties_town(S, T, v, frm):
                         score -= 3.0
         elif kind == OVERSTACK:
             score = -opts[i, 2] - 10.0 * opts[i, 1]

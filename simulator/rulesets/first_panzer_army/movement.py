@@ -267,40 +267,40 @@ def direction(T, a: int, b: int) -> int:
 
 
 @njit(cache=True)
-def follow_cost(S, T, v: int, start: int, stop: int) -> int:
+def along_path(S, T, v: int, start: int, stop: int, go: bool) -> int:
     """MP for unit `v` to go from `start` to `stop` along the last moved unit's path with its
-    rolls (12.3: "when moving a stack, make just one roll for the whole stack"); INF if it
-    may not enter a hex of it."""
+    rolls (12.3: "when moving a stack, make just one roll for the whole stack"), moving it
+    there if `go`; INF if it may not enter a hex of it."""
     spent = 0
     here = start
     for i in range(S.g[G_PATH_N] - 1, -1, -1):
         if here == stop:
             break
         nxt = S.path[i]
+        if go and S.g[G_DEBUG] == 1:
+            check_zoc_step(S, T, T.u_side[v], start, here, nxt)
         cost = enter_cost(S, T, v, here, direction(T, here, nxt), S.proll[i])
         if cost >= INF:
             return INF
         spent += cost
+        if go:
+            place(S, T, v, nxt)
         here = nxt
     return spent if here == stop else INF
+
+
+@njit(cache=True)
+def follow_cost(S, T, v: int, start: int, stop: int) -> int:
+    """MP unit `v` would pay to follow the stack's path to `stop` (INF: it may not)."""
+    return along_path(S, T, v, start, stop, False)
 
 
 @njit(cache=True)
 def follow(S, T, v: int, start: int, stop: int) -> None:
     """12.0, 12.3: unit `v` moves with the stack it started in, along the same path with the
     same river rolls, to where the first unit stopped (its MP checked by `follow_cost`)."""
-    spent = 0
-    here = start
-    for i in range(S.g[G_PATH_N] - 1, -1, -1):
-        if here == stop:
-            break
-        nxt = S.path[i]
-        if S.g[G_DEBUG] == 1:
-            check_zoc_step(S, T, T.u_side[v], start, here, nxt)
-        spent += enter_cost(S, T, v, here, direction(T, here, nxt), S.proll[i])
-        place(S, T, v, nxt)
-        here = nxt
-    log(S, EV_MOVE, T.u_side[v], v, here, start, spent, 1)
+    spent = along_path(S, T, v, start, stop, True)
+    log(S, EV_MOVE, T.u_side[v], v, S.u_hex[v], start, spent, 1)
 
 
 @njit(cache=True)
