@@ -189,9 +189,10 @@ def players_words(summary: dict) -> str:
             params = f"from {p['source']}, {len(p['params'])} parameters changed"
         parts.append(f"the {side.capitalize()} side by the <b>{html.escape(p['name'])} AI player</b>"
                      + (f" ({html.escape(params)})" if params else " (its default parameters)"))
+    doc = getattr(_ruleset(summary).players, "doc", "")
     return ("Every figure here comes from games played by computer (AI) players, not people: "
-            + "; ".join(parts) + ". Better or different players may find a different balance "
-            "(docs/policies.md describes the players).")
+            + "; ".join(parts) + ". Better or different players may find a different balance"
+            + (f" ({html.escape(doc)} describes the players)." if doc else "."))
 
 
 def _run_rows(summary: dict) -> list[tuple[str, str]]:

@@ -177,6 +177,7 @@ class Players(Protocol):
 
     default: str         # what `balance run` plays when no --policy is given
     replay_default: str  # what `balance replay` plays
+    doc: str             # the page that describes the players, for reports ("" if none)
 
     def names(self) -> tuple[str, ...]: ...
 

@@ -66,10 +66,12 @@ class PlayerSpec:
 class Catalogue:
     """A ruleset's players (simulator.api.Players)."""
 
-    def __init__(self, types: list[PlayerType], default: str, replay_default: str | None = None) -> None:
+    def __init__(self, types: list[PlayerType], default: str, replay_default: str | None = None,
+                 doc: str = "") -> None:
         self.types = {t.name: t for t in types}
         self.default = default
         self.replay_default = replay_default or default
+        self.doc = doc   # the page that describes the players, named by reports
 
     def names(self) -> tuple[str, ...]:
         return tuple(self.types)

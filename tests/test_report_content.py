@@ -6,6 +6,7 @@ are lopsided, compare lines explained, whole-number sweep axes."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -147,3 +148,14 @@ def test_report_shows_the_other_reading_of_levels_where_it_moves_games_pb_vic_is
     assert "<th>german</th><td>50.0 % [15.0, 85.0]</td>" in html_part
     summary["alternative_levels"]["games_differ"] = 0
     assert _alternative_levels(summary, ["marginal", "tactical", "decisive"]) == ""
+
+
+@pytest.mark.parametrize(("ruleset", "doc"), [("panzerblitz", "docs/policies.md"),
+                                              ("first-panzer-army", "docs/first-panzer-army/engine.md")])
+def test_the_players_sentence_names_the_rulesets_own_players_page(ruleset, doc):
+    # The sentence sent every ruleset's reader to PanzerBlitz's docs/policies.md.
+    from reports.html_report import players_words
+    words = players_words({"ruleset": ruleset, "policies": {"a": {"name": "heuristic", "params": {}},
+                                                            "b": {"name": "random", "params": {}}}})
+    assert f"({doc} describes the players)." in words and (ruleset == "panzerblitz") == ("policies.md" in words)
+    assert (Path(__file__).resolve().parents[1] / doc).is_file()

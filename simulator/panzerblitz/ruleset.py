@@ -24,6 +24,7 @@ class PanzerBlitzPlayers:
 
     default = "heuristic"
     replay_default = "random"
+    doc = "docs/policies.md"
 
     def names(self) -> tuple[str, ...]:
         from policies.spec import POLICIES

@@ -42,7 +42,7 @@ PLAYERS = Catalogue([
     PlayerType("heuristic", HEURISTIC, HEURISTIC_PARAMS,
                "Germans break out west toward the relief and hold towns; Soviets close the pocket, "
                "cut supply, take towns and exit corps"),
-], default="heuristic", replay_default="heuristic")
+], default="heuristic", replay_default="heuristic", doc="docs/first-panzer-army/engine.md")
 
 
 @njit(cache=True)
