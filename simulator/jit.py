@@ -10,6 +10,13 @@ foot movement phase twice), 37 functions and ~32 s of the ~115 s of compilation
 value as an ordinary argument.  `KernelDispatcher` widens literal argument types to their
 ordinary types before numba picks or compiles a specialisation; calls from Python are already
 typed that way.  tests/test_jit.py checks it (one signature for calls with different constants).
+
+Likewise one integer type per argument: a hex or unit index reaches a kernel as int64 from a
+loop, as int32 from a table (`neighbours[h, d]`), as uint64 from a `prange` loop, and numba
+compiled a copy for each (a cold start of pb-04: `hex_distance` three times, `los_pair`,
+`line_chain`, `end_levels`, `_band_blocked` and `log_event` twice; ~7 s).  Every integer scalar
+argument is widened to int64 (the type numba's own integer arithmetic works in); the values are
+indices, counts and codes far below 2**63, so the widening never changes one.
 """
 
 from __future__ import annotations
@@ -19,13 +26,22 @@ from numba.core import types
 from numba.core.registry import CPUDispatcher
 
 
+def kernel_arg_type(ty):
+    """The type a kernel is compiled for when another kernel passes it `ty`: no literal, and
+    every integer scalar as int64."""
+    ty = types.unliteral(ty)
+    if isinstance(ty, types.Integer):
+        return types.int64
+    return ty
+
+
 class KernelDispatcher(CPUDispatcher):
-    """numba's CPU dispatcher, compiling callees for `unliteral` argument types."""
+    """numba's CPU dispatcher, compiling callees for `kernel_arg_type` argument types."""
 
     def get_call_template(self, args, kws):
         # The hook numba's typing calls when another kernel calls this one (types.Dispatcher).
-        args = tuple(types.unliteral(a) for a in args)
-        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        args = tuple(kernel_arg_type(a) for a in args)
+        kws = {k: kernel_arg_type(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
 
