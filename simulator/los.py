@@ -344,8 +344,9 @@ def end_levels(a, b, level, depressed, blind_level, depressed_level):
 @njit(cache=True)
 def los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits,
              mode, max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
-             adjacent_clear, chain, band_chains=False):
-    """True when the line of sight between hexes a and b is clear (either way round)."""
+             adjacent_clear, chain):
+    """True when the line of sight between hexes a and b is clear (either way round) by the
+    nearest chains; the OQ-17 band alternative adds `band_blocks` where its rule is on."""
     if a == b:
         return True
     dist = hex_distance(q, r, a, b)
@@ -359,16 +360,30 @@ def los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbour
         if _chain_blocked(chain, n, dist, la, lb, level, side_features, neighbours, bar_bits,
                           mode, max_cross, high_mask, high_level):
             return False  # PB-LOS-4: blocked if any candidate chain is blocked
-    if band_chains and _band_blocked(a, b, dist, la, lb, q, r, level, side_features, neighbours, bar_bits, mode,
-                                     max_cross, high_mask, high_level):
-        return False  # OQ-17 alternative
     return True
+
+
+@njit(cache=True)
+def band_blocks(a, b, q, r, level, side_features, neighbours, bar_bits, mode, max_cross, high_mask,
+                high_level, depressed, blind_level, depressed_level, adjacent_clear):
+    """OQ-17 alternative, for a pair the nearest chains leave clear (`los_pair` True): does a
+    chain of the band within one hex of the segment block it?  Kept out of `los_pair` so that
+    the band search is compiled only when the rule is switched on (a cold start compiled it,
+    8-14 s, for a rule that is off by default)."""
+    if a == b:
+        return False
+    dist = hex_distance(q, r, a, b)
+    if dist == 1 and adjacent_clear:
+        return False  # PB-LOS-5, as in los_pair
+    blind, la, lb = end_levels(a, b, level, depressed, blind_level, depressed_level)
+    return blind or _band_blocked(a, b, dist, la, lb, q, r, level, side_features, neighbours, bar_bits, mode,
+                                  max_cross, high_mask, high_level)
 
 
 @njit(cache=True, parallel=True)
 def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits, mode,
                  max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
-                 adjacent_clear, max_len, band_chains):
+                 adjacent_clear, max_len):
     n = q.shape[0]
     table = np.zeros((n, n), dtype=np.uint8)
     for a in prange(n):
@@ -377,13 +392,29 @@ def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours,
         for b in range(a + 1, n):
             if los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours,
                         bar_bits, mode, max_cross, high_mask, high_level, depressed,
-                        blind_level, depressed_level, adjacent_clear, chain, band_chains):
+                        blind_level, depressed_level, adjacent_clear, chain):
                 table[a, b] = 1
     # Mirror: the rule table is symmetric (checked in compile_rules), so LOS is reciprocal.
     for a in range(n):
         for b in range(a + 1, n):
             table[b, a] = table[a, b]
     return table
+
+
+@njit(cache=True, parallel=True)
+def _band_pass(table, q, r, level, side_features, neighbours, bar_bits, mode, max_cross, high_mask, high_level,
+               depressed, blind_level, depressed_level, adjacent_clear):
+    """OQ-17 alternative over a nearest-chain table: the pairs it leaves clear that the band blocks."""
+    n = q.shape[0]
+    for a in prange(n):
+        for b in range(a + 1, n):
+            if table[a, b] and band_blocks(a, b, q, r, level, side_features, neighbours, bar_bits, mode, max_cross,
+                                           high_mask, high_level, depressed, blind_level, depressed_level,
+                                           adjacent_clear):
+                table[a, b] = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            table[b, a] = table[a, b]
 
 
 # ---------------------------------------------------------------- real-space LOS (PB-OPT-RSLOS-1)
@@ -588,7 +619,15 @@ class LineOfSight:
         if self.rules.real_space:
             return bool(rs_los_pair(a, b, *self._args(), *self._rs_args()))
         chain = np.empty(self._max_len, dtype=np.int64)
-        return bool(los_pair(a, b, *self._args(), chain, self.rules.band_chains))
+        clear = bool(los_pair(a, b, *self._args(), chain))
+        if clear and self.rules.band_chains:
+            clear = not band_blocks(a, b, *self._band_args())
+        return clear
+
+    def _band_args(self):
+        m, ru = self.map, self.rules
+        return (m.q, m.r, self.level, m.side_features, m.neighbours, ru.bar_bits, ru.mode, ru.max_cross,
+                ru.high_mask, ru.high_level, ru.depressed, ru.blind_level, ru.depressed_level, ru.adjacent_clear)
 
     def _rs_args(self):
         return (self.rules.along_exempt_bit, self.rules.joined_bit, 4 * self._max_len)
@@ -613,7 +652,10 @@ class LineOfSight:
     def build(self) -> np.ndarray:
         if self.rules.real_space:
             return _build_table_rs(*self._args(), *self._rs_args())
-        return _build_table(*self._args(), self._max_len, self.rules.band_chains)
+        table = _build_table(*self._args(), self._max_len)
+        if self.rules.band_chains:
+            _band_pass(table, *self._band_args())
+        return table
 
     def table(self, cache_dir: Path | None = None) -> np.ndarray:
         """The LOS table, loaded from the disk cache when this map was built before."""

@@ -222,6 +222,13 @@ def test_oq_17_band_chains_block_more_lines(pb_ruleset):
         for y in range(m.n_hexes):
             if not nearest.clear(x, y):
                 assert not band.clear(x, y)
+    # The table (nearest chains, then the band's pass over the pairs they leave clear) says
+    # what clear() says, pair by pair.
+    table = band.build()
+    assert not table[a, b] and not table[b, a] and nearest.build()[a, b]
+    for x in range(0, m.n_hexes, 11):
+        for y in range(0, m.n_hexes, 3):
+            assert bool(table[x, y]) == band.clear(x, y)
 
 
 def test_pb_los_1_units_and_hex_interiors_never_block(pb_ruleset):
