@@ -36,10 +36,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+# isort: off
+import simulator  # noqa: E402,F401  (points NUMBA_CACHE_DIR and the cache locator before numba loads)
 from numba.core import caching, config  # noqa: E402
 from numba.core import event as ev  # noqa: E402
-
-import simulator  # noqa: E402,F401  (points NUMBA_CACHE_DIR at the cache before numba loads)
+# isort: on
 
 clock = time.perf_counter
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +46,10 @@ def source_hash() -> str:
 
 def configure() -> None:
     os.environ.setdefault("NUMBA_CACHE_LOCATOR_CLASSES", LOCATORS)
+    config = sys.modules.get("numba.core.config")
+    if config is not None and not getattr(config, "CACHE_LOCATOR_CLASSES", None):
+        # numba was imported first (it reads its settings once): tell it directly.
+        config.CACHE_LOCATOR_CLASSES = os.environ["NUMBA_CACHE_LOCATOR_CLASSES"]
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     base = os.environ.get("BALANCE_CACHE_DIR") or os.path.join(
