@@ -86,20 +86,30 @@ def play(t: Tables, seed: int, policies: tuple[str | PolicySpec, str | PolicySpe
          debug: bool = False, state: State | None = None) -> GameRecord:
     """One complete game; `policies` per side index (names or specs with parameters).  `state`:
     a fresh state to play it in (`StateBuffer.fresh()`), else a new one."""
-    sit = t.situation
-    sides = sit.ruleset.sides
     specs = [p if isinstance(p, PolicySpec) else parse_policy(p) for p in policies]
     st = new_state(t) if state is None else state
-    st.clock[DEBUG] = int(debug)
-    first = sides.index(sit.sets_up_first)
+    play_into(st, t, seed, game_arguments(t, specs), debug)
+    return GameRecord(seed, st, evaluate(st, t), tuple(p.label() for p in specs))
+
+
+def game_arguments(t: Tables, specs) -> tuple:
+    """What every game of a batch passes to the kernel besides the state and the seed: the side
+    order, the players' kernel ids and parameter vectors, the policy tables (made once a batch)."""
+    sit = t.situation
+    first = sit.ruleset.sides.index(sit.sets_up_first)
     order = np.array([first, 1 - first], dtype=np.int64)
     policy_ids = np.array([p.kernel_id for p in specs], dtype=np.int64)
     params = np.zeros((2, N_PARAMS), dtype=np.float64)
     for i, p in enumerate(specs):
         params[i] = p.vector()
-    run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, order, policy_ids,
-             params, seed)
-    return GameRecord(seed, st, evaluate(st, t), tuple(p.label() for p in specs))
+    return order, policy_ids, params, policy_tables(t)
+
+
+def play_into(st: State, t: Tables, seed: int, arguments: tuple, debug: bool = False) -> None:
+    """Plays one game in the fresh state `st` (the kernel call of `play`, without its outcome)."""
+    order, policy_ids, params, pt = arguments
+    st.clock[DEBUG] = int(debug)
+    run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, pt, t.stack_limit, order, policy_ids, params, seed)
 
 
 def _odds(t: Tables, column: int, roll: int, modifier: int, result: int) -> str:
