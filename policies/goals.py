@@ -36,8 +36,8 @@ PolicyT = struct_of_arrays("PolicyT", module=__name__, fields=[
     "goal_kind",    # int64[2]
     "goal_dist",    # int64[2, n_hex]: hexes to the nearest goal hex (0 inside; FAR if none)
     "return_dist",  # int64[2, n_hex]: on a round trip (PB-SIT-5), hexes to the final edge once out
-    "kill_weight",  # float64[2]
-    "risk_weight",  # float64[2]: >1 where the side's own losses are what it is scored on
+    "kill_param",   # int64[2]: index of the side's kill weight in the heuristic's parameters
+    "risk_param",   # int64[2]: index of its risk weight (-1: 1), >1 where own losses are what it is scored on
     "unit_value",   # float64[n_types]: worth of a unit in combat (both sides' losses)
     "victory_weight",  # float64[2, n_types]: extra worth of killing a type (measure weights)
     "p_result",     # float64[3, n_columns, 2*MOD_OFFSET+1]: P(D), P(DD), P(X) per odds column, die modifier
@@ -60,37 +60,44 @@ def _area(t: Tables, m: dict) -> np.ndarray:
     return np.asarray([sit.map.lookup(h) for h in m.get("hexes", [])], dtype=np.int64)
 
 
-def own_goal(t: Tables, m: dict) -> tuple[int, np.ndarray, float, float]:
-    """(goal kind, goal hexes, kill weight, risk weight) from a side's own measure."""
+# The kill and risk weights a measure gives its side are named parameters of the heuristic player
+# (policies/heuristic.toml): the kill weight is what destroying an enemy unit is worth against
+# reaching the goal, the risk weight what its own losses weigh.  None: 1.
+KILL_ADVANCE, KILL_DEFEND, KILL_EXIT = "kill_weight_advance", "kill_weight_defend", "kill_weight_exit"
+KILL_KILLS, KILL_FEW_LOSSES, KILL_PREVENT = "kill_weight_kills", "kill_weight_few_losses", "kill_weight_prevent"
+RISK_FEW_LOSSES, RISK_KILL_RATIO, RISK_LINE = "risk_weight_few_losses", "risk_weight_kill_ratio", "risk_weight_line"
+
+
+def own_goal(t: Tables, m: dict) -> tuple[int, np.ndarray, str, str | None]:
+    """(goal kind, goal hexes, kill-weight parameter, risk-weight parameter or None) from a side's
+    own measure."""
     kind = m.get("measure")
     whose = m.get("whose", "own")
     none = np.zeros(0, dtype=np.int64)
     if kind == "ratio":
         k, hexes, kw, rw = own_goal(t, m["numerator"])
-        if m["denominator"].get("measure") == "destroyed":
-            rw = max(rw, 1.5)  # a kill ratio: own losses count as much as kills
+        if m["denominator"].get("measure") == "destroyed" and rw is None:
+            rw = RISK_KILL_RATIO  # a kill ratio: own losses count as much as kills
         return k, hexes, kw, rw
     if kind == "destroyed":
-        return (NO_GOAL, none, 1.0, 1.0) if whose == "enemy" else (NO_GOAL, none, 0.5, 2.0)
-    if kind == "in_area":
-        return (ADVANCE, _area(t, m), 0.5, 1.0) if whose == "own" else (DEFEND, _area(t, m), 0.7, 1.0)
-    if kind == "hexes_controlled":
-        return (ADVANCE, _area(t, m), 0.5, 1.0) if whose == "own" else (DEFEND, _area(t, m), 0.7, 1.0)
+        return (NO_GOAL, none, KILL_KILLS, None) if whose == "enemy" else (NO_GOAL, none, KILL_FEW_LOSSES, RISK_FEW_LOSSES)
+    if kind in ("in_area", "hexes_controlled"):
+        return (ADVANCE, _area(t, m), KILL_ADVANCE, None) if whose == "own" else (DEFEND, _area(t, m), KILL_DEFEND, None)
     if kind in ("exited", "round_trip"):
         # a round trip (PB-SIT-5) begins by leaving: `return_dist` guides the way back
-        return (EXIT, _edge_hexes(t, m["edge"]), 0.3, 1.0) if whose == "own" else \
-            (DEFEND, _edge_hexes(t, m["edge"]), 0.7, 1.0)
+        return (EXIT, _edge_hexes(t, m["edge"]), KILL_EXIT, None) if whose == "own" else \
+            (DEFEND, _edge_hexes(t, m["edge"]), KILL_DEFEND, None)
     if kind == "not_exited":
-        return (DEFEND, _edge_hexes(t, m["edge"]), 0.7, 1.0) if whose == "enemy" else \
-            (EXIT, _edge_hexes(t, m["edge"]), 0.3, 1.0)
+        return (DEFEND, _edge_hexes(t, m["edge"]), KILL_DEFEND, None) if whose == "enemy" else \
+            (EXIT, _edge_hexes(t, m["edge"]), KILL_EXIT, None)
     if kind == "furthest_advance":
-        return ADVANCE, _edge_hexes(t, m["toward"]), 0.5, 1.0
+        return ADVANCE, _edge_hexes(t, m["toward"]), KILL_ADVANCE, None
     if kind == "line_of_fire":
         # a chain of watched hexes from one edge to the other: spread along the line between them
-        return DEFEND, _midline(t, m["between"], along=True), 0.7, 1.5
+        return DEFEND, _midline(t, m["between"], along=True), KILL_DEFEND, RISK_LINE
     if kind == "open_corridor":
-        return NO_GOAL, none, 1.0, 1.0  # clear the enemy's units and sight out of the way
-    return NO_GOAL, none, 0.7, 1.0      # prevent_enemy: everything comes from denial
+        return NO_GOAL, none, KILL_KILLS, None  # clear the enemy's units and sight out of the way
+    return NO_GOAL, none, KILL_PREVENT, None    # prevent_enemy: everything comes from denial
 
 
 def denial_goal(t: Tables, enemy: dict) -> tuple[int, np.ndarray]:
@@ -250,8 +257,10 @@ def build_policy_tables(t: Tables) -> PolicyT:
     goal_kind = np.zeros(2, dtype=np.int64)
     goal_dist = np.full((2, n_hex), FAR, dtype=np.int64)
     return_dist = np.full((2, n_hex), FAR, dtype=np.int64)
-    kill_weight = np.ones(2)
-    risk_weight = np.ones(2)
+    from policies.heuristic import PARAM_NAMES  # (heuristic imports this module)
+
+    kill_param = np.zeros(2, dtype=np.int64)
+    risk_param = np.full(2, -1, dtype=np.int64)
     victory_weight = np.zeros((2, len(t.units.names)))
     measures = {sides.index(s.name): s.victory for s in sit.sides}
     for si, m in measures.items():
@@ -261,8 +270,8 @@ def build_policy_tables(t: Tables) -> PolicyT:
             if kind == DEFEND and (scores_kills(m) or m.get("measure") == "prevent_enemy"):
                 hexes = forward_ground(t, si, hexes)
         goal_kind[si] = kind
-        kill_weight[si] = kw
-        risk_weight[si] = rw
+        kill_param[si] = PARAM_NAMES.index(kw)
+        risk_param[si] = PARAM_NAMES.index(rw) if rw else -1
         if len(hexes):
             goal_dist[si] = dist[:, hexes].min(axis=1)
         if m.get("measure") == "round_trip" and m.get("return_leg", True) and m.get("whose", "own") == "own":
@@ -289,7 +298,7 @@ def build_policy_tables(t: Tables) -> PolicyT:
             enemy_start_dist[si] = dist[:, enemy].min(axis=1)
             barrier_way[si] = barrier_ways(t, graph, enemy, ground.astype(np.int64))
     road_hex = (t.map_t.side_features & t.movement.road_bit).any(axis=1)
-    return PolicyT(goal_kind, goal_dist, return_dist, kill_weight, risk_weight, unit_value, victory_weight,
+    return PolicyT(goal_kind, goal_dist, return_dist, kill_param, risk_param, unit_value, victory_weight,
                    result_probabilities(t.combat_t.crt, t.combat_t.lowest_roll), view.astype(np.float64),
                    int(t.combat.column("1-1")) if "1-1" in t.combat.column_names else 0,
                    barrier_way, enemy_start_dist, road_hex)
@@ -303,12 +312,19 @@ def _weights(m: dict) -> dict:
     return out
 
 
-def describe_goals(t: Tables, pt: PolicyT) -> dict[str, str]:
-    """One line per side, for reports: what the heuristic player plays for."""
+def describe_goals(t: Tables, pt: PolicyT, params: np.ndarray | None = None) -> dict[str, str]:
+    """One line per side, for reports: what the heuristic player plays for (with `params`, one
+    side's parameter vector, or the defaults)."""
+    if params is None:
+        from policies.spec import parse_policy
+
+        params = parse_policy("heuristic").vector()
     sides = t.situation.ruleset.sides
     out = {}
     for si, s in enumerate(sides):
         kind = GOAL_NAMES[int(pt.goal_kind[si])]
         n_goal = int((pt.goal_dist[si] == 0).sum())
-        out[s] = f"{kind} ({n_goal} goal hexes), kill weight {pt.kill_weight[si]:g}, risk weight {pt.risk_weight[si]:g}"
+        kw = params[pt.kill_param[si]]
+        rw = params[pt.risk_param[si]] if pt.risk_param[si] >= 0 else 1.0
+        out[s] = f"{kind} ({n_goal} goal hexes), kill weight {kw:g}, risk weight {rw:g}"
     return out

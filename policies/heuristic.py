@@ -28,6 +28,13 @@ from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL, P_D,
 from simulator.jit import njit
 from simulator.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack, odds_column
 from simulator.panzerblitz.rules import (
+    EV_ASSAULT,
+    EV_ASSAULTER,
+    EV_ATTACK,
+    EV_FIRER,
+    EV_HIT,
+    EV_OVERRUN,
+    EV_OVERRUNNER,
     attack_af,
     defender_stack,
     dispersed_modifier,
@@ -37,6 +44,7 @@ from simulator.panzerblitz.rules import (
     fire_reaches,
     firer_af_mode,
     is_piece,
+    may_assault,
     may_fire,
     may_fire_intensively,
     odds_of,
@@ -44,7 +52,7 @@ from simulator.panzerblitz.rules import (
     stack_kind_of,
     unit_defense,
 )
-from simulator.panzerblitz.state import N_TURNS, TURN
+from simulator.panzerblitz.state import N_EVENTS, N_TURNS, TURN
 from simulator.panzerblitz.units import CATEGORY_INDEX
 
 HEURISTIC = 1  # kernel id (policies/spec.py)
@@ -64,6 +72,9 @@ PARAM_NAMES = (
     "empty_carrier_pull", "empty_carrier_front", "empty_carrier_standoff", "empty_carrier_risk",
     "meet_bonus", "pair_exit_bonus", "alone_rider_bonus",
     "fire_min_gain", "disperse_value", "disperse_value_unarmed", "goal_target_factor",
+    "target_choice_hexes", "futility_decay",
+    "kill_weight_advance", "kill_weight_defend", "kill_weight_exit", "kill_weight_kills", "kill_weight_few_losses",
+    "kill_weight_prevent", "risk_weight_few_losses", "risk_weight_kill_ratio", "risk_weight_line",
 )
 (AGGRESSION, MIN_ODDS, ODDS_EASE, EXIT_ODDS_FACTOR, RISK, RISK_EASE, NOISE,
  OBJECTIVE_W, HEX_PROGRESS, PULL_BASE, ON_GOAL_BONUS, EXIT_WORTH, APPROACH_RANGE,
@@ -75,15 +86,23 @@ PARAM_NAMES = (
  UNLOAD_DISTANCE, RIDE_FAR_MOVES, LOAD_MARGIN, PASSENGER_CONTACT_COST, UNLOAD_COVER_BONUS,
  EMPTY_CARRIER_PULL, EMPTY_CARRIER_FRONT, EMPTY_CARRIER_STANDOFF, EMPTY_CARRIER_RISK,
  MEET_BONUS, PAIR_EXIT_BONUS, ALONE_RIDER_BONUS,
- FIRE_MIN_GAIN, DISPERSE_VALUE, DISPERSE_VALUE_UNARMED, GOAL_TARGET_FACTOR) = range(len(PARAM_NAMES))
+ FIRE_MIN_GAIN, DISPERSE_VALUE, DISPERSE_VALUE_UNARMED, GOAL_TARGET_FACTOR,
+ TARGET_CHOICE_HEXES, FUTILITY_DECAY,
+ KILL_WEIGHT_ADVANCE, KILL_WEIGHT_DEFEND, KILL_WEIGHT_EXIT, KILL_WEIGHT_KILLS, KILL_WEIGHT_FEW_LOSSES,
+ KILL_WEIGHT_PREVENT, RISK_WEIGHT_FEW_LOSSES, RISK_WEIGHT_KILL_RATIO, RISK_WEIGHT_LINE) = range(len(PARAM_NAMES))
 
 # Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
 # PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
 # 100 x the worth of the enemy units beside the hex that fire cannot reach unspotted (woods,
 # towns) or that sit in forts.  OWN_NEAR: the side's units within `support_radius`.
-# ENEMY_MINES: the enemy minefields beside the hex.
-THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR, ENEMY_MINES = range(8)
-N_FIELDS = 8
+# ENEMY_MINES: the enemy minefields beside the hex.  TARGET_DIST: hexes to the enemy stack most
+# worth going for (`target_values`), each stack's distance lengthened by how much less it is worth
+# than the best (`target_choice_hexes`); TARGET_VALUE: 100 x that stack's worth as a target.
+# OVERRUN_AF: the printed AF of the enemy's armored vehicles that could overrun a stack there in
+# their next movement phase (PB-OVR).
+THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR, ENEMY_MINES, TARGET_DIST, \
+    TARGET_VALUE, OVERRUN_AF = range(11)
+N_FIELDS = 11
 
 MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
 MAX_SUPPORT = 3         # supporters counted (the enemy's fire cannot be shared much further)
@@ -179,7 +198,9 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
                 threat_armored[h] += near_halved if halved else near
             else:
                 threat_armored[h] += far_halved if halved else far
+    overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
     pairing_field(st, ut, side, fields[PAIRING])
+    target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE])
     own_near = fields[OWN_NEAR]
     own_near[:] = 0
     for u in range(st.utype.shape[0]):
@@ -193,6 +214,165 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
                 nb = mt.neighbours[h, k]
                 if nb >= 0:
                     mines[nb] += 1
+
+
+@njit(cache=True)
+def overrun_field(st, ut, mt, side, out):
+    """out[h]: the printed AF of the enemy's undispersed armored vehicles near enough to overrun
+    a stack in h next turn (PB-OVR-3/5: entry hex, target and exit hex within its MF; about two
+    thirds of its MF in hexes, as terrain slows it; only where an overrun may be made,
+    PB-OVR-2).  Halftracks (I class) are left out: they may not overrun armored targets."""
+    out[:] = 0
+    enemy = 1 - side
+    for e in range(st.utype.shape[0]):
+        if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
+            continue
+        t = st.utype[e]
+        if not ut.can_overrun[t] or ut.weapon[t] == WEAPON_I or ut.attack[t] <= 0:
+            continue
+        he = st.hex[e]
+        reach = (2 * ut.movement[t]) // 3
+        for h in range(out.shape[0]):
+            if mt.overrun_ok[h] and 0 < mt.dist[he, h] <= reach:
+                out[h] += ut.attack[t]
+
+
+@njit(cache=True)
+def overrun_danger(af, defense, carrying, armored_type, col_attack, col_defense, p_result, disperse, mod):
+    """Expected damage to a unit of `defense` overrun by `af` printed AF (PB-OVR-5: one column up,
+    the overrun's die modifier `mod`)."""
+    if af <= 0:
+        return 0.0
+    df = 1 if carrying and not armored_type else max(defense, 1)
+    col = odds_column(af, df, col_attack, col_defense)
+    if col < 0:
+        return 0.0
+    col = min(col + 1, col_attack.shape[0] - 1)
+    m = min(max(mod + MOD_OFFSET, 0), p_result.shape[2] - 1)
+    return p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+
+
+@njit(cache=True)
+def futile_attacks(st, side, fire, cat):
+    """fire[h], cat[h]: the side's attacks on hex h by fire (or overrun) and by close assault since
+    the last one there that eliminated something, read from the game's record (a player remembers
+    which target has shrugged off its fire turn after turn)."""
+    fire[:] = 0
+    cat[:] = 0
+    last = -1
+    for k in range(min(st.clock[N_EVENTS], st.log.shape[0])):
+        kind = st.log[k, 2]
+        if kind == EV_ATTACK or kind == EV_ASSAULT or kind == EV_OVERRUN:
+            last = -1
+            if st.log[k, 1] == side:
+                last = st.log[k, 3]
+                if kind == EV_ASSAULT:
+                    cat[last] += 1
+                else:
+                    fire[last] += 1
+        elif kind == EV_HIT:
+            if last >= 0 and st.log[k, 4] == 2:
+                fire[last] = 0  # it eliminated a unit: not futile
+                cat[last] = 0
+                last = -1
+        elif kind != EV_FIRER and kind != EV_ASSAULTER and kind != EV_OVERRUNNER:
+            last = -1
+
+
+@njit(cache=True)
+def target_values(st, ut, mt, ct, pt, prm, side, out):
+    """out[h]: what the enemy stack in hex h is worth going for (0 where there is none): the
+    expected worth (`gain_at`) of the side's best attack on it over the next turns, with the
+    units that could fire at it or close-assault it after a turn's move or two (those a turn
+    away count fully, two turns half), at the odds their factors reach against its defence
+    (weapon class, terrain), as fire, close assault (PB-CAT), or fire that disperses it for the
+    close assault to finish (a dispersed unit dies on DD, PB-DISP-4).  A stack the side has
+    attacked again and again to no effect is worth `futility_decay` less for each such attack."""
+    n_hex = mt.neighbours.shape[0]
+    n_units = st.utype.shape[0]
+    enemy = 1 - side
+    out[:] = 0.0
+    stack = np.zeros(n_hex, dtype=np.bool_)
+    for e in range(n_units):
+        if is_piece(st, ut, e) and st.side[e] == enemy and st.hex[e] >= 0:
+            stack[st.hex[e]] = True
+    futile = np.zeros(n_hex, dtype=np.int64)
+    futile_cat = np.zeros(n_hex, dtype=np.int64)
+    futile_attacks(st, side, futile, futile_cat)
+    min_col = min_column(ct, pt, prm, side)
+    kw = kill_w(pt, prm, side)
+    decay = prm[FUTILITY_DECAY]
+    for h in range(n_hex):
+        if not stack[h]:
+            continue
+        df, kind, n_def, _ = defender_stack(st, ut, mt, h, enemy)
+        if df <= 0:
+            continue
+        armored = kind != 0
+        fire = 0.0
+        cat = 0.0
+        for u in range(n_units):
+            if not is_piece(st, ut, u) or st.side[u] != side or st.hex[u] < 0:
+                continue
+            t = st.utype[u]
+            if ut.attack[t] <= 0:
+                continue
+            d = mt.dist[st.hex[u], h]
+            mv = max(ut.movement[t], 1)
+            r = ut.range[t]
+            if ut.weapon[t] >= 0 and r > 0 and d <= r + 2 * mv:
+                af = modified_attack(ut.attack[t], ut.weapon[t], armored, max(r // 2, 1), r, False, ct.wec, ct.halving)
+                fire += af if d <= r + mv else 0.5 * af
+            if ut.can_assault[t] and d <= 2 * mv + 1:
+                cat += ut.attack[t] if d <= mv + 1 else 0.5 * ut.attack[t]
+        wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+        mod = mt.terrain_mod[h]
+        col_f = odds_of(ct, int(fire), df) if fire > 0 else -1
+        col_c = odds_of(ct, int(cat), df) if cat > 0 else -1
+        # Each way of attacking it loses worth with each such attack that came to nothing: fire
+        # alone with the fire attacks, the close assault (alone or after fire) with the assaults.
+        best = 0.0
+        if col_f >= min_col:
+            best = gain_at(pt, wk, wd, wdd, col_f, mod) * decay ** futile[h]
+        f_cat = decay ** futile_cat[h]
+        if col_c >= min_col:
+            best = max(best, gain_at(pt, wk, wd, wdd, col_c, mod + ct.mod_close_assault) * f_cat)
+        if col_f >= min_col and col_c >= min_col:
+            # fire disperses the stack, the close assault finishes it (DD eliminates the dispersed)
+            p_disp = result_p(pt, P_D, col_f, mod) + result_p(pt, P_DD, col_f, mod)
+            finish = gain_at(pt, wk, 0.0, wk, col_c, mod + ct.mod_close_assault
+                             + dispersed_modifier(ct, n_def, n_def))
+            best = max(best, (gain_at(pt, wk, 0.0, 0.0, col_f, mod) + p_disp * finish) * f_cat)
+        out[h] = kw * best
+
+
+@njit(cache=True)
+def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_value):
+    """TARGET_DIST: per hex, the distance to the enemy stack most worth going for
+    (`target_values`), each stack's distance lengthened by `target_choice_hexes` times the share
+    of the best stack's worth it lacks: a side hunting for kills goes for the best target within
+    reach, not the nearest.  TARGET_VALUE: 100 x the worth of that stack.  With nothing worth
+    attacking anywhere, the nearest enemy (worth 0)."""
+    n_hex = mt.neighbours.shape[0]
+    vals = np.zeros(n_hex)
+    target_values(st, ut, mt, ct, pt, prm, side, vals)
+    best = vals.max()
+    target_value[:] = 0
+    if best <= 1e-9:
+        target_dist[:] = enemy_dist
+        return
+    target_dist[:] = FAR
+    extra = prm[TARGET_CHOICE_HEXES]
+    for e in range(n_hex):
+        if vals[e] <= 0.0:
+            continue
+        pen = int(extra * (1.0 - vals[e] / best) + 0.5)
+        v = int(100 * vals[e])
+        for h in range(n_hex):
+            d = mt.dist[e, h] + pen
+            if d < target_dist[h]:
+                target_dist[h] = d
+                target_value[h] = v
 
 
 @njit(cache=True)
@@ -265,6 +445,20 @@ def needs_ride(st, ut, pt, prm, side, u, h):
     if kind != EXIT and kind != ADVANCE:
         return False
     return goal_row(st, pt, side, u)[h] > ride_far(ut, prm, st.utype[u])
+
+
+@njit(cache=True)
+def kill_w(pt, prm, side):
+    """The side's kill weight: what destroying an enemy unit is worth against reaching its goal
+    (the parameter its victory measure names, goals.own_goal)."""
+    return prm[pt.kill_param[side]]
+
+
+@njit(cache=True)
+def risk_w(pt, prm, side):
+    """The side's risk weight: how much its own losses weigh (1 unless its measure counts them)."""
+    i = pt.risk_param[side]
+    return prm[i] if i >= 0 else 1.0
 
 
 @njit(cache=True)
@@ -442,12 +636,15 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     on_goal_bonus = prm[ON_GOAL_BONUS] * prm[OBJECTIVE_W]
     approach = armed and (kind == NO_GOAL or kind == DEFEND)
     pref = max(int(ut.range[t] * prm[APPROACH_RANGE]), 1)
-    approach_w = prm[HEX_PROGRESS] * aggr * pt.kill_weight[side]
+    if ut.can_assault[t] and kind == NO_GOAL:
+        pref = 1  # a side hunting for kills brings its infantry and cavalry up to close-assault
+    target_pull = aggr / (100.0 * max(ut.movement[t], 1))
+    approach_w = prm[HEX_PROGRESS] * aggr * kill_w(pt, prm, side)
     approach_f = 1.0 if kind == NO_GOAL else prm[DEFEND_APPROACH]
     # A loaded carrier of a side with no place to go takes its passenger towards the enemy, to
     # where it is set down (`unload_distance`).
-    carry_w = prm[HEX_PROGRESS] * (prm[PULL_BASE] + aggr) * pt.kill_weight[side] if carrying and kind == NO_GOAL else 0.0
-    risk = prm[RISK] * pt.risk_weight[side] * (prm[RISK_EASE] - aggr) * value
+    carry_w = prm[HEX_PROGRESS] * (prm[PULL_BASE] + aggr) * kill_w(pt, prm, side) if carrying and kind == NO_GOAL else 0.0
+    risk = prm[RISK] * risk_w(pt, prm, side) * (prm[RISK_EASE] - aggr) * value
     if empty_carrier:
         risk *= prm[EMPTY_CARRIER_RISK]
     armored_type = ut.armored[t]
@@ -457,7 +654,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     observer = armed and ut.range[t] > 1
     outlook_w = prm[OUTLOOK_BONUS] * prm[COVER_W]
     outlook_f = 1.0 if kind != ADVANCE else prm[ADVANCE_OUTLOOK]
-    fire_bonus = prm[TARGET_IN_RANGE_BONUS] * prm[FIRE_W] * pt.kill_weight[side]
+    fire_bonus = prm[TARGET_IN_RANGE_BONUS] * prm[FIRE_W] * kill_w(pt, prm, side)
     rng = ut.range[t]
     ud = prm[UNLOAD_DISTANCE]
     truck_w = prm[EMPTY_CARRIER_FRONT] * (0.5 if kind == EXIT else 1.0)
@@ -477,7 +674,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     # them or their forts (PB-CAT); units that can fire or assault.
     contact_w = 0.0
     if armed or ut.can_assault[t]:
-        contact_w = prm[CONTACT_BONUS] * pt.kill_weight[side] * (prm[PULL_BASE] + aggr) / 100.0
+        contact_w = prm[CONTACT_BONUS] * kill_w(pt, prm, side) * (prm[PULL_BASE] + aggr) / 100.0
     supported = armed or armored_type  # combat units seek each other's company
     split = prm[SUPPORT_SPLIT]
     radius = int(prm[SUPPORT_RADIUS])
@@ -506,6 +703,10 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     spot_w = prm[CP_SPOT_BONUS] * prm[FIRE_W]
     dist = mt.dist
     enemy_dist = fields[ENEMY_DIST]
+    target_dist = fields[TARGET_DIST]
+    target_value = fields[TARGET_VALUE]
+    overrun_af = fields[OVERRUN_AF]
+    mod_overrun = ct.mod_overrun
     target_near = fields[TARGET_NEAR]
     pairing = fields[PAIRING]
     threat_armored = fields[THREAT_ARMORED]
@@ -526,22 +727,14 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     n_mods = p_result.shape[2]
     danger_df = max(1 if carrying and not armored_type else defense, 1)  # PB-TRANS-6, as danger_at
     self_counted = home >= 0 and is_piece(st, ut, u)
+    # Progress is counted from where the unit stands (set-up and entry: linear, no reference).
+    gd_ref = goal_dist[home] if home >= 0 else FAR
     for i in range(n):
         h = hexes[i]
         if h < 0:
             continue
         s = 0.0
         gd = goal_dist[h]
-        if kind == ADVANCE or kind == EXIT:
-            s -= pull * gd
-            if kind == ADVANCE and gd == 0:
-                s += on_goal_bonus  # counted in the area
-        elif kind == DEFEND:
-            s -= pull * gd
-        if approach and (kind == NO_GOAL or gd <= 1):
-            # close to shooting range of the nearest enemy, more so the more aggressive
-            ed = min(enemy_dist[h], 30)
-            s -= approach_w * max(ed - pref, 0) * approach_f
         # Exposure to next turn's enemy fire, shared with the side's units near h.
         near = own_near[h]
         if self_counted and mt.dist[home, h] <= radius:
@@ -562,6 +755,40 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
             if col >= 0:
                 m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
                 dgr = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+        if overrun_af[h] > 0:
+            # The enemy's armour may drive up and overrun it instead (not shared with friends
+            # beside it: the overrun hits the hex).  overrun_danger(overrun_af[h], defense,
+            # carrying, armored_type, col_attack, col_defense, p_result, disperse, mod_overrun),
+            # written out like danger_at above.
+            col = -1
+            for j in range(n_columns):
+                if col_attack[j] * danger_df <= overrun_af[h] * col_defense[j]:
+                    col = j
+            if col >= 0:
+                col = min(col + 1, n_columns - 1)  # PB-OVR-5: one column up
+                m = min(max(mod_overrun + MOD_OFFSET, 0), n_mods - 1)
+                o = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+                if o > dgr:
+                    dgr = o
+        alive = 1.0 - min(dgr, 1.0)
+        if kind == ADVANCE or kind == EXIT:
+            if home < 0:
+                s -= pull * gd
+            elif gd < gd_ref:
+                # ground gained counts only as far as the unit lives to hold it: a tank that runs
+                # ahead into fire it cannot answer gains nothing
+                s += pull * (gd_ref - gd) * alive
+            else:
+                s -= pull * (gd - gd_ref)
+            if kind == ADVANCE and gd == 0:
+                s += on_goal_bonus * alive  # counted in the area
+        elif kind == DEFEND:
+            s -= pull * gd
+        if approach and (kind == NO_GOAL or gd <= 1):
+            # Close to shooting range of the enemy most worth attacking, more so the more
+            # aggressive; each turn's march still to go is a turn's attack on it lost.
+            ed = min(target_dist[h], 30)
+            s -= (approach_w + target_pull * target_value[h]) * max(ed - pref, 0) * approach_f
         s -= risk * dgr
         if near <= 0 and dgr > 0:
             s -= alone_cost  # alone where the enemy's fire reaches it
@@ -573,9 +800,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
         if observer:
             s += outlook_w * outlook[h] * outlook_f
             if target_near[h] <= rng:
-                s += fire_bonus
+                s += fire_bonus * alive
         if contact_w > 0 and contact[h] > 0:
-            s += contact_w * min(contact[h], 300)
+            s += contact_w * min(contact[h], 300) * alive  # it spots and assaults only if it lives
         if engineer_bonus > 0 and enemy_mines[h] > 0:
             s += engineer_bonus  # beside an enemy minefield it may clear (PB-MINE-9)
         if carrying:
@@ -772,7 +999,7 @@ def overrun_gain(st, ut, mt, ct, pt, prm, side, u, target):
     col = min(col + 1, ct.crt.shape[1] - 1)
     mod = ct.mod_overrun + dispersed_modifier(ct, n_def, n_disp)
     wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, target)
-    return pt.kill_weight[side] * gain_at(pt, wk, wd, wdd, col, mod), col
+    return kill_w(pt, prm, side) * gain_at(pt, wk, wd, wdd, col, mod), col
 
 
 @njit(cache=True)
@@ -867,14 +1094,32 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     wk = np.zeros(n_t)
     wd = np.zeros(n_t)
     wdd = np.zeros(n_t)
-    kw = pt.kill_weight[side]
+    kw = kill_w(pt, prm, side)
     reach = -1
+    futile = np.zeros(n_hex, dtype=np.int64)
+    futile_cat = np.zeros(n_hex, dtype=np.int64)
+    futile_attacks(st, side, futile, futile_cat)
+    # Close assault after the fire (PB-SEQ-2: fire, move, then assault): the side's units that may
+    # assault a stack this turn without moving, and what their assault would buy on it dispersed.
+    cat_af = np.zeros(n_t, dtype=np.int64)
+    finish = np.zeros(n_t)
     for j in range(n_t):
         h = targets[j]
         d, _, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
         df[j] = d
         mod[j] = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
         wk[j], wd[j], wdd[j] = stack_worths(st, ut, mt, pt, prm, side, h)
+        # dispersing a stack that has shrugged off attack after attack buys less each time ...
+        wd[j] *= prm[FUTILITY_DECAY] ** futile[h]
+        # ... unless the assault stands ready to finish it
+        for v in range(n_units):
+            if may_assault(st, ut, v, side) and mt.dist[st.hex[v], h] == 1:
+                cat_af[j] += _assault_af(st, ut, mt, ct, v, h)
+        if cat_af[j] > 0 and d > 0:
+            c = odds_of(ct, cat_af[j], d)
+            if c >= 0:
+                finish[j] = gain_at(pt, wk[j], 0.0, wk[j], c, mt.terrain_mod[h] + ct.mod_close_assault
+                                    + dispersed_modifier(ct, n_def, n_def)) * prm[FUTILITY_DECAY] ** futile_cat[h]
         if d > 0:
             total = 0
             for i in range(n_f):
@@ -900,6 +1145,9 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
             if col < min_col:
                 continue
             g = kw * gain_at(pt, wk[j], wd[j], wdd[j], col, mod[j])
+            if finish[j] > 0:
+                p_disp = result_p(pt, P_D, col, mod[j]) + result_p(pt, P_DD, col, mod[j])
+                g += kw * p_disp * finish[j]
             if g > best_gain:
                 best_gain = g
                 best = j
@@ -963,7 +1211,7 @@ def plan_intensive(st, ut, mt, ct, pt, prm, side, spotted, stack_kind, target_of
             kind = stack_kind[h]
         mod = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
         wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
-        kw = pt.kill_weight[side]
+        kw = kill_w(pt, prm, side)
         total = _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of)
         col = odds_of(ct, total, df)
         base = kw * gain_at(pt, wk, wd, wdd, col, mod)
@@ -1035,7 +1283,7 @@ def plan_assaults(st, ut, mt, ct, pt, prm, side, cand, n_cand, target_of):
                 if col < min_col:
                     continue
                 wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
-                g = pt.kill_weight[side] * gain_at(pt, wk, wd, wdd, col, mt.terrain_mod[h] + ct.mod_close_assault
+                g = kill_w(pt, prm, side) * gain_at(pt, wk, wd, wdd, col, mt.terrain_mod[h] + ct.mod_close_assault
                                                    + dispersed_modifier(ct, n_def, n_disp))
                 if g > best_gain:
                     best_gain = g
