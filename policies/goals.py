@@ -46,6 +46,9 @@ PolicyT = struct_of_arrays("PolicyT", module=__name__, fields=[
     "barrier_way",  # float64[2, n_hex]: share of the enemy's cheapest ways to the side's ground through the hex
     "enemy_start_dist",  # int64[2, n_hex]: hexes to the nearest hex the enemy starts in (set-up or entry)
     "road_hex",     # bool[n_hex]: a road runs through the hex
+    "corridor_width",  # int64[2]: width of the corridor the side must open through the enemy's sight (0: none)
+    "hex_line",     # int64[n_hex]: the line (row, or column) of the hex across which such a corridor runs
+    "n_lines",      # int64: how many such lines
 ])
 
 
@@ -298,10 +301,20 @@ def build_policy_tables(t: Tables) -> PolicyT:
             enemy_start_dist[si] = dist[:, enemy].min(axis=1)
             barrier_way[si] = barrier_ways(t, graph, enemy, ground.astype(np.int64))
     road_hex = (t.map_t.side_features & t.movement.road_bit).any(axis=1)
+    # PB-SIT-3/11: a side that needs a corridor free of enemy units and sight between two edges
+    # picks, each turn, the band of lines along it that the fewest enemy units watch.
+    corridor_width = np.zeros(2, dtype=np.int64)
+    hex_line = np.zeros(n_hex, dtype=np.int64)
+    for si, m in measures.items():
+        if m.get("measure") == "open_corridor" and m.get("whose", "own") == "enemy":
+            corridor_width[si] = int(m.get("width", 1))
+            across_rows = set(m["between"]) == {"west", "east"}  # a west-east corridor is a band of rows
+            hex_line = (sit.map.row if across_rows else sit.map.col).astype(np.int64)
+    n_lines = int(hex_line.max()) + 1
     return PolicyT(goal_kind, goal_dist, return_dist, kill_param, risk_param, unit_value, victory_weight,
                    result_probabilities(t.combat_t.crt, t.combat_t.lowest_roll), view.astype(np.float64),
                    int(t.combat.column("1-1")) if "1-1" in t.combat.column_names else 0,
-                   barrier_way, enemy_start_dist, road_hex)
+                   barrier_way, enemy_start_dist, road_hex, corridor_width, hex_line, n_lines)
 
 
 def _weights(m: dict) -> dict:

@@ -75,6 +75,7 @@ PARAM_NAMES = (
     "target_choice_hexes", "futility_decay",
     "kill_weight_advance", "kill_weight_defend", "kill_weight_exit", "kill_weight_kills", "kill_weight_few_losses",
     "kill_weight_prevent", "risk_weight_few_losses", "risk_weight_kill_ratio", "risk_weight_line",
+    "corridor_watcher_bonus",
 )
 (AGGRESSION, MIN_ODDS, ODDS_EASE, EXIT_ODDS_FACTOR, RISK, RISK_EASE, NOISE,
  OBJECTIVE_W, HEX_PROGRESS, PULL_BASE, ON_GOAL_BONUS, EXIT_WORTH, APPROACH_RANGE,
@@ -89,7 +90,8 @@ PARAM_NAMES = (
  FIRE_MIN_GAIN, DISPERSE_VALUE, DISPERSE_VALUE_UNARMED, GOAL_TARGET_FACTOR,
  TARGET_CHOICE_HEXES, FUTILITY_DECAY,
  KILL_WEIGHT_ADVANCE, KILL_WEIGHT_DEFEND, KILL_WEIGHT_EXIT, KILL_WEIGHT_KILLS, KILL_WEIGHT_FEW_LOSSES,
- KILL_WEIGHT_PREVENT, RISK_WEIGHT_FEW_LOSSES, RISK_WEIGHT_KILL_RATIO, RISK_WEIGHT_LINE) = range(len(PARAM_NAMES))
+ KILL_WEIGHT_PREVENT, RISK_WEIGHT_FEW_LOSSES, RISK_WEIGHT_KILL_RATIO, RISK_WEIGHT_LINE,
+ CORRIDOR_WATCHER_BONUS) = range(len(PARAM_NAMES))
 
 # Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
 # PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
@@ -231,7 +233,7 @@ def overrun_field(st, ut, mt, side, out):
         if not ut.can_overrun[t] or ut.weapon[t] == WEAPON_I or ut.attack[t] <= 0:
             continue
         he = st.hex[e]
-        reach = (2 * ut.movement[t]) // 3
+        reach = ut.movement[t] // 3  # two thirds of its MF (movement is kept in half MF)
         for h in range(out.shape[0]):
             if mt.overrun_ok[h] and 0 < mt.dist[he, h] <= reach:
                 out[h] += ut.attack[t]
@@ -280,6 +282,58 @@ def futile_attacks(st, side, fire, cat):
 
 
 @njit(cache=True)
+def corridor_watchers(st, ut, mt, pt, side, out):
+    """PB-SIT-3/11: a side that must open a corridor `corridor_width` lines wide, free of enemy
+    units and of their sight, chooses the band of lines the fewest enemy units watch (stand in or
+    see into); out[e] is True for the enemy units watching it: killing them opens the way.
+    Returns False for a side with no such need."""
+    w = pt.corridor_width[side]
+    out[:] = False
+    if w <= 0:
+        return False
+    n_lines = pt.n_lines
+    enemy = 1 - side
+    n_units = st.utype.shape[0]
+    sees = np.zeros((n_units, n_lines), dtype=np.bool_)
+    for e in range(n_units):
+        if not is_piece(st, ut, e) or st.side[e] != enemy or st.hex[e] < 0:
+            continue
+        he = st.hex[e]
+        for h in range(mt.los.shape[0]):
+            if h == he or mt.los[he, h]:
+                sees[e, pt.hex_line[h]] = True
+    best = -1
+    best_n = n_units + 1
+    for b in range(n_lines - w + 1):
+        k = 0
+        for e in range(n_units):
+            for line in range(b, b + w):
+                if sees[e, line]:
+                    k += 1
+                    break
+        # ties: the band nearest the middle (farthest from both edges' fire)
+        if k < best_n or (k == best_n and abs(2 * b + w - n_lines) < abs(2 * best + w - n_lines)):
+            best_n = k
+            best = b
+    for e in range(n_units):
+        for line in range(best, best + w):
+            if sees[e, line]:
+                out[e] = True
+                break
+    return True
+
+
+@njit(cache=True)
+def watcher_factor(st, ut, prm, side, h, watching):
+    """How much more the enemy stack in h is worth because units of it watch the corridor."""
+    f = 1.0
+    for e in range(st.utype.shape[0]):
+        if watching[e] and st.hex[e] == h and is_piece(st, ut, e) and st.side[e] != side:
+            f = 1.0 + prm[CORRIDOR_WATCHER_BONUS]
+    return f
+
+
+@njit(cache=True)
 def target_values(st, ut, mt, ct, pt, prm, side, out):
     """out[h]: what the enemy stack in hex h is worth going for (0 where there is none): the
     expected worth (`gain_at`) of the side's best attack on it over the next turns, with the
@@ -302,6 +356,8 @@ def target_values(st, ut, mt, ct, pt, prm, side, out):
     min_col = min_column(ct, pt, prm, side)
     kw = kill_w(pt, prm, side)
     decay = prm[FUTILITY_DECAY]
+    watching = np.zeros(n_units, dtype=np.bool_)
+    corridor = corridor_watchers(st, ut, mt, pt, side, watching)
     for h in range(n_hex):
         if not stack[h]:
             continue
@@ -318,7 +374,7 @@ def target_values(st, ut, mt, ct, pt, prm, side, out):
             if ut.attack[t] <= 0:
                 continue
             d = mt.dist[st.hex[u], h]
-            mv = max(ut.movement[t], 1)
+            mv = max(ut.movement[t] // 2, 1)  # hexes a turn (movement is kept in half MF)
             r = ut.range[t]
             if ut.weapon[t] >= 0 and r > 0 and d <= r + 2 * mv:
                 af = modified_attack(ut.attack[t], ut.weapon[t], armored, max(r // 2, 1), r, False, ct.wec, ct.halving)
@@ -326,6 +382,11 @@ def target_values(st, ut, mt, ct, pt, prm, side, out):
             if ut.can_assault[t] and d <= 2 * mv + 1:
                 cat += ut.attack[t] if d <= mv + 1 else 0.5 * ut.attack[t]
         wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+        if corridor:
+            f = watcher_factor(st, ut, prm, side, h, watching)
+            wk *= f
+            wd *= f
+            wdd *= f
         mod = mt.terrain_mod[h]
         col_f = odds_of(ct, int(fire), df) if fire > 0 else -1
         col_c = odds_of(ct, int(cat), df) if cat > 0 else -1
@@ -335,13 +396,14 @@ def target_values(st, ut, mt, ct, pt, prm, side, out):
         if col_f >= min_col:
             best = gain_at(pt, wk, wd, wdd, col_f, mod) * decay ** futile[h]
         f_cat = decay ** futile_cat[h]
-        if col_c >= min_col:
-            best = max(best, gain_at(pt, wk, wd, wdd, col_c, mod + ct.mod_close_assault) * f_cat)
-        if col_f >= min_col and col_c >= min_col:
+        cat_mod = mod + ct.mod_close_assault
+        if odds_enough(pt, col_c, cat_mod, min_col, mod):
+            best = max(best, gain_at(pt, wk, wd, wdd, col_c, cat_mod) * f_cat)
+        cat_mod_disp = cat_mod + dispersed_modifier(ct, n_def, n_def)
+        if col_f >= min_col and odds_enough(pt, col_c, cat_mod_disp, min_col, mod):
             # fire disperses the stack, the close assault finishes it (DD eliminates the dispersed)
             p_disp = result_p(pt, P_D, col_f, mod) + result_p(pt, P_DD, col_f, mod)
-            finish = gain_at(pt, wk, 0.0, wk, col_c, mod + ct.mod_close_assault
-                             + dispersed_modifier(ct, n_def, n_def))
+            finish = gain_at(pt, wk, 0.0, wk, col_c, cat_mod_disp)
             best = max(best, (gain_at(pt, wk, 0.0, 0.0, col_f, mod) + p_disp * finish) * f_cat)
         out[h] = kw * best
 
@@ -429,7 +491,7 @@ def want_return(st, ut, pt, side, u):
     edge is still within reach before the end (a hex per MF, the unit's MF a turn); otherwise it
     stays off, out of harm: coming back could not score."""
     left = st.clock[N_TURNS] - st.clock[TURN] + 1
-    return pt.return_dist[side, st.trip_hex[u]] <= left * max(ut.movement[st.utype[u]], 1)
+    return pt.return_dist[side, st.trip_hex[u]] <= left * max(ut.movement[st.utype[u]] // 2, 1)  # half MF
 
 
 @njit(cache=True)
@@ -478,6 +540,30 @@ def min_column(ct, pt, prm, side):
     if pt.goal_kind[side] == EXIT:
         ratio *= prm[EXIT_ODDS_FACTOR]
     return max(column_for_ratio(ct, ratio), pt.min_column)
+
+
+@njit(cache=True)
+def effect_p(pt, col, modifier):
+    """Probability that an attack at odds column `col` with net die modifier `modifier` has any
+    effect (D, DD or X)."""
+    if col < 0:
+        return 0.0
+    return result_p(pt, P_D, col, modifier) + result_p(pt, P_DD, col, modifier) + result_p(pt, P_X, col, modifier)
+
+
+@njit(cache=True)
+def odds_enough(pt, col, modifier, min_col, terrain):
+    """Whether an attack at `col` with net die modifier `modifier` is worth making: at the
+    minimum odds or better, or, below them, at least as likely to have an effect as an attack at
+    the minimum odds with the terrain's modifier alone.  On this CRT a point off the die is worth
+    about a column: a close assault's -2 (PB-CAT-6), and -1 more on a stack that fire has just
+    dispersed (PB-DISP-2), make a 1-2 assault on a dispersed fort kill more often than a 2-1
+    shot at it (a dispersed unit dies on DD, PB-DISP-4)."""
+    if col < 0:
+        return False
+    if col >= min_col:
+        return True
+    return effect_p(pt, col, modifier) >= effect_p(pt, min_col, terrain) - 1e-9
 
 
 @njit(cache=True)
@@ -638,7 +724,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     pref = max(int(ut.range[t] * prm[APPROACH_RANGE]), 1)
     if ut.can_assault[t] and kind == NO_GOAL:
         pref = 1  # a side hunting for kills brings its infantry and cavalry up to close-assault
-    target_pull = aggr / (100.0 * max(ut.movement[t], 1))
+    target_pull = aggr / (100.0 * max(ut.movement[t] // 2, 1))
     approach_w = prm[HEX_PROGRESS] * aggr * kill_w(pt, prm, side)
     approach_f = 1.0 if kind == NO_GOAL else prm[DEFEND_APPROACH]
     # A loaded carrier of a side with no place to go takes its passenger towards the enemy, to
@@ -729,6 +815,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     self_counted = home >= 0 and is_piece(st, ut, u)
     # Progress is counted from where the unit stands (set-up and entry: linear, no reference).
     gd_ref = goal_dist[home] if home >= 0 else FAR
+    returning = st.trip_hex[u] >= 0 and st.trip_final[side] != 0
     for i in range(n):
         h = hexes[i]
         if h < 0:
@@ -776,8 +863,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
                 s -= pull * gd
             elif gd < gd_ref:
                 # ground gained counts only as far as the unit lives to hold it: a tank that runs
-                # ahead into fire it cannot answer gains nothing
-                s += pull * (gd_ref - gd) * alive
+                # ahead into fire it cannot answer gains nothing (on the way back of a round trip,
+                # PB-SIT-5, time runs out: it takes the risk)
+                s += pull * (gd_ref - gd) * (1.0 if returning else alive)
             else:
                 s -= pull * (gd - gd_ref)
             if kind == ADVANCE and gd == 0:
@@ -1099,6 +1187,8 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     futile = np.zeros(n_hex, dtype=np.int64)
     futile_cat = np.zeros(n_hex, dtype=np.int64)
     futile_attacks(st, side, futile, futile_cat)
+    watching = np.zeros(n_units, dtype=np.bool_)
+    corridor = corridor_watchers(st, ut, mt, pt, side, watching)
     # Close assault after the fire (PB-SEQ-2: fire, move, then assault): the side's units that may
     # assault a stack this turn without moving, and what their assault would buy on it dispersed.
     cat_af = np.zeros(n_t, dtype=np.int64)
@@ -1109,6 +1199,11 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
         df[j] = d
         mod[j] = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
         wk[j], wd[j], wdd[j] = stack_worths(st, ut, mt, pt, prm, side, h)
+        if corridor:
+            f = watcher_factor(st, ut, prm, side, h, watching)
+            wk[j] *= f
+            wd[j] *= f
+            wdd[j] *= f
         # dispersing a stack that has shrugged off attack after attack buys less each time ...
         wd[j] *= prm[FUTILITY_DECAY] ** futile[h]
         # ... unless the assault stands ready to finish it
@@ -1249,8 +1344,9 @@ def _assault_af(st, ut, mt, ct, u, h):
 def plan_assaults(st, ut, mt, ct, pt, prm, side, cand, n_cand, target_of):
     """PB-CAT: every close assault of the phase at once, like the fire plan.  `cand[u, :n_cand[u]]`
     are the hexes unit u may assault (the engine's options).  Greedy: the hex where all the free
-    units that may assault it buy the most expected worth at the minimum odds or better gets just
-    enough of them to reach those odds (the strongest first); repeat with the units left.  (Each
+    units that may assault it buy the most expected worth, at odds good enough counting the
+    assault's die modifiers (`odds_enough`), gets just enough of them to reach those odds (the
+    strongest first); repeat with the units left.  (Each
     unit choosing alone counted on friends who then went elsewhere, and assaults went in at 1-2.)"""
     n_units = st.utype.shape[0]
     free = np.ones(n_units, dtype=np.bool_)
@@ -1280,11 +1376,11 @@ def plan_assaults(st, ut, mt, ct, pt, prm, side, cand, n_cand, target_of):
                             if cand[v, q] == h:
                                 af += _assault_af(st, ut, mt, ct, v, h)
                 col = odds_of(ct, af, df)
-                if col < min_col:
+                cat_mod = mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_disp)
+                if not odds_enough(pt, col, cat_mod, min_col, mt.terrain_mod[h]):
                     continue
                 wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
-                g = kill_w(pt, prm, side) * gain_at(pt, wk, wd, wdd, col, mt.terrain_mod[h] + ct.mod_close_assault
-                                                   + dispersed_modifier(ct, n_def, n_disp))
+                g = kill_w(pt, prm, side) * gain_at(pt, wk, wd, wdd, col, cat_mod)
                 if g > best_gain:
                     best_gain = g
                     best_h = h
