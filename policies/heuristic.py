@@ -397,7 +397,7 @@ def target_values(st, ut, mt, ct, pt, prm, side, out):
             best = gain_at(pt, wk, wd, wdd, col_f, mod) * decay ** futile[h]
         f_cat = decay ** futile_cat[h]
         cat_mod = mod + ct.mod_close_assault
-        if odds_enough(pt, col_c, cat_mod, min_col, mod):
+        if col_c >= min_col:
             best = max(best, gain_at(pt, wk, wd, wdd, col_c, cat_mod) * f_cat)
         cat_mod_disp = cat_mod + dispersed_modifier(ct, n_def, n_def)
         if col_f >= min_col and odds_enough(pt, col_c, cat_mod_disp, min_col, mod):
@@ -1193,6 +1193,7 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     # assault a stack this turn without moving, and what their assault would buy on it dispersed.
     cat_af = np.zeros(n_t, dtype=np.int64)
     finish = np.zeros(n_t)
+    min_col = min_column(ct, pt, prm, side)
     for j in range(n_t):
         h = targets[j]
         d, _, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
@@ -1212,7 +1213,8 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
                 cat_af[j] += _assault_af(st, ut, mt, ct, v, h)
         if cat_af[j] > 0 and d > 0:
             c = odds_of(ct, cat_af[j], d)
-            if c >= 0:
+            if odds_enough(pt, c, mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_def),
+                           min_col, mt.terrain_mod[h]):
                 finish[j] = gain_at(pt, wk[j], 0.0, wk[j], c, mt.terrain_mod[h] + ct.mod_close_assault
                                     + dispersed_modifier(ct, n_def, n_def)) * prm[FUTILITY_DECAY] ** futile_cat[h]
         if d > 0:
@@ -1222,7 +1224,6 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
             reach = max(reach, odds_of(ct, total, d))
     free = np.ones(n_f, dtype=np.bool_)
     done = np.zeros(n_t, dtype=np.bool_)
-    min_col = min_column(ct, pt, prm, side)
     order = np.empty(n_f, dtype=np.int64)
     while True:
         best = -1
@@ -1377,7 +1378,8 @@ def plan_assaults(st, ut, mt, ct, pt, prm, side, cand, n_cand, target_of):
                                 af += _assault_af(st, ut, mt, ct, v, h)
                 col = odds_of(ct, af, df)
                 cat_mod = mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_disp)
-                if not odds_enough(pt, col, cat_mod, min_col, mt.terrain_mod[h]):
+                # below the minimum odds only to finish a stack the fire has dispersed
+                if col < min_col and not (n_disp > 0 and odds_enough(pt, col, cat_mod, min_col, mt.terrain_mod[h])):
                     continue
                 wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
                 g = kill_w(pt, prm, side) * gain_at(pt, wk, wd, wdd, col, cat_mod)

@@ -567,6 +567,13 @@ def test_close_assault_finishes_a_dispersed_stack_below_one_to_one(tmp_path):
     target_of = np.full(n_units, -1, dtype=np.int64)
     plan_assaults(st, t.unit_t, t.map_t, t.combat_t, pt, params[1], 1, cand, n_cand, target_of)
     assert target_of[smg] == target  # 8 against 16: 1-2, die -3
+    # the same 1-2 on a stack no fire has dispersed is not worth it: below the minimum odds the
+    # player assaults only to finish what its fire dispersed
+    st.dispersed[:] = False
+    target_of[:] = -1
+    cand[smg, 0], n_cand[smg] = target, 1
+    plan_assaults(st, t.unit_t, t.map_t, t.combat_t, pt, params[1], 1, cand, n_cand, target_of)
+    assert target_of[smg] == -1
 
 
 def test_close_assault_odds_count_the_die_modifiers(tables_of):
