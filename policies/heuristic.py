@@ -75,7 +75,7 @@ PARAM_NAMES = (
     "target_choice_hexes", "futility_decay",
     "kill_weight_advance", "kill_weight_defend", "kill_weight_exit", "kill_weight_kills", "kill_weight_few_losses",
     "kill_weight_prevent", "risk_weight_few_losses", "risk_weight_kill_ratio", "risk_weight_line",
-    "corridor_watcher_bonus",
+    "corridor_watcher_bonus", "fire_forgo_move",
 )
 (AGGRESSION, MIN_ODDS, ODDS_EASE, EXIT_ODDS_FACTOR, RISK, RISK_EASE, NOISE,
  OBJECTIVE_W, HEX_PROGRESS, PULL_BASE, ON_GOAL_BONUS, EXIT_WORTH, APPROACH_RANGE,
@@ -91,7 +91,7 @@ PARAM_NAMES = (
  TARGET_CHOICE_HEXES, FUTILITY_DECAY,
  KILL_WEIGHT_ADVANCE, KILL_WEIGHT_DEFEND, KILL_WEIGHT_EXIT, KILL_WEIGHT_KILLS, KILL_WEIGHT_FEW_LOSSES,
  KILL_WEIGHT_PREVENT, RISK_WEIGHT_FEW_LOSSES, RISK_WEIGHT_KILL_RATIO, RISK_WEIGHT_LINE,
- CORRIDOR_WATCHER_BONUS) = range(len(PARAM_NAMES))
+ CORRIDOR_WATCHER_BONUS, FIRE_FORGO_MOVE) = range(len(PARAM_NAMES))
 
 # Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
 # PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
@@ -106,6 +106,7 @@ THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR
     TARGET_VALUE, OVERRUN_AF = range(11)
 N_FIELDS = 11
 
+OWN_MINE_BARRED = 1e6  # score of ending on the side's own minefield: only if nothing else is allowed
 MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
 MAX_SUPPORT = 3         # supporters counted (the enemy's fire cannot be shared much further)
 
@@ -334,18 +335,20 @@ def watcher_factor(st, ut, prm, side, h, watching):
 
 
 @njit(cache=True)
-def target_values(st, ut, mt, ct, pt, prm, side, out):
+def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
     """out[h]: what the enemy stack in hex h is worth going for (0 where there is none): the
     expected worth (`gain_at`) of the side's best attack on it over the next turns, with the
     units that could fire at it or close-assault it after a turn's move or two (those a turn
     away count fully, two turns half), at the odds their factors reach against its defence
     (weapon class, terrain), as fire, close assault (PB-CAT), or fire that disperses it for the
     close assault to finish (a dispersed unit dies on DD, PB-DISP-4).  A stack the side has
-    attacked again and again to no effect is worth `futility_decay` less for each such attack."""
+    attacked again and again to no effect is worth `futility_decay` less for each such attack.
+    fire_out[h]: the modified AF that could fire at it so (a turn away fully, two turns half)."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
     enemy = 1 - side
     out[:] = 0.0
+    fire_out[:] = 0.0
     stack = np.zeros(n_hex, dtype=np.bool_)
     for e in range(n_units):
         if is_piece(st, ut, e) and st.side[e] == enemy and st.hex[e] >= 0:
@@ -406,6 +409,7 @@ def target_values(st, ut, mt, ct, pt, prm, side, out):
             finish = gain_at(pt, wk, 0.0, wk, col_c, cat_mod_disp)
             best = max(best, (gain_at(pt, wk, 0.0, 0.0, col_f, mod) + p_disp * finish) * f_cat)
         out[h] = kw * best
+        fire_out[h] = fire
 
 
 @njit(cache=True)
@@ -417,7 +421,7 @@ def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_
     attacking anywhere, the nearest enemy (worth 0)."""
     n_hex = mt.neighbours.shape[0]
     vals = np.zeros(n_hex)
-    target_values(st, ut, mt, ct, pt, prm, side, vals)
+    target_values(st, ut, mt, ct, pt, prm, side, vals, np.zeros(n_hex))
     best = vals.max()
     target_value[:] = 0
     if best <= 1e-9:
@@ -753,7 +757,10 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     placing = home < 0  # set-up or entry: nothing forces it onto a minefield
     mine_cost = (prm[SETUP_MINE_COST] if placing else prm[MINE_COST]) * value
     # The side's own minefields lie where the enemy must pass: its units have no business on them.
-    own_mine_cost = prm[SETUP_MINE_COST] * value
+    # Not a weight but a rule the player keeps: a unit ends its set-up, entry or move on one only
+    # when every hex it may choose is one (a large weight was outbid by the pull of a target worth
+    # more than the unit: pb-08, a guards company onto its own minefield at 1K3).
+    own_mine_cost = OWN_MINE_BARRED + prm[SETUP_MINE_COST] * value
     mine_side = st.mine_side
     survived_mine = st.mine_safe[u]  # PB-MINE-6: it may stay on its minefield unharmed
     # Contact: spotting hidden enemies for next turn's fire (PB-SPOT-2) and close-assaulting
@@ -1138,6 +1145,44 @@ def adjacent_enemy(st, ut, mt, side, h):
 
 
 @njit(cache=True)
+def forgo_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, af, opp):
+    """opp[i]: what firer i gives up by firing, since a unit that fires may not move (PB-SEQ-3.1):
+    `fire_forgo_move` x its share of the best enemy stack it cannot fire at now but could after
+    this turn's move (`target_values`, its modified AF over all the fire that could reach that
+    stack).  `plan_fire` counts it against an attack on a stack as far as earlier attacks there
+    came to nothing (1 - futility_decay ** attacks): four tanks that disperse the same fort turn
+    after turn (pb-01) are worth more driving on to the guns and infantry behind it.  Nothing for a side holding its ground (DEFEND: its
+    place is where it stands) or for units that cannot move."""
+    opp[:] = 0.0
+    w = prm[FIRE_FORGO_MOVE]
+    if w <= 0.0 or pt.goal_kind[side] == DEFEND:
+        return
+    n_hex = mt.neighbours.shape[0]
+    vals = np.zeros(n_hex)
+    fire = np.zeros(n_hex)
+    target_values(st, ut, mt, ct, pt, prm, side, vals, fire)
+    dist = mt.dist
+    for i in range(n_f):
+        u = firers[i]
+        t = st.utype[u]
+        if ut.movement[t] <= 0 or ut.weapon[t] < 0:
+            continue
+        mv = max(ut.movement[t] // 2, 1)  # hexes a turn (movement is kept in half MF)
+        r = ut.range[t]
+        hu = st.hex[u]
+        best = 0.0
+        for h in range(n_hex):
+            if vals[h] <= 0.0 or fire[h] <= 0.0 or af[i, h] > 0 or dist[hu, h] > r + mv:
+                continue
+            _, kind, _, _ = defender_stack(st, ut, mt, h, 1 - side)
+            a = modified_attack(ut.attack[t], ut.weapon[t], kind != 0, max(r // 2, 1), r, False, ct.wec, ct.halving)
+            v = vals[h] * min(a / fire[h], 1.0)
+            if v > best:
+                best = v
+        opp[i] = w * best
+
+
+@njit(cache=True)
 def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of):
     """PB-SEQ-2 S2: declare every attack of the turn at once (PB-SEQ-3.3).
 
@@ -1225,6 +1270,8 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     free = np.ones(n_f, dtype=np.bool_)
     done = np.zeros(n_t, dtype=np.bool_)
     order = np.empty(n_f, dtype=np.int64)
+    opp = np.zeros(n_f)
+    forgo_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, af, opp)
     while True:
         best = -1
         best_gain = prm[FIRE_MIN_GAIN]
@@ -1234,9 +1281,11 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
                 continue
             h = targets[j]
             total = 0
+            forgo = 0.0  # the moves its firers give up (counted for all that reach it)
             for i in range(n_f):
-                if free[i]:
+                if free[i] and af[i, h] > 0:
                     total += af[i, h]
+                    forgo += opp[i]
             col = odds_of(ct, total, df[j])
             if col < min_col:
                 continue
@@ -1244,6 +1293,9 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
             if finish[j] > 0:
                 p_disp = result_p(pt, P_D, col, mod[j]) + result_p(pt, P_DD, col, mod[j])
                 g += kw * p_disp * finish[j]
+            # The moves given up count as far as the player has seen its fire come to nothing
+            # there (futility memory): a fresh target is fired at as before.
+            g -= forgo * (1.0 - prm[FUTILITY_DECAY] ** futile[h])
             if g > best_gain:
                 best_gain = g
                 best = j

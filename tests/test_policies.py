@@ -628,7 +628,7 @@ def test_a_stack_that_shrugs_off_attack_after_attack_is_worth_less(tmp_path):
     n_hex = t.situation.map.n_hexes
     ger = hexn(t, "3K2")
     fresh = np.zeros(n_hex)
-    target_values(st, t.unit_t, t.map_t, t.combat_t, pt, params[1], 1, fresh)
+    target_values(st, t.unit_t, t.map_t, t.combat_t, pt, params[1], 1, fresh, np.zeros(n_hex))
     assert fresh[ger] > 0
     st.clock[PHASING] = 1  # the Russian player-turn
     for _ in range(3):  # three Russian attacks on it, no result
@@ -638,10 +638,65 @@ def test_a_stack_that_shrugs_off_attack_after_attack_is_worth_less(tmp_path):
     futile_attacks(st, 1, fire, cat)
     assert fire[ger] == 3 and cat[ger] == 1
     tired = np.zeros(n_hex)
-    target_values(st, t.unit_t, t.map_t, t.combat_t, pt, params[1], 1, tired)
+    target_values(st, t.unit_t, t.map_t, t.combat_t, pt, params[1], 1, tired, np.zeros(n_hex))
     assert 0 < tired[ger] < fresh[ger]
     # an attack that eliminates something there wipes the slate
     log_event(st, EV_ATTACK, ger, 0, 0, 0, 0, 0, 0)
     log_event(st, EV_HIT, 0, 2, 0, 0, 0, 0, 0)
     futile_attacks(st, 1, fire, cat)
     assert fire[ger] == 0 and cat[ger] == 0
+
+
+def test_tanks_leave_a_stack_that_shrugs_off_their_fire_for_better_targets(tmp_path):
+    # Issue 15 (pb-01 "one target forever"): three T-34s and the SU-76 dispersed the fort on
+    # Hill 129 at 2-1 for seven turns and never moved on to the guns and infantry behind it.  A
+    # unit that fires may not move (PB-SEQ-3.1): after attack upon attack on the same stack came to
+    # nothing (futility memory), the tanks hold their fire when a better stack lies within a
+    # turn's drive (heuristic.forgo_costs), and still fire when nothing better is in reach.
+    from policies.heuristic import plan_fire
+    from simulator.panzerblitz.rules import defender_stack, log_event, spotted_hexes, stack_kind_of
+    from simulator.panzerblitz.state import PHASING
+
+    def plan(units, futile):
+        t, st = position(tmp_path, units)
+        pt = policy_tables(t)
+        _, params = heuristic_players()
+        n_hex, n_units = t.situation.map.n_hexes, len(st.utype)
+        st.clock[PHASING] = 1
+        target = hexn(t, "3D4")
+        for _ in range(futile):
+            log_event(st, EV_ATTACK, target, 0, 0, 0, 0, 0, 0)
+        occ = occupancy(st, t.unit_t, n_hex)
+        ut, mt, ct = t.unit_t, t.map_t, t.combat_t
+        spotted = spotted_hexes(st, ut, mt, ct, 1)
+        stack_kind = np.full(n_hex, -1, dtype=np.int64)
+        for h in range(n_hex):
+            if occ[h, GERMAN] > 0:
+                stack_kind[h] = stack_kind_of(st, ut, mt, ct, h, GERMAN, defender_stack(st, ut, mt, h, GERMAN)[1])
+        target_of = np.full(n_units, -1, dtype=np.int64)
+        plan_fire(st, t.unit_t, t.map_t, t.combat_t, pt, params[1], 1, spotted, occ, stack_kind, target_of)
+        return [int(x) for x in target_of if x >= 0], target
+
+    fort = [("german", "security-platoon-german", "3D4"), ("russian", "t-34-c", "3G4"), ("russian", "t-34-c", "3H4")]
+    behind = [("german", "88mm-at", "3S4"), ("german", "20mm-aa", "3T4")]
+    fired, target = plan(fort + behind, 0)
+    assert fired and set(fired) == {target}     # a fresh target: fire
+    fired, _ = plan(fort, 5)
+    assert fired and set(fired) == {target}     # nothing better in a turn's drive: fire anyway
+    fired, _ = plan(fort + behind, 5)
+    assert fired == []                          # five attacks for nothing: drive on to the guns
+
+
+def test_no_unit_moves_onto_its_own_minefield_for_a_target(tables_of):
+    # Issue 15 round 2 (audit of pb-08, 100 games, seed 1, game 47): a Russian guards company and
+    # a rifle company moved onto their own minefield at 1K3 on turn 9, pulled by the German
+    # trucks beyond it (a target worth more than the setup_mine_cost weight on the unit); the
+    # minefield killed one and dispersed the other (PB-MINE-2/5).  Ending a move on the side's
+    # own minefield is barred unless nothing else is allowed (heuristic.OWN_MINE_BARRED).
+    from simulator.panzerblitz.audit import audit_games, load_thresholds
+    from simulator.runner import game_seed
+
+    t = tables_of("pb-08")
+    heu = audit_games(t, [game_seed(1, 47)], {"german": parse_policy("heuristic"), "russian": parse_policy("heuristic")},
+                      load_thresholds())
+    assert heu["own_mine_attacks"].sum() == 0 and heu["own_mine_losses"].sum() == 0
