@@ -1151,11 +1151,13 @@ def forgo_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, af, opp):
     this turn's move (`target_values`, its modified AF over all the fire that could reach that
     stack).  `plan_fire` counts it against an attack on a stack as far as earlier attacks there
     came to nothing (1 - futility_decay ** attacks): four tanks that disperse the same fort turn
-    after turn (pb-01) are worth more driving on to the guns and infantry behind it.  Nothing for a side holding its ground (DEFEND: its
-    place is where it stands) or for units that cannot move."""
+    after turn (pb-01) are worth more driving on to the guns and infantry behind it.  Only for a
+    side without a place goal (NO_GOAL: it moves to hunt): a side holding ground stays on it, one
+    advancing or leaving moves for its goal, not for other targets (`plan_fire` already keeps a
+    side racing off the map from firing with units that could move)."""
     opp[:] = 0.0
     w = prm[FIRE_FORGO_MOVE]
-    if w <= 0.0 or pt.goal_kind[side] == DEFEND:
+    if w <= 0.0 or pt.goal_kind[side] != NO_GOAL:
         return
     n_hex = mt.neighbours.shape[0]
     vals = np.zeros(n_hex)
