@@ -394,7 +394,8 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
         col_f = odds_of(ct, int(fire), df) if fire > 0 else -1
         col_c = odds_of(ct, int(cat), df) if cat > 0 else -1
         # Each way of attacking it loses worth with each such attack that came to nothing: fire
-        # alone with the fire attacks, the close assault (alone or after fire) with the assaults.
+        # alone with the fire attacks, the close assault alone with the assaults, fire followed
+        # by the assault with both.
         best = 0.0
         if col_f >= min_col:
             best = gain_at(pt, wk, wd, wdd, col_f, mod) * decay ** futile[h]
@@ -407,7 +408,8 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
             # fire disperses the stack, the close assault finishes it (DD eliminates the dispersed)
             p_disp = result_p(pt, P_D, col_f, mod) + result_p(pt, P_DD, col_f, mod)
             finish = gain_at(pt, wk, 0.0, wk, col_c, cat_mod_disp)
-            best = max(best, (gain_at(pt, wk, 0.0, 0.0, col_f, mod) + p_disp * finish) * f_cat)
+            # (both halves must work: attacks of either kind that came to nothing count)
+            best = max(best, (gain_at(pt, wk, 0.0, 0.0, col_f, mod) + p_disp * finish) * f_cat * decay ** futile[h])
         out[h] = kw * best
         fire_out[h] = fire
 
