@@ -241,21 +241,6 @@ def overrun_field(st, ut, mt, side, out):
 
 
 @njit(cache=True)
-def overrun_danger(af, defense, carrying, armored_type, col_attack, col_defense, p_result, disperse, mod):
-    """Expected damage to a unit of `defense` overrun by `af` printed AF (PB-OVR-5: one column up,
-    the overrun's die modifier `mod`)."""
-    if af <= 0:
-        return 0.0
-    df = 1 if carrying and not armored_type else max(defense, 1)
-    col = odds_column(af, df, col_attack, col_defense)
-    if col < 0:
-        return 0.0
-    col = min(col + 1, col_attack.shape[0] - 1)
-    m = min(max(mod + MOD_OFFSET, 0), p_result.shape[2] - 1)
-    return p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
-
-
-@njit(cache=True)
 def futile_attacks(st, side, fire, cat):
     """fire[h], cat[h]: the side's attacks on hex h by fire (or overrun) and by close assault since
     the last one there that eliminated something, read from the game's record (a player remembers
@@ -853,9 +838,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
                 dgr = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
         if overrun_af[h] > 0:
             # The enemy's armour may drive up and overrun it instead (not shared with friends
-            # beside it: the overrun hits the hex).  overrun_danger(overrun_af[h], defense,
-            # carrying, armored_type, col_attack, col_defense, p_result, disperse, mod_overrun),
-            # written out like danger_at above.
+            # beside it: the overrun hits the hex): the expected damage of an overrun by that
+            # printed AF (PB-OVR-5: one column up, the overrun's die modifier), written out like
+            # danger_at above.
             col = -1
             for j in range(n_columns):
                 if col_attack[j] * danger_df <= overrun_af[h] * col_defense[j]:
