@@ -22,11 +22,13 @@ def test_equilibrium_end_to_end(tmp_path, capsys):
     a, b = r["sides"]
     pop_a, pop_b = r["population"][a], r["population"][b]
     # default + two styles a side; in its one round the German search (4 trials of 6 games) finds
-    # nothing better than the default, so nothing joins; the Russian best response br2 joins.
-    assert [m["name"] for m in pop_a] == ["default", "aggressive", "cautious"]
-    assert [m["name"] for m in pop_b] == ["default", "aggressive", "cautious", "br2"]
+    # a player that scores better than the one it started from, so the German best response br1
+    # joins; the Russian search finds nothing better, so nothing joins.  (With issue 15 round 2's
+    # players; with round 1's it was the other way round.)
+    assert [m["name"] for m in pop_a] == ["default", "aggressive", "cautious", "br1"]
+    assert [m["name"] for m in pop_b] == ["default", "aggressive", "cautious"]
     m = np.asarray(r["table"])
-    assert m.shape == (3, 4) and np.all(np.abs(m) <= 3)
+    assert m.shape == (4, 3) and np.all(np.abs(m) <= 3)
     x, y = np.asarray(r["mixtures"][a]), np.asarray(r["mixtures"][b])
     assert x.sum() == pytest.approx(1) and y.sum() == pytest.approx(1) and (x >= 0).all() and (y >= 0).all()
     eq = solve(m)
@@ -41,14 +43,16 @@ def test_equilibrium_end_to_end(tmp_path, capsys):
         assert sum(v["p"] for v in bal["levels"][s].values()) == pytest.approx(bal["win"][s]["p"])
     v = r["verdicts"]
     assert v["default"]["text"].startswith("between the default heuristic players: ")
-    assert v["equilibrium"]["text"].startswith(f"between the equilibrium mixtures of 3 {a.capitalize()} and 4 ")
+    assert v["equilibrium"]["text"].startswith(f"between the equilibrium mixtures of 4 {a.capitalize()} and 3 ")
     assert v["depends_on_play"] in (True, False, None)
     assert set(r["default_pair"]["exploitability"]) == {a, b}
     for e in r["default_pair"]["exploitability"].values():   # staying with the default is a choice: never below 0
         assert (e["member"] is None and e["gain"] == 0) or e["gain"] > 0
     assert [h["side"] for h in r["history"]] == [a, b]
-    assert r["history"][0]["member"] is None and r["history"][0]["gain_on_table"] == 0
-    assert r["history"][0]["tuning_best_score"] <= r["history"][0]["tuning_start_score"]
+    assert r["history"][0]["member"] == "br1"
+    assert r["history"][0]["tuning_best_score"] > r["history"][0]["tuning_start_score"]
+    assert r["history"][1]["member"] is None and r["history"][1]["gain_on_table"] == 0
+    assert r["history"][1]["tuning_best_score"] <= r["history"][1]["tuning_start_score"]
     gains = [h["gain_on_table"] for h in r["history"]]
     assert r["stop"].startswith("converged" if max(gains) <= 0 else "rounds")
     assert r["games_played"] <= r["budget"]
@@ -64,14 +68,14 @@ def test_equilibrium_end_to_end(tmp_path, capsys):
     assert "Default pair and equilibrium" in page and "cross-table heatmap" in page
     # A best response's policy file plays with --policy SIDE=@FILE.
     assert main(["run", "pb-01", "--games", "2", "--workers", "1", "--json",
-                 "--policy", f"{b}=@{out / 'players' / f'{b}-br2.toml'}"]) == 0
+                 "--policy", f"{a}=@{out / 'players' / f'{a}-br1.toml'}"]) == 0
     capsys.readouterr()
     # A run given the equilibrium shows both verdicts and the flag, in summary.json and report.html.
     run_dir = tmp_path / "run"
     assert main(["run", "pb-01", "--games", "6", "--workers", "1", "--out", str(run_dir),
                  "--equilibrium", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "At equilibrium: Between the equilibrium mixtures of 3 German and 4 Russian players" in text
+    assert "At equilibrium: Between the equilibrium mixtures of 4 German and 3 Russian players" in text
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["equilibrium"]["verdict"] == r["verdicts"]["equilibrium"]
     flag = summary["equilibrium"]["depends_on_play"]
@@ -87,7 +91,7 @@ def test_equilibrium_end_to_end(tmp_path, capsys):
     sw = json.loads(capsys.readouterr().out)
     assert sw["policies"] == {"equilibrium": str(out / "equilibrium.json")}
     for p in sw["points"]:
-        assert p["verdict"]["text"].startswith("between the equilibrium mixtures of 3 German and 4 Russian players")
+        assert p["verdict"]["text"].startswith("between the equilibrium mixtures of 4 German and 3 Russian players")
         assert sum(e["wins"] for e in p["sides"].values()) + p["draw"]["games"] >= 6
     assert main(["suggest", "pb-01", "--levers", "turns", "--games", "4", "--confirm", "1", "--confirm-games", "4",
                  "--workers", "1", "--robust", str(out), "--json"]) == 0
