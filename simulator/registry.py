@@ -23,6 +23,7 @@ from simulator.ruleset import CORE_TABLES, RULESETS_DIR, known_rulesets
 BUILT_IN: dict[str, str] = {
     "panzerblitz": "simulator.panzerblitz.ruleset",
     "first-panzer-army": "simulator.rulesets.first_panzer_army.ruleset",
+    "panzerblitz-v2": "simulator.rulesets.panzerblitz_v2.ruleset",
 }
 
 _modules: dict[str, str] = dict(BUILT_IN)

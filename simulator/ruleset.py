@@ -145,6 +145,14 @@ def load_ruleset(name: str, path: Path | None = None, required: tuple[str, ...] 
             if key in data:
                 raise DataError(str(path / fname), key, "table defined twice", "a table not already in ruleset.toml or another table file")
             data[key] = table
+    # Unit catalogues in files of their own (`unit_files`), merged into one `units` table, so
+    # that `--set units.ID.KEY=...` reaches them like any other table.
+    for fname in data.get("unit_files", []):
+        units = data.setdefault("units", {})
+        for uid, unit in read_toml(path / fname).get("units", {}).items():
+            if uid in units:
+                raise DataError(str(path / fname), f"units.{uid}", "unit defined twice", "a unit id not already in another unit file")
+            units[uid] = unit
     for key in dict.fromkeys((*CORE_TABLES, *required)):
         if key not in data:
             raise DataError(str(main), key, "missing", f"a table the {name} rules read")

@@ -38,10 +38,12 @@ def adjacent(m, a: str, b: str) -> bool:
 
 
 def test_data_only_rulesets_load_without_line_of_sight_or_stacking(fpa, hod):
-    # map.md requirement 7: FPA has no line of sight, HOD no classic `los` table and its units in
-    # unit files of its own: the core asks neither for PanzerBlitz's tables
+    # map.md requirement 7: FPA has no line of sight, HOD no classic `los` table (its own LoS is
+    # the v2 engine's) and its units in unit files of its own, which the core merges into `units`
+    # (so --set reaches them): the core asks neither for PanzerBlitz's tables
     assert "los" not in fpa[0].data and fpa[0].sides == ["soviet", "german"]
-    assert "los" not in hod[0].data and "units" not in hod[0].data and hod[0].name == "panzerblitz-v2"
+    assert "los" not in hod[0].data and hod[0].name == "panzerblitz-v2"
+    assert {"pzkw-iv-h", "gb-churchill-vii"} <= set(hod[0].data["units"])
 
 
 def test_fpa_grid_size_and_labels_as_printed(fpa):

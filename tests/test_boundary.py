@@ -68,8 +68,9 @@ def test_the_registry_names_rulesets_by_module_path_only():
     from simulator import registry
 
     assert registry.BUILT_IN == {"panzerblitz": "simulator.panzerblitz.ruleset",
-                                 "first-panzer-army": "simulator.rulesets.first_panzer_army.ruleset"}
-    assert registry.data_only() == ["panzerblitz-v2"]
+                                 "first-panzer-army": "simulator.rulesets.first_panzer_army.ruleset",
+                                 "panzerblitz-v2": "simulator.rulesets.panzerblitz_v2.ruleset"}
+    assert registry.data_only() == []
 
 
 def test_both_rulesets_have_the_whole_interface():
@@ -80,7 +81,7 @@ def test_both_rulesets_have_the_whole_interface():
 
     register()
     try:
-        for name in ("panzerblitz", NAME):
+        for name in ("panzerblitz", "panzerblitz-v2", NAME):
             rs = registry.ruleset(name)
             assert isinstance(rs, api.Ruleset), name
             assert isinstance(rs.schema, api.SituationSchema) and isinstance(rs.players, api.Players), name

@@ -128,8 +128,8 @@ def test_missing_side_policy_and_unknown_engine(sit, rnd):
         run(sit, 5, 1, {"german": rnd["german"]}, workers=1, progress=False)
     with pytest.raises(DataError, match="unknown ruleset 'chess'"):
         registry.ruleset("chess", "x.toml")
-    with pytest.raises(DataError, match="'panzerblitz-v2' has its data .* but no rules engine yet"):
-        registry.ruleset("panzerblitz-v2", "x.toml")
+    with pytest.raises(DataError, match="'first-panzer-army' has its data .* but no rules engine yet"):
+        registry.ruleset("first-panzer-army", "x.toml")
 
 
 def test_rows_are_numbered_by_batch_game_even_when_seeds_repeat():

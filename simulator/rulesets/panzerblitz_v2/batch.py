@@ -1,0 +1,131 @@
+"""The engine module the runner imports (`RULESET.engine`): `prepare` and `play_games`.
+
+`prepare` turns a situation into `Prepared` (the kernel tables with the line-of-sight table, and
+the names the tables need); `play_games` plays one game a seed and returns the games, turns and
+losses tables of results.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from simulator.rulesets.panzerblitz_v2.game import play_game
+from simulator.rulesets.panzerblitz_v2.los import los_table
+from simulator.rulesets.panzerblitz_v2.schema import PBV2Situation
+from simulator.rulesets.panzerblitz_v2.state import (
+    EV_LOSS,
+    TS_CHITS,
+    TS_DISRUPTED,
+    TS_FIRE,
+    TS_HELD,
+    TS_LOST,
+    TS_STEPS,
+    TS_UNITS,
+    TS_UNPLAYED,
+    new_state,
+)
+from simulator.rulesets.panzerblitz_v2.tables import Tables, build_tables
+
+VIEW_RANGE = 8
+
+
+@dataclass
+class Prepared:
+    situation: PBV2Situation
+    tables: Tables
+    columns: list[str]           # DFT column labels
+    type_ids: list[str]          # unit types, by the tables' index
+    sides: tuple[str, ...]
+
+
+@dataclass
+class Game:
+    seed: int
+    winner: int
+    state: object
+
+
+def prepare(sit: PBV2Situation) -> Prepared:
+    t, columns, type_ids = build_tables(sit)
+    los = los_table(t)
+    # A hex's field of fire: play-area hexes it sees within VIEW_RANGE (what players value).
+    near = (t.dist <= VIEW_RANGE) & t.play[None, :]
+    t = t._replace(los=los, field_of_fire=((los != 0) & near).sum(axis=1).astype(np.int64))
+    return Prepared(sit, t, columns, type_ids, sit.side_names)
+
+
+def player_arrays(players: dict, sides) -> tuple[np.ndarray, np.ndarray]:
+    specs = [players[s] for s in sides]
+    width = max([1] + [len(p.full_params()) for p in specs])
+    kinds = np.array([p.kernel_id for p in specs], dtype=np.int64)
+    params = np.zeros((2, width), dtype=np.float64)
+    for i, p in enumerate(specs):
+        v = list(p.full_params().values())
+        params[i, :len(v)] = v
+    return kinds, params
+
+
+def play_one(p: Prepared, seed: int, players: dict, forced: np.ndarray | None = None) -> Game:
+    kinds, params = player_arrays(players, p.sides)
+    st = new_state(p.tables, int(seed), kinds, params, forced)
+    winner = play_game(p.tables, st)
+    return Game(int(seed), int(winner), st)
+
+
+def decided_turn(ts: np.ndarray, t: Tables, final: int) -> int:
+    """The turn from whose end on the side ahead (who would win if the game ended then) stayed
+    the final winner."""
+    turn = ts.shape[0] - 1
+    while turn > 0:
+        held = ts[turn - 1, t.stated_side, TS_HELD]
+        need = t.s_target[t.stated_side]
+        ok = held > need if t.s_target_gt[t.stated_side] else held >= need
+        ahead = t.stated_side if ok else 1 - t.stated_side
+        if ahead != final:
+            break
+        turn -= 1
+    return turn
+
+
+def play_games(p: Prepared, seeds, players: dict) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    t = p.tables
+    sides = p.sides
+    labels = p.situation.map.labels
+    games, turns, losses = [], [], []
+    for gi, seed in enumerate(seeds):
+        g = play_one(p, int(seed), players)
+        st = g.state
+        ts = st.ts
+        last = ts.shape[0] - 1
+        row: dict = {"batch_game": gi, "seed": int(seed), "winner": sides[g.winner], "level": "victory",
+                     "turns_played": int(last), "decided_turn": decided_turn(ts, t, g.winner),
+                     "decisions": int(st.n_dec[0])}
+        ev = st.ev[:st.n_ev[0]]
+        for si, s in enumerate(sides):
+            row[f"level_{s}"] = "victory" if g.winner == si else "none"
+            row[f"value_{s}"] = float(ts[last, si, TS_HELD])
+            row[f"steps_lost_{s}"] = int(ts[last, si, TS_LOST])
+            mine = t.u_side == si
+            gone = mine & (st.steps[:t.n_units] == 0)
+            row[f"units_lost_{s}"] = int(gone.sum())
+            row[f"chits_played_{s}"] = int(ts[:, si, TS_CHITS].sum())
+            row[f"chits_unplayed_{s}"] = int(ts[:, si, TS_UNPLAYED].sum())
+            row[f"fire_{s}"] = int(ts[:, si, TS_FIRE].sum())
+            for ti, k in zip(*np.unique(t.u_type[gone], return_counts=True), strict=True):
+                row[f"lost:{s}:{p.type_ids[ti]}"] = int(k)
+            for turn in range(last + 1):
+                turns.append((gi, int(seed), turn, s, int(ts[turn, si, TS_UNITS]), int(ts[turn, si, TS_STEPS]),
+                              int(ts[turn, si, TS_DISRUPTED]), int(ts[turn, si, TS_LOST]), int(ts[turn, si, TS_HELD]),
+                              float(ts[turn, si, TS_HELD])))
+        games.append(row)
+        for e in ev[ev[:, 2] == EV_LOSS]:
+            u = int(e[4])
+            losses.append((gi, int(seed), sides[int(t.u_side[u])], p.type_ids[int(t.u_type[u])],
+                           labels[int(e[5])] if e[5] >= 0 else "", int(e[0]), bool(e[6] == 0)))
+    return (pd.DataFrame(games),
+            pd.DataFrame(turns, columns=["batch_game", "seed", "turn", "side", "units_on_map", "steps_on_map",
+                                         "units_disrupted", "steps_lost", "objectives_held", "measure"]),
+            pd.DataFrame(losses, columns=["batch_game", "seed", "side", "unit_type", "hex", "turn", "eliminated"]))

@@ -1,0 +1,487 @@
+"""Direct fire (PB2-7): spotting, the DFT, odds and differential, the majority rule, results.
+
+Every value comes from `Tables` (tables.py): the DFT thresholds, the range and DF modifiers and
+their scopes, TEM, the readings.  The functions marked *for players* are the read-only helpers the
+heuristic may call (players.py); nothing here calls a player.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.rng import two_dice
+from simulator.rulesets.panzerblitz_v2.state import (
+    EV_DISRUPT,
+    EV_FIRE,
+    EV_LOSS,
+    EV_OPP_FIRE,
+    EV_SPOTTED,
+    GONE,
+)
+from simulator.rulesets.panzerblitz_v2.tables import (
+    CITY,
+    K_OPP,
+    M_DEF_DISRUPTED,
+    M_HEIGHT_ADV,
+    M_HEIGHT_DIS,
+    M_OPP_INF_OPEN,
+    M_OPP_ROAD,
+    M_OPP_VEHICLE,
+    M_UNSPOTTED,
+    R_1X,
+    R_2X,
+    R_3X,
+    R_D,
+    R_DD,
+    R_NONE,
+    TOWN,
+)
+
+# ----------------------------------------------------------------------------- counters
+
+@njit(cache=True)
+def face(t, st, u):
+    """0 = full-strength side, 1 = reduced side (PB2-2.3.1)."""
+    return 0 if st.steps[u] >= t.t_steps[t.u_type[u]] else 1
+
+
+@njit(cache=True)
+def ap2(t, st, u):
+    """AP attack in half points (1.2.1 keeps AP fractions)."""
+    return t.t_ap[t.u_type[u], face(t, st, u)]
+
+
+@njit(cache=True)
+def at_value(t, st, u):
+    return t.t_at[t.u_type[u], face(t, st, u)]
+
+
+@njit(cache=True)
+def df_value(t, st, u):
+    return t.t_df[t.u_type[u], face(t, st, u)]
+
+
+@njit(cache=True)
+def sp_value(t, st, u):
+    return t.t_sp[t.u_type[u], face(t, st, u)]
+
+
+@njit(cache=True)
+def on_map(st, u):
+    return st.hex[u] >= 0
+
+
+# ----------------------------------------------------------------------------- the DFT (for players too)
+
+@njit(cache=True)
+def ap_column(t, attack2, defense):
+    """PB2-7.4: the column of attack : defense (attack in half points), rounded in the defender's
+    favour; -1 below the leftmost column (readings.ap_below_table = not_allowed)."""
+    if defense <= 0:
+        return t.dft_num.shape[0] - 1
+    col = -1
+    for i in range(t.dft_num.shape[0]):
+        if attack2 * t.dft_den[i] >= 2 * defense * t.dft_num[i]:
+            col = i
+    return col
+
+
+@njit(cache=True)
+def at_column(t, differential):
+    """PB2-7.5: the column of an AT differential; -1 below the table (readings.at_below_table =
+    no_effect), the rightmost above it."""
+    col = -1
+    for i in range(t.dft_at_diff.shape[0]):
+        if t.dft_at_diff[i] <= differential:
+            col = i
+    return col
+
+
+@njit(cache=True)
+def dft_result(t, col, natural, drm):
+    """PB2-7.1.8, 7.1.9: a natural 12 always misses; a natural 2 gives the column's best result
+    (its lowest printed row, readings.natural_two); else the modified roll's row."""
+    if col < 0 or natural >= t.dft_miss:
+        return R_NONE
+    row = natural + drm
+    if natural <= t.dft_best or row < t.dft_lowest:
+        row = t.dft_lowest
+    for r in range(5):
+        thr = t.dft_threshold[col, r]
+        if thr != -99 and row <= thr:
+            return r
+    return R_NONE
+
+
+@njit(cache=True)
+def expected_steps(t, col, drm, n_targets, disrupted_share):
+    """For players: the expected steps an attack strips (X results; a DD strips the disrupted)."""
+    e = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            r = dft_result(t, col, a + b, drm)
+            if r == R_3X:
+                e += 3.0 + max(n_targets - 3, 0) * disrupted_share
+            elif r == R_2X:
+                e += 2.0 + max(n_targets - 2, 0) * disrupted_share
+            elif r == R_1X:
+                e += 1.0 + max(n_targets - 1, 0) * disrupted_share
+            elif r == R_DD:
+                e += n_targets * disrupted_share + 0.25
+            elif r == R_D:
+                e += 0.15
+    return e / 36.0
+
+
+@njit(cache=True)
+def range_drm(t, hexes):
+    if hexes >= t.range_mod.shape[0]:
+        return t.range_mod[t.range_mod.shape[0] - 1]
+    return t.range_mod[hexes]
+
+
+@njit(cache=True)
+def majority(count, n):
+    """PB2-7.6.1 / 7.6.2: a modifier applies to a group if at least half its units qualify."""
+    return n > 0 and 2 * count >= n
+
+
+@njit(cache=True)
+def graded_majority(values, n, median):
+    """PB2-7.6.1 for a graded modifier (range) over a group (readings.majority_rule): stepwise,
+    each step (+1, +2, ...; -1, -2, ...) applies if at least half the group reaches it; or the
+    largest value at least half the group reaches (median)."""
+    if n == 0:
+        return 0
+    hi = 0
+    lo = 0
+    for i in range(n):
+        hi = max(hi, values[i])
+        lo = min(lo, values[i])
+    if median:
+        best = lo
+        for v in range(lo, hi + 1):
+            k = 0
+            for i in range(n):
+                if values[i] >= v:
+                    k += 1
+            if 2 * k >= n:
+                best = v
+        return best
+    total = 0
+    for level in range(1, hi + 1):
+        k = 0
+        for i in range(n):
+            if values[i] >= level:
+                k += 1
+        if 2 * k >= n:
+            total += 1
+    for level in range(-1, lo - 1, -1):
+        k = 0
+        for i in range(n):
+            if values[i] <= level:
+                k += 1
+        if 2 * k >= n:
+            total -= 1
+    return total
+
+
+# ----------------------------------------------------------------------------- spotting (PB2-6)
+
+@njit(cache=True)
+def spotted_now(t, st, u):
+    """PB2-6.1.3: does any non-Disrupted enemy combat unit spot unit u now?"""
+    h = st.hex[u]
+    me = t.u_side[u]
+    need = t.spot_range[h]
+    if st.spent[u] or st.disrupted[u]:
+        need = 1 << 30                    # 6.1.3 c: Spent or Disrupted targets, any range with LoS
+    for e in range(t.n_units):
+        if t.u_side[e] == me or st.hex[e] < 0 or st.disrupted[e] or not t.t_combat[t.u_type[e]]:
+            continue
+        if st.spent[e] and not t.spent_units_spot:
+            continue
+        d = t.dist[st.hex[e], h]
+        if d <= 1:
+            return True                   # adjacent, whatever the terrain
+        if t.los[st.hex[e], h] and d <= need:
+            return True
+    return False
+
+
+@njit(cache=True)
+def update_spotting(t, st, u):
+    """PB2-6.1.2: status is judged when an action is taken against the unit; once spotted, it is
+    spotted by all (6.0)."""
+    if st.unspotted[u] and spotted_now(t, st, u):
+        st.unspotted[u] = False
+        log = st.n_ev[0]
+        if log < st.ev.shape[0]:
+            st.ev[log, 0] = st.turn[0]
+            st.ev[log, 1] = st.op[0]
+            st.ev[log, 2] = EV_SPOTTED
+            st.ev[log, 3] = t.u_side[u]
+            st.ev[log, 4] = u
+            st.n_ev[0] = log + 1
+
+
+# ----------------------------------------------------------------------------- who may fire
+
+@njit(cache=True)
+def can_fire(t, st, f, target_hex, armored):
+    """PB2-7.1.4, 7.2: may unit f direct-fire at a target in target_hex (armored or not)?  Returns
+    0 (no), 1 (yes) or 2 (yes, at half strength: long-range fire of infantry, 7.2.4)."""
+    h = st.hex[f]
+    if h < 0 or st.spent[f] or st.disrupted[f] or st.fired[f]:
+        return 0
+    ty = t.u_type[f]
+    if armored:
+        if t.t_infantry[ty] or at_value(t, st, f) <= 0:
+            return 0                      # 7.2.3: infantry attack armor only by CAT / reaction
+    elif ap2(t, st, f) <= 0:
+        return 0
+    if not t.los[h, target_hex]:
+        return 0
+    d = t.dist[h, target_hex]
+    if d <= t.t_range[ty]:
+        return 1
+    if t.t_long_range[ty] and d <= t.t_range[ty] + t.long_range_extra:
+        return 2
+    return 0
+
+
+# ----------------------------------------------------------------------------- the attack
+
+@njit(cache=True)
+def attacker_drm(t, st, firers, nf, target_hex, kind):
+    """Range (graded) and height modifiers of a firing group, by the majority rule (7.6.1)."""
+    vals = np.empty(nf, dtype=np.int64)
+    adv = 0
+    dis = 0
+    for i in range(nf):
+        h = st.hex[firers[i]]
+        vals[i] = range_drm(t, t.dist[h, target_hex])
+        if t.level[h] > t.level[target_hex]:
+            adv += 1
+        elif t.level[h] < t.level[target_hex]:
+            dis += 1
+    drm = graded_majority(vals, nf, t.majority_median)
+    if majority(adv, nf) and t.drm_applies[M_HEIGHT_ADV, kind]:
+        drm += t.drm_value[M_HEIGHT_ADV]           # 14.9.5.1
+    if majority(dis, nf) and t.drm_applies[M_HEIGHT_DIS, kind]:
+        drm += t.drm_value[M_HEIGHT_DIS]           # 14.9.5.2
+    return drm
+
+
+@njit(cache=True)
+def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
+    """TEM and the defender's modifiers of a target group (7.6.2), one spotting category."""
+    if nt == 0:
+        return 0
+    h = st.hex[targets[0]]
+    drm = 0
+    tem_units = 0
+    dis = 0
+    veh = 0
+    inf_open = 0
+    for i in range(nt):
+        u = targets[i]
+        ty = t.u_type[u]
+        if not (t.tem_nonveh_only[h] and t.t_vehicle[ty]):
+            tem_units += 1
+        if st.disrupted[u]:
+            dis += 1
+        if t.t_vehicle[ty]:
+            veh += 1
+        if t.t_infantry[ty] and t.open_ground[t.cover[h]]:
+            inf_open += 1
+    if majority(tem_units, nt):
+        drm += t.tem_df[h]                         # 14.x TEM
+    if majority(dis, nt) and t.drm_applies[M_DEF_DISRUPTED, kind]:
+        drm += t.drm_value[M_DEF_DISRUPTED]        # 7.7 example
+    if unspotted and t.drm_applies[M_UNSPOTTED, kind]:
+        drm += t.drm_value[M_UNSPOTTED]            # 6.2.3
+    if kind == K_OPP:                              # 7.8.2
+        if road_mover and t.drm_applies[M_OPP_ROAD, kind]:
+            drm += t.drm_value[M_OPP_ROAD]
+        if moving and majority(veh, nt) and t.drm_applies[M_OPP_VEHICLE, kind]:
+            drm += t.drm_value[M_OPP_VEHICLE]
+        if majority(inf_open, nt) and t.drm_applies[M_OPP_INF_OPEN, kind]:
+            drm += t.drm_value[M_OPP_INF_OPEN]
+    return drm
+
+
+@njit(cache=True)
+def fire_column(t, st, firers, nf, halves, targets, nt, armored):
+    """PB2-7.4 (AP odds, fractions kept) or 7.5 (AT: highest + 1 a further firer, minus the
+    target's defence); `halves[i]` = 2 where firer i fires at half strength (7.2.4)."""
+    if armored:
+        best = 0
+        count = 0
+        for i in range(nf):
+            a = at_value(t, st, firers[i])
+            if halves[i] == 2:
+                a = a // 2                                # 1.2.1: AT fractions dropped
+            if a > 0 or t.at_zero_counts:
+                count += 1
+                best = max(best, a)
+        if count == 0:
+            return -1
+        strength = best + t.at_additional * (count - 1)
+        return at_column(t, strength - df_value(t, st, targets[0]))
+    attack2 = 0
+    for i in range(nf):
+        a = ap2(t, st, firers[i])
+        if halves[i] == 2:
+            a = a // 2 if t.ap_keeps_fraction else (a // 4) * 2
+        attack2 += a
+    defense = 0
+    for i in range(nt):
+        defense += df_value(t, st, targets[i])
+    return ap_column(t, attack2, defense)
+
+
+@njit(cache=True)
+def log_event(st, kind, side, a, b, c, d, e):
+    i = st.n_ev[0]
+    if i < st.ev.shape[0]:
+        st.ev[i, 0] = st.turn[0]
+        st.ev[i, 1] = st.op[0]
+        st.ev[i, 2] = kind
+        st.ev[i, 3] = side
+        st.ev[i, 4] = a
+        st.ev[i, 5] = b
+        st.ev[i, 6] = c
+        st.ev[i, 7] = d
+        st.ev[i, 8] = e
+        st.n_ev[0] = i + 1
+
+
+@njit(cache=True)
+def lose_step(t, st, u):
+    """A step loss (7.7): flip a full-strength counter, remove a reduced one."""
+    h = st.hex[u]
+    st.steps[u] -= 1
+    if st.steps[u] <= 0:
+        st.steps[u] = 0
+        st.hex[u] = GONE
+        st.active[u] = False
+    log_event(st, EV_LOSS, t.u_side[u], u, h, st.steps[u], 0, 0)
+
+
+@njit(cache=True)
+def disrupt(t, st, u):
+    """Marked Spent/Disrupted (7.7 D, DD, X)."""
+    if st.hex[u] < 0:
+        return
+    st.spent[u] = True
+    if not st.disrupted[u]:
+        log_event(st, EV_DISRUPT, t.u_side[u], u, st.hex[u], 0, 0, 0)
+    st.disrupted[u] = True
+    st.disrupted_op[u] = st.op[0]
+
+
+@njit(cache=True)
+def apply_result(t, st, targets, nt, result, was_disrupted):
+    """PB2-7.7: D, DD, #X on a target group (`was_disrupted`: their status before the attack)."""
+    if result == R_NONE:
+        return
+    if result == R_D:
+        for i in range(nt):
+            disrupt(t, st, targets[i])
+        return
+    losses = 0
+    if result == R_1X:
+        losses = 1
+    elif result == R_2X:
+        losses = 2
+    elif result == R_3X:
+        losses = 3
+    taken = np.zeros(nt, dtype=np.int64)
+    for _ in range(losses):
+        # spread equally: the target with the fewest losses so far, full-strength first
+        pick = -1
+        for i in range(nt):
+            u = targets[i]
+            if st.steps[u] <= 0:
+                continue
+            if pick < 0 or taken[i] < taken[pick] or (taken[i] == taken[pick] and st.steps[u] > st.steps[targets[pick]]):
+                pick = i
+        if pick < 0:
+            break
+        taken[pick] += 1
+        lose_step(t, st, targets[pick])
+    for i in range(nt):
+        u = targets[i]
+        if st.steps[u] <= 0:
+            continue
+        if taken[i] == 0 and was_disrupted[i]:
+            lose_step(t, st, u)           # DD (and the "other remaining" targets of an X)
+        disrupt(t, st, u)
+
+
+@njit(cache=True)
+def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, kind, road_mover, moving, side):
+    """One direct-fire attack (7.1-7.7), opportunity fire included: spotting judged now (6.1.2),
+    one roll per spotting category with the odds of the whole target (7.1.7,
+    readings.mixed_spotting_odds = combined), results applied, firers Spent (7.1.6, 7.1.9).
+    Returns the result of the last roll."""
+    for i in range(nt):
+        update_spotting(t, st, targets[i])
+        st.df_target_op[targets[i]] = st.op[0]
+    col = fire_column(t, st, firers, nf, halves, targets, nt, armored)
+    adrm = attacker_drm(t, st, firers, nf, target_hex, kind)
+    last = R_NONE
+    cat = np.empty(nt, dtype=np.int64)
+    was = np.empty(nt, dtype=np.bool_)
+    for spotted_pass in range(2):
+        k = 0
+        for i in range(nt):
+            u = targets[i]
+            if (not st.unspotted[u]) == (spotted_pass == 0):
+                cat[k] = u
+                was[k] = st.disrupted[u]
+                k += 1
+        if k == 0:
+            continue
+        drm = adrm + defender_drm(t, st, cat, k, spotted_pass == 1, kind, road_mover, moving)
+        natural = two_dice(st.streams)
+        res = dft_result(t, col, natural, drm)
+        log_event(st, EV_OPP_FIRE if kind == K_OPP else EV_FIRE, side, target_hex, col, natural, drm, res * 100 + nf)
+        apply_result(t, st, cat[:k], k, res, was[:k])
+        last = res
+    for i in range(nf):
+        f = firers[i]
+        st.spent[f] = True
+        st.fired[f] = True
+        st.acted[f] = True
+        if kind == K_OPP:
+            st.opfired[f] = True
+    return last
+
+
+@njit(cache=True)
+def tem_for(t, st, u):
+    """The DF terrain modifier a unit gets in its hex (for recovery, 13.1.3, and players)."""
+    h = st.hex[u]
+    if h < 0:
+        return 0
+    if t.tem_nonveh_only[h] and t.t_vehicle[t.u_type[u]]:
+        return 0
+    return t.tem_df[h]
+
+
+@njit(cache=True)
+def stack_sp(t, st, h, side, extra):
+    """Friendly stacking points in hex h (2.3.5; vehicles double in towns and cities, 14.2.2),
+    with unit `extra` (-1: none) counted as if there."""
+    total = 0
+    town = t.cover[h] == TOWN or t.cover[h] == CITY
+    for u in range(t.n_units):
+        if (st.hex[u] == h and t.u_side[u] == side) or u == extra:
+            sp = sp_value(t, st, u)
+            if town and t.t_vehicle[t.u_type[u]]:
+                sp *= t.vehicle_town_factor
+            total += sp
+    return total

@@ -1,0 +1,632 @@
+"""One Panzer Blitz v2.0 game (engine.md, "The turn"): set-up, the chit pull, Operations,
+administration, control and victory.  Every decision goes through `decide`, which records it (or,
+replaying, takes the recorded one) and otherwise asks the side's player through `choose`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.combat import (
+    attacker_drm,
+    can_fire,
+    defender_drm,
+    fire_column,
+    log_event,
+    lose_step,
+    resolve_attack,
+    spotted_now,
+    stack_sp,
+    tem_for,
+)
+from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
+from simulator.rulesets.panzerblitz_v2.players import (
+    CHIT_HEX,
+    ENTRY_HEX,
+    FIRE,
+    MOVE_DEST,
+    OPP_FIRE,
+    RECOVER,
+    SETUP_HEX,
+    choose,
+)
+from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
+from simulator.rulesets.panzerblitz_v2.state import (
+    EV_ADMIN,
+    EV_CARRY,
+    EV_CHIT,
+    EV_ENTER,
+    EV_MOVE,
+    EV_RECOVER,
+    EV_SETUP,
+    EV_UNPLAYED,
+    NOBODY,
+    OFF_MAP,
+    TS_CHITS,
+    TS_DISRUPTED,
+    TS_FIRE,
+    TS_HELD,
+    TS_LOST,
+    TS_STEPS,
+    TS_UNITS,
+    TS_UNPLAYED,
+)
+from simulator.rulesets.panzerblitz_v2.tables import K_DF, K_OPP, TOWED
+
+REINFORCEMENT = 99          # the radius field of a reinforcement chit in the pool
+
+
+@njit(cache=True)
+def decide(kind, n, t, st, side):
+    """Record (kind, n, chosen); when replaying, the recorded choice (the players are not asked)."""
+    k = st.n_dec[0]
+    if st.n_forced[0] >= 0:
+        idx = st.forced[k, 2] if k < st.n_forced[0] else 0
+    else:
+        idx = choose(kind, st.opts, n, t, st, side)
+    if k < st.dec.shape[0]:
+        st.dec[k, 0] = kind
+        st.dec[k, 1] = n
+        st.dec[k, 2] = idx
+    st.n_dec[0] = k + 1
+    return idx
+
+
+@njit(cache=True)
+def seen_by(t, st, h, side):
+    """Enemy combat units (not Disrupted) that see hex h and have it in range: a player's measure."""
+    k = 0
+    for e in range(t.n_units):
+        eh = st.hex[e]
+        if t.u_side[e] == side or eh < 0 or st.disrupted[e] or not t.t_combat[t.u_type[e]]:
+            continue
+        if t.los[eh, h] and t.dist[eh, h] <= t.t_range[t.u_type[e]]:
+            k += 1
+    return k
+
+
+# ----------------------------------------------------------------------------- set-up
+
+@njit(cache=True)
+def setup(t, st):
+    """Both sides place their at-start units in their groups' set-up areas, the first side first;
+    every unit starts Unspotted (6.1.1)."""
+    for k in range(2):
+        side = t.first_setup if k == 0 else 1 - t.first_setup
+        for u in range(t.n_units):
+            if t.u_side[u] != side or t.u_enter_turn[u] != 0:
+                continue
+            g = t.u_group[u]
+            n = 0
+            for i in range(t.g_setup_n[g]):
+                h = t.g_setup[g, i]
+                if enemy_in(t, st, h, side) or stack_sp(t, st, h, side, u) > t.stack_limit:
+                    continue
+                st.opts[n, 0] = h
+                st.opts[n, 1] = tem_for_type(t, u, h)
+                st.opts[n, 2] = t.obj_dist[h]
+                st.opts[n, 3] = t.field_of_fire[h]
+                n += 1
+            if n == 0:
+                continue                                   # no room: the counter stays out
+            i = decide(SETUP_HEX, n, t, st, side)
+            st.hex[u] = st.opts[i, 0]
+            st.unspotted[u] = True
+            log_event(st, EV_SETUP, side, u, st.hex[u], 0, 0, 0)
+    update_control(t, st)
+
+
+@njit(cache=True)
+def tem_for_type(t, u, h):
+    if t.tem_nonveh_only[h] and t.t_vehicle[t.u_type[u]]:
+        return 0
+    return t.tem_df[h]
+
+
+@njit(cache=True)
+def update_control(t, st):
+    """PB2-3.2: a hex is controlled by the last side to have a non-Disrupted unit in it."""
+    for u in range(t.n_units):
+        h = st.hex[u]
+        if h >= 0 and not st.disrupted[u]:
+            st.control[h] = t.u_side[u]
+
+
+# ----------------------------------------------------------------------------- fire (7.0)
+
+@njit(cache=True)
+def list_firers(t, st, target_hex, armored, side):
+    """Active units of `side` that may fire at a target in target_hex: st.firers (their number),
+    st.scratch[i] = 2 for those firing at half strength (7.2.4)."""
+    nf = 0
+    for f in range(t.n_units):
+        if t.u_side[f] != side or not st.active[f]:
+            continue
+        c = can_fire(t, st, f, target_hex, armored)
+        if c > 0:
+            st.firers[nf] = f
+            st.scratch[nf] = c
+            nf += 1
+    return nf
+
+
+@njit(cache=True)
+def list_targets(t, st, h, target_unit, side_of_target):
+    """The targets of an attack: one armored unit (7.3.2), or every non-armored unit of the hex not
+    yet the target of direct fire this Operation (7.1.5; all of them as one target, as 7.3.1's
+    exceptions for woods and towns ask, readings: engine.md)."""
+    if target_unit >= 0:
+        st.targets[0] = target_unit
+        return 1
+    nt = 0
+    for u in range(t.n_units):
+        if st.hex[u] == h and t.u_side[u] == side_of_target and not t.t_armored[t.u_type[u]] \
+                and st.df_target_op[u] != st.op[0]:
+            st.targets[nt] = u
+            nt += 1
+    return nt
+
+
+@njit(cache=True)
+def fire_options(t, st, side, kind):
+    """FIRE options: row 0 = stop; then one row a target (hex, armored unit or -1, firers, column,
+    DRM, targets, disrupted targets)."""
+    n = 1
+    st.opts[0, 0] = -1
+    for k in range(7):
+        st.opts[0, k + 1] = 0
+    enemy = 1 - side
+    halves = np.empty(t.n_units, dtype=np.int64)
+    for h in range(t.n_hexes):
+        if not t.play[h]:
+            continue
+        has_soft = False
+        for u in range(t.n_units):
+            if st.hex[u] != h or t.u_side[u] != enemy:
+                continue
+            if t.t_armored[t.u_type[u]]:
+                if st.df_target_op[u] == st.op[0]:
+                    continue
+                n = _add_fire_option(t, st, h, u, side, kind, n, halves)
+            elif st.df_target_op[u] != st.op[0]:
+                has_soft = True
+        if has_soft:
+            n = _add_fire_option(t, st, h, -1, side, kind, n, halves)
+        if n >= st.opts.shape[0] - 1:
+            break
+    return n
+
+
+@njit(cache=True)
+def _add_fire_option(t, st, h, target_unit, side, kind, n, halves):
+    armored = target_unit >= 0
+    nf = list_firers(t, st, h, armored, side)
+    if nf == 0:
+        return n
+    for i in range(nf):
+        halves[i] = st.scratch[i]
+    nt = list_targets(t, st, h, target_unit, 1 - side)
+    if nt == 0:
+        return n
+    col = fire_column(t, st, st.firers, nf, halves, st.targets, nt, armored)
+    if col < 0:
+        return n                     # below the table: not allowed (AP) / no effect (AT), 7.4-7.5 readings
+    unsp = 0
+    dis = 0
+    for i in range(nt):
+        if st.unspotted[st.targets[i]] and not spotted_now(t, st, st.targets[i]):   # as 6.1.2 will judge it
+            unsp += 1
+        if st.disrupted[st.targets[i]]:
+            dis += 1
+    drm = attacker_drm(t, st, st.firers, nf, h, kind) + defender_drm(t, st, st.targets, nt, 2 * unsp >= nt, kind,
+                                                                    False, False)
+    st.opts[n, 0] = h
+    st.opts[n, 1] = target_unit
+    st.opts[n, 2] = nf
+    st.opts[n, 3] = col
+    st.opts[n, 4] = drm
+    st.opts[n, 5] = nt
+    st.opts[n, 6] = dis
+    st.opts[n, 7] = 0
+    return n + 1
+
+
+@njit(cache=True)
+def fire_step(t, st, side):
+    """Step ii of an Operation (3.1): direct-fire attacks until the player stops."""
+    halves = np.empty(t.n_units, dtype=np.int64)
+    for _ in range(4 * t.n_units + 4):
+        n = fire_options(t, st, side, K_DF)
+        if n <= 1:
+            return
+        i = decide(FIRE, n, t, st, side)
+        if i == 0:
+            return
+        h = st.opts[i, 0]
+        target_unit = st.opts[i, 1]
+        armored = target_unit >= 0
+        nf = list_firers(t, st, h, armored, side)
+        for k in range(nf):
+            halves[k] = st.scratch[k]
+        nt = list_targets(t, st, h, target_unit, 1 - side)
+        resolve_attack(t, st, st.firers[:nf].copy(), nf, halves[:nf], h, st.targets[:nt].copy(), nt, armored, K_DF,
+                       False, False, side)
+        st.ts[st.turn[0], side, TS_FIRE] += 1
+
+
+# ----------------------------------------------------------------------------- movement (4.0, 7.8)
+
+@njit(cache=True)
+def opportunity_fire(t, st, u, h, road_mover):
+    """PB2-7.8: the non-phasing side may fire at a unit that has just entered hex h (one attack per
+    hex entered, 7.8.4), with every eligible unit.  Returns True if the mover was disrupted or lost."""
+    enemy = 1 - t.u_side[u]
+    armored = t.t_armored[t.u_type[u]]
+    nf = 0
+    for f in range(t.n_units):
+        if t.u_side[f] != enemy or st.opfired[f]:
+            continue
+        c = can_fire(t, st, f, h, armored)
+        if c > 0:
+            st.firers[nf] = f
+            st.scratch[nf] = c
+            nf += 1
+    if nf == 0:
+        return False
+    firers = st.firers[:nf].copy()
+    halves = st.scratch[:nf].copy()
+    targets = np.empty(1, dtype=np.int64)
+    targets[0] = u
+    col = fire_column(t, st, firers, nf, halves, targets, 1, armored)
+    if col < 0:
+        return False
+    unsp = st.unspotted[u] and not spotted_now(t, st, u)
+    drm = attacker_drm(t, st, firers, nf, h, K_OPP) + defender_drm(t, st, targets, 1, unsp, K_OPP, road_mover, True)
+    st.opts[0, 0] = 0
+    st.opts[0, 1] = nf
+    st.opts[0, 2] = col
+    st.opts[0, 3] = drm
+    st.opts[1, 0] = 1
+    st.opts[1, 1] = nf
+    st.opts[1, 2] = col
+    st.opts[1, 3] = drm
+    if decide(OPP_FIRE, 2, t, st, enemy) == 0:
+        return False
+    resolve_attack(t, st, firers, nf, halves, h, targets, 1, armored, K_OPP, road_mover, True, enemy)
+    st.ts[st.turn[0], enemy, TS_FIRE] += 1
+    return st.hex[u] < 0 or st.disrupted[u]
+
+
+@njit(cache=True)
+def move_unit(t, st, u, start, spent0):
+    """MOVE_DEST for one unit (row 0 = stay), then the move hex by hex with opportunity fire;
+    the unit is Spent when it has moved (4.1.10).  Returns True if it moved."""
+    side = t.u_side[u]
+    ma = t.t_ma[t.u_type[u]]
+    nl = reachable(t, st, u, start, spent0, ma)
+    n = 0
+    for i in range(nl):
+        h = st.order[i]
+        st.opts[n, 0] = h
+        st.opts[n, 1] = st.reach[h]
+        st.opts[n, 2] = t.obj_dist[h]
+        st.opts[n, 3] = tem_for_type(t, u, h)
+        st.opts[n, 4] = seen_by(t, st, h, side)
+        st.opts[n, 5] = t.field_of_fire[h]
+        n += 1
+        if n >= st.opts.shape[0]:
+            break
+    i = decide(MOVE_DEST, n, t, st, side) if n > 1 else 0
+    if i == 0:
+        return False
+    dest = st.opts[i, 0]
+    path = np.empty(t.n_hexes, dtype=np.int64)
+    k = path_to(st, dest, path)
+    costs = np.empty(k, dtype=np.int64)
+    for j in range(k):
+        costs[j] = st.reach[path[j]]
+    for j in range(1, k):
+        prev = st.hex[u]
+        h = path[j]
+        if enemy_in(t, st, h, side):
+            break                                      # an enemy unit came (cannot happen in-op)
+        st.hex[u] = h
+        log_event(st, EV_MOVE, side, u, prev, h, costs[j], 0)
+        road = costs[j] - costs[j - 1] == 1
+        if opportunity_fire(t, st, u, h, road):
+            break
+    if st.hex[u] >= 0:
+        st.spent[u] = True
+    st.acted[u] = True
+    return True
+
+
+@njit(cache=True)
+def move_step(t, st, side):
+    """Step iii: each active unit that did not fire may move (one at a time, 4.1.4)."""
+    for u in range(t.n_units):
+        if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0:
+            continue
+        if st.spent[u] or st.disrupted[u] or st.fired[u] or t.t_ma[t.u_type[u]] <= 0:
+            continue
+        move_unit(t, st, u, st.hex[u], 0)
+
+
+# ----------------------------------------------------------------------------- recovery (13.1)
+
+@njit(cache=True)
+def recovery_target(t, st, u):
+    """The roll at or under which u recovers, natural 2d6 (13.1): the rating, -3 for S/D (the +3
+    on the roll, 13.1.2), +1 in terrain with a positive DF modifier (the -1, 13.1.3)."""
+    target = t.s_efficiency[t.u_side[u]]
+    if st.spent[u]:
+        target -= t.rec_sd
+    if tem_for(t, st, u) > 0:
+        target -= t.rec_cover
+    return target
+
+
+@njit(cache=True)
+def recover_step(t, st, side):
+    for u in range(t.n_units):
+        if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0 or not st.disrupted[u]:
+            continue
+        if st.disrupted_op[u] == st.op[0]:
+            continue                                    # 13.1.1
+        target = recovery_target(t, st, u)
+        chance = 0
+        for a in range(1, 7):
+            for b in range(1, 7):
+                if a + b <= target and a + b < t.rec_catastrophe:
+                    chance += 1
+        st.opts[0, 0] = 0
+        st.opts[0, 1] = chance
+        st.opts[1, 0] = 1
+        st.opts[1, 1] = chance
+        if decide(RECOVER, 2, t, st, side) == 0:
+            continue
+        natural = two_dice(st.streams)
+        outcome = 0
+        if natural >= t.rec_catastrophe:               # 13.1.4
+            lose_step(t, st, u)
+            if st.hex[u] >= 0:
+                st.spent[u] = True
+                st.disrupted[u] = True
+            outcome = 2
+        elif natural <= target:
+            if st.spent[u]:
+                st.disrupted[u] = False                # S/D -> Spent
+            else:
+                st.disrupted[u] = False                # Disrupted -> fresh
+            outcome = 1
+        else:
+            st.spent[u] = True                         # failure: S/D
+        st.acted[u] = True
+        log_event(st, EV_RECOVER, side, u, natural, outcome, target, 0)
+
+
+# ----------------------------------------------------------------------------- Operations (3.1.2)
+
+@njit(cache=True)
+def chit_options(t, st, side, radius):
+    """CHIT_HEX: row 0 = pass; then every hex of the play area within the radius of an
+    activatable unit (a hex that activates nothing is a pass), with what it activates."""
+    n = 1
+    st.opts[0, 0] = -1
+    for k in range(1, 8):
+        st.opts[0, k] = 0
+    # units that could act, and whether each has a target now
+    cand = st.reach
+    for h in range(t.n_hexes):
+        cand[h] = 0
+    has_target = np.zeros(t.n_units, dtype=np.bool_)
+    for u in range(t.n_units):
+        if t.u_side[u] != side or st.hex[u] < 0 or st.spent[u]:
+            continue
+        for e in range(t.n_units):
+            if t.u_side[e] != side and st.hex[e] >= 0 and can_fire(t, st, u, st.hex[e], t.t_armored[t.u_type[e]]) > 0:
+                has_target[u] = True
+                break
+        for h in range(t.n_hexes):
+            if t.play[h] and t.dist[st.hex[u], h] <= radius:
+                cand[h] = 1
+    for h in range(t.n_hexes):
+        if cand[h] == 0:
+            continue
+        fresh = 0
+        dis = 0
+        tgt = 0
+        sp = 0
+        for u in range(t.n_units):
+            if t.u_side[u] != side or st.hex[u] < 0 or st.spent[u] or t.dist[st.hex[u], h] > radius:
+                continue
+            if st.disrupted[u]:
+                dis += 1
+            else:
+                fresh += 1
+                sp += 1
+                if has_target[u]:
+                    tgt += 1
+        st.opts[n, 0] = h
+        st.opts[n, 1] = fresh
+        st.opts[n, 2] = dis
+        st.opts[n, 3] = tgt
+        st.opts[n, 4] = sp
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def operation(t, st, side, radius):
+    """An Ops chit (3.1.2.1): placed (or passed), then fire, move, recover."""
+    st.op[0] += 1
+    n = chit_options(t, st, side, radius)
+    i = decide(CHIT_HEX, n, t, st, side)
+    centre = st.opts[i, 0]
+    activated = 0
+    if centre >= 0:
+        for u in range(t.n_units):
+            st.active[u] = False
+            st.acted[u] = False
+            if t.u_side[u] == side and st.hex[u] >= 0 and not st.spent[u] and t.dist[st.hex[u], centre] <= radius:
+                st.active[u] = True
+                activated += 1
+    log_event(st, EV_CHIT, side, centre, radius, activated, 0, 0)
+    if centre < 0:
+        return
+    st.ts[st.turn[0], side, TS_CHITS] += 1
+    fire_step(t, st, side)
+    move_step(t, st, side)
+    recover_step(t, st, side)
+    for u in range(t.n_units):
+        if st.active[u] and not t.idle_stay_fresh and st.hex[u] >= 0:
+            st.spent[u] = True                          # readings.idle_units_stay_fresh = false
+        st.active[u] = False
+    update_control(t, st)
+
+
+@njit(cache=True)
+def reinforcement(t, st, side):
+    """A reinforcement chit (3.1.2.3): the units due enter (ENTRY_HEX), paying the entry hex's
+    cost plus 1 MP for every further 6 SP that entered there before them, then move on."""
+    st.op[0] += 1
+    log_event(st, EV_CHIT, side, -1, 0, 0, 1, 0)
+    entered_sp = np.zeros(t.n_hexes, dtype=np.int64)
+    for u in range(t.n_units):
+        if t.u_side[u] != side or st.hex[u] != OFF_MAP or t.u_enter_turn[u] == 0 or t.u_enter_turn[u] > st.turn[0]:
+            continue
+        g = t.u_group[u]
+        n = 0
+        for j in range(t.g_entry_n[g]):
+            h = t.g_entry[g, j]
+            if enemy_in(t, st, h, side) or stack_sp(t, st, h, side, u) > t.stack_limit:
+                continue
+            st.opts[n, 0] = h
+            st.opts[n, 1] = t.obj_dist[h]
+            n += 1
+        if n == 0:
+            continue                                     # blocked this turn; due again later
+        i = decide(ENTRY_HEX, n, t, st, side)
+        h = st.opts[i, 0]
+        ty = t.u_type[u]
+        cost = t.move_cost[h, t.t_mode[ty]]
+        cost += (entered_sp[h] // t.reinf_sp_step) * t.reinf_mp_step2
+        entered_sp[h] += stack_sp(t, st, h, side, u) - stack_sp(t, st, h, side, -1)
+        st.hex[u] = h
+        st.unspotted[u] = True
+        log_event(st, EV_ENTER, side, u, h, 0, 0, 0)
+        st.active[u] = True
+        if opportunity_fire(t, st, u, h, False):
+            st.active[u] = False
+            continue
+        if t.t_mode[ty] != TOWED and cost >= 0 and cost < t.t_ma[ty]:
+            move_unit(t, st, u, h, cost)
+        st.spent[u] = True
+        st.active[u] = False
+    update_control(t, st)
+
+
+# ----------------------------------------------------------------------------- the turn
+
+@njit(cache=True)
+def administration(t, st):
+    """PB2-3.1.3 (steps 1, 5, 6; smoke, HE and artillery requests wait for 11-12)."""
+    for u in range(t.n_units):
+        st.spent[u] = False                             # 1: S/D -> D; 5: Spent removed
+        st.opfired[u] = False
+        st.fired[u] = False
+    for u in range(t.n_units):                          # 6: re-mark Unspotted (6.3)
+        h = st.hex[u]
+        if h < 0 or st.disrupted[u] or st.unspotted[u] or not t.remark_unspotted[t.cover[h]]:
+            continue
+        from_combat = False
+        for e in range(t.n_units):
+            eh = st.hex[e]
+            if t.u_side[e] == t.u_side[u] or eh < 0 or st.disrupted[e] or not t.t_combat[t.u_type[e]]:
+                continue
+            if t.dist[eh, h] <= 1 or (t.los[eh, h] and t.dist[eh, h] <= t.spot_range[h]):
+                from_combat = True
+                break
+        if not from_combat:
+            st.unspotted[u] = True
+    log_event(st, EV_ADMIN, -1, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def turn_stats(t, st, turn):
+    for s in range(2):
+        for k in range(5):
+            st.ts[turn, s, k] = 0
+    for u in range(t.n_units):
+        s = t.u_side[u]
+        if st.hex[u] >= 0:
+            st.ts[turn, s, TS_UNITS] += 1
+            st.ts[turn, s, TS_STEPS] += st.steps[u]
+            if st.disrupted[u]:
+                st.ts[turn, s, TS_DISRUPTED] += 1
+        if st.hex[u] != OFF_MAP or t.u_enter_turn[u] == 0:
+            st.ts[turn, s, TS_LOST] += t.t_steps[t.u_type[u]] - st.steps[u]
+    for h in range(t.n_hexes):
+        if t.s_objective[t.stated_side, h] and st.control[h] != NOBODY:
+            st.ts[turn, st.control[h], TS_HELD] += 1
+
+
+@njit(cache=True)
+def play_turn(t, st, turn):
+    st.turn[0] = turn
+    pool = np.zeros(64, dtype=np.int64)
+    n = 0
+    for s in range(2):
+        for r in range(t.s_chits.shape[2]):
+            for _ in range(t.s_chits[s, turn, r]):
+                if n < 64:
+                    pool[n] = s * 1000 + r
+                    n += 1
+        if t.s_reinf[s, turn] and n < 64:
+            pool[n] = s * 1000 + REINFORCEMENT
+            n += 1
+    for s in range(2):                                   # a reinforcement chit carried over: first
+        if st.carry_reinf[s]:
+            st.carry_reinf[s] = 0
+            reinforcement(t, st, s)
+    while n > 0:
+        i = below(st.streams, DICE, n)
+        chit = pool[i]
+        pool[i] = pool[n - 1]
+        n -= 1
+        side = chit // 1000
+        radius = chit % 1000
+        if n == 0:                                       # 3.1.2: the last chit is not executed
+            log_event(st, EV_UNPLAYED, side, radius, 0, 0, 1 if radius == REINFORCEMENT else 0, 0)
+            st.ts[turn, side, TS_UNPLAYED] += 1
+            if radius == REINFORCEMENT and t.reinf_carry:
+                st.carry_reinf[side] = 1                 # 3.1.2.3, readings.last_reinforcement_chit
+                log_event(st, EV_CARRY, side, 0, 0, 0, 0, 0)
+            break
+        if radius == REINFORCEMENT:
+            reinforcement(t, st, side)
+        else:
+            operation(t, st, side, radius)
+    update_control(t, st)
+    administration(t, st)
+    turn_stats(t, st, turn)
+
+
+@njit(cache=True)
+def winner_now(t, st, turn):
+    """PB2-3.2: the stated side wins if it controls enough objective hexes, else the other."""
+    held = st.ts[turn, t.stated_side, TS_HELD]
+    need = t.s_target[t.stated_side]
+    ok = held > need if t.s_target_gt[t.stated_side] else held >= need
+    return t.stated_side if ok else 1 - t.stated_side
+
+
+@njit(cache=True)
+def play_game(t, st):
+    """The whole game; returns the winning side's index."""
+    setup(t, st)
+    turn_stats(t, st, 0)
+    for turn in range(1, t.turns + 1):
+        play_turn(t, st, turn)
+    return winner_now(t, st, t.turns)

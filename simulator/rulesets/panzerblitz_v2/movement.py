@@ -1,0 +1,132 @@
+"""Movement (PB2-4, 14.x): the cost of entering a hex and the hexes a unit can reach.
+
+Costs are in half movement points (road movement is 1/2 MP a hex, 14.3.1.1), from the terrain
+chart of `Tables`: the hex's terrain by movement mode (14.1-14.10), woods to woods (14.4.1.1-2),
+town to town (14.2.1), water hexsides (14.6.1.2-4; none where a bridge or ford crosses, 14.7),
+the uphill slope surcharge (14.9.1; none at road rate, none for Churchills).  "All of its movement
+points" costs the whole MA and can be paid only by a unit that has not moved (4.1.7 minimum move
+covers a hex dearer than the whole MA too).
+"""
+
+from __future__ import annotations
+
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.combat import stack_sp
+from simulator.rulesets.panzerblitz_v2.tables import ALL_MA, CITY, PROHIBITED, TOWN, WOODS
+
+UNREACHED = 1 << 40
+
+
+@njit(cache=True)
+def enter_cost(t, u, frm, d, to, use_roads):
+    """Half-MP cost for unit u to enter `to` from its neighbour `frm` across side d; PROHIBITED or ALL_MA."""
+    ty = t.u_type[u]
+    mode = t.t_mode[ty]
+    if use_roads and t.road_side[frm, d]:
+        return 1                                           # 14.3.1.1: road rate, other terrain ignored
+    base = t.move_cost[to, mode]
+    if t.cover[to] == WOODS and t.cover[frm] == WOODS:
+        base = t.woods_to_woods[mode]                      # 14.4.1.1, 14.4.1.2
+    elif (t.cover[to] == TOWN or t.cover[to] == CITY) and (t.cover[frm] == TOWN or t.cover[frm] == CITY):
+        base = t.town_to_town                              # 14.2.1
+    side = t.side_cost[frm, d, mode]
+    if base == PROHIBITED or side == PROHIBITED:
+        return PROHIBITED
+    if base == ALL_MA or side == ALL_MA:
+        return ALL_MA
+    cost = base + side
+    if t.slope_side[frm, d] and t.level[to] > t.level[frm] and not t.t_slope_exempt[ty]:
+        cost += t.slope_extra[mode]                        # 14.9.1
+    return cost
+
+
+@njit(cache=True)
+def enemy_in(t, st, h, side):
+    for u in range(t.n_units):
+        if st.hex[u] == h and t.u_side[u] != side:
+            return True
+    return False
+
+
+@njit(cache=True)
+def reachable(t, st, u, start, spent0, ma):
+    """Dijkstra over half MP from `start` (having spent `spent0` of `ma`): st.reach[h] = cost of
+    the cheapest way in (UNREACHED if none), st.prev[h] the hex before it.  Returns the number of
+    hexes reached (listed in st.order, start first).  Enemy hexes are never entered (4.1.8.1), the
+    stacking limit holds in every hex passed (4.1.8), the play area is not left."""
+    side = t.u_side[u]
+    st.reach[start] = spent0
+    st.prev[start] = -1
+    st.order[0] = start
+    n_list = 1
+    done = 0
+    # selection over the (small) list of labelled hexes
+    while True:
+        best = -1
+        bc = UNREACHED
+        for i in range(done, n_list):
+            h = st.order[i]
+            if st.reach[h] < bc:
+                bc = st.reach[h]
+                best = i
+        if best < 0:
+            break
+        h = st.order[best]
+        st.order[best] = st.order[done]
+        st.order[done] = h
+        done += 1
+        for d in range(6):
+            n = t.neighbours[h, d]
+            if n < 0 or not t.play[n]:
+                continue
+            c = enter_cost(t, u, h, d, n, True)
+            if c == PROHIBITED:
+                continue
+            if c == ALL_MA or bc + c > ma:
+                if bc == 0 and h == start:
+                    c = ma                                 # 4.1.7 minimum move (whole MA)
+                else:
+                    continue
+            if enemy_in(t, st, n, side):
+                continue
+            if stack_sp(t, st, n, side, u) > t.stack_limit:
+                continue
+            nc = bc + c
+            seen = False
+            for i in range(n_list):
+                if st.order[i] == n:
+                    seen = True
+                    break
+            if not seen:
+                st.reach[n] = nc
+                st.prev[n] = h
+                st.order[n_list] = n
+                n_list += 1
+            elif nc < st.reach[n] and _pending(st, n, done, n_list):
+                st.reach[n] = nc
+                st.prev[n] = h
+    return n_list
+
+
+@njit(cache=True)
+def _pending(st, h, done, n_list):
+    for i in range(done, n_list):
+        if st.order[i] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def path_to(st, dest, out):
+    """The hexes from the start to `dest` (start first) from st.prev; returns their number."""
+    k = 0
+    h = dest
+    while h >= 0:
+        out[k] = h
+        k += 1
+        h = st.prev[h]
+    for i in range(k // 2):
+        a = out[i]
+        out[i] = out[k - 1 - i]
+        out[k - 1 - i] = a
+    return k

@@ -1,0 +1,103 @@
+"""Panzer Blitz v2.0 players: the decision kinds, the dispatcher, the random player, the heuristic.
+
+The engine (game.py) lists the legal options of a decision as rows of an int64 array (columns
+per kind: engine.md, "Decisions") and calls `choose` once; it never branches on the player.  The
+heuristic only scores the rows it is given, reading the state and tables, and the DFT through
+the read-only helpers of combat.py (`dft_result`, `expected_steps`).
+"""
+
+from __future__ import annotations
+
+from simulator.jit import njit
+from simulator.players import Catalogue, Param, PlayerType
+from simulator.rulesets.panzerblitz_v2.combat import expected_steps
+from simulator.rulesets.panzerblitz_v2.rng import PLAYERS, below, uniform
+
+# Decision kinds: the code is the index (RULESET.decision_kinds).
+DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX")
+SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX = range(7)
+
+RANDOM, HEURISTIC = 0, 1
+
+HEURISTIC_PARAMS = {
+    "fire_min": Param(0.12, "fire only when the attack's expected step losses reach this"),
+    "opp_fire_min": Param(0.30, "opportunity-fire only when the expected step losses reach this"),
+    "recover_risk": Param(1.0, "try recovery when success (in 36ths) is at least this many times the catastrophe's"),
+    "w_goal": Param(1.0, "move: value of a hex nearer the objective"),
+    "w_cover": Param(0.6, "move and set-up: value of a point of terrain modifier"),
+    "w_seen": Param(0.15, "move: cost of each enemy unit that would see the hex"),
+    "chit_fire": Param(1.0, "chit placement: extra value of an activated unit with a target"),
+    "chit_disrupted": Param(0.4, "chit placement: value of an activated disrupted unit (recovery)"),
+    "hold_bonus": Param(0.8, "move: value of staying put for the side defending the objective"),
+    "jitter": Param(0.3, "spread of the random tie-breaking added to every score"),
+    "w_view": Param(0.04, "set-up and move: value of each hex seen within 8 hexes (field of fire)"),
+}
+
+PLAYERS_CATALOGUE = Catalogue([
+    PlayerType("random", RANDOM, {}, "every decision uniformly among its legal options"),
+    PlayerType("heuristic", HEURISTIC, HEURISTIC_PARAMS,
+               "places chits where they activate the most units with targets, fires on expected step "
+               "losses, moves toward (or holds) the objective under cover"),
+], default="heuristic", replay_default="heuristic")
+
+P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW = range(11)
+
+
+@njit(cache=True)
+def random_option(streams, n):
+    """The random player: any of the n options (the core's `random_option` once it lands)."""
+    return below(streams, PLAYERS, n)
+
+
+@njit(cache=True)
+def choose(kind, opts, n, t, st, side):
+    """The one dispatcher: the index of the option this side's player takes."""
+    if n <= 1:
+        return 0
+    if st.player[side] == RANDOM:
+        return random_option(st.streams, n)
+    return heuristic(kind, opts, n, t, st, side)
+
+
+@njit(cache=True)
+def heuristic(kind, opts, n, t, st, side):
+    p = st.params[side]
+    jit_ = p[P_JITTER]
+    defender = side != t.stated_side
+    best = 0
+    best_s = -1e18
+    for i in range(n):
+        s = 0.0
+        if kind == SETUP_HEX:      # hex, TEM, hexes to the objective, hexes seen
+            s = p[P_COVER] * opts[i, 1] - 0.5 * opts[i, 2] + p[P_VIEW] * opts[i, 3]
+        elif kind == CHIT_HEX:     # hex, fresh, disrupted, with a target, SP
+            if opts[i, 0] < 0:
+                s = 0.05
+            else:
+                s = opts[i, 1] + p[P_CHIT_FIRE] * opts[i, 3] + p[P_CHIT_DIS] * opts[i, 2]
+        elif kind == FIRE:         # target hex, target unit, firers, column, drm, targets, disrupted targets
+            if opts[i, 0] < 0:
+                s = p[P_FIRE_MIN]
+            else:
+                nt = max(opts[i, 5], 1)
+                s = expected_steps(t, opts[i, 3], opts[i, 4], nt, opts[i, 6] / nt)
+        elif kind == MOVE_DEST:    # hex, half MP, hexes to the objective, TEM, seen by, hexes seen
+            s = -p[P_GOAL] * opts[i, 2] + p[P_COVER] * opts[i, 3] - p[P_SEEN] * opts[i, 4] + p[P_VIEW] * opts[i, 5]
+            if i == 0 and defender and opts[i, 2] == 0:
+                s += p[P_HOLD]
+        elif kind == OPP_FIRE:     # fire?, firers, column, drm
+            if opts[i, 0] == 0:
+                s = p[P_OPP_MIN]
+            else:
+                s = expected_steps(t, opts[i, 2], opts[i, 3], 1, 0.0)
+            jit_ = 0.0
+        elif kind == RECOVER:      # try?, chance in 36ths
+            s = 1.0 if (opts[i, 0] == 1 and opts[i, 1] >= p[P_RECOVER]) else 0.5
+            jit_ = 0.0
+        elif kind == ENTRY_HEX:    # hex, hexes to the objective
+            s = -0.5 * opts[i, 1]
+        s += jit_ * uniform(st.streams, PLAYERS)
+        if s > best_s:
+            best_s = s
+            best = i
+    return best

@@ -1,0 +1,130 @@
+"""`balance replay` for Panzer Blitz v2.0: a game in words, from its event log, and a map a turn."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.api import Counter, MapFrame
+from simulator.rulesets.panzerblitz_v2.state import (
+    EV_ADMIN,
+    EV_CARRY,
+    EV_CHIT,
+    EV_DISRUPT,
+    EV_ENTER,
+    EV_FIRE,
+    EV_LOSS,
+    EV_MOVE,
+    EV_OPP_FIRE,
+    EV_RECOVER,
+    EV_SETUP,
+    EV_SPOTTED,
+    EV_UNPLAYED,
+    OFF_MAP,
+)
+
+RESULTS = ("3X", "2X", "1X", "DD", "D", "-")
+
+
+class PBV2Replay:
+    def __init__(self, prepared, game) -> None:
+        self.p, self.game, self.seed = prepared, game, game.seed
+
+    violation = None
+
+    def _unit(self, u: int) -> str:
+        t = self.p.tables
+        return f"{self.p.type_ids[int(t.u_type[u])]}#{u}"
+
+    def lines(self) -> list[str]:
+        p, st = self.p, self.game.state
+        t, labels, sides = p.tables, p.situation.map.labels, p.sides
+        out = [f"{p.situation.id}: {p.situation.title} (seed {self.seed})"]
+        turn = -1
+
+        def hx(h):
+            return labels[int(h)] if h >= 0 else "off"
+
+        for e in st.ev[:st.n_ev[0]]:
+            tn, op, kind, side = (int(x) for x in e[:4])
+            a, b, c, d, x = (int(v) for v in e[4:])
+            s = sides[side] if side >= 0 else ""
+            if tn != turn and kind != EV_SETUP:
+                turn = tn
+                out.append(f"== turn {tn} ==")
+            if kind == EV_SETUP:
+                if turn != 0:
+                    turn = 0
+                    out.append("== set-up ==")
+                out.append(f"  {s} sets up {self._unit(a)} in {hx(b)}")
+            elif kind == EV_CHIT:
+                if d == 1:
+                    out.append(f"  [op {op}] {s} reinforcement chit")
+                elif a < 0:
+                    out.append(f"  [op {op}] {s} Op{b} chit: passed")
+                else:
+                    out.append(f"  [op {op}] {s} Op{b} chit on {hx(a)}: {c} units active")
+            elif kind == EV_UNPLAYED:
+                out.append(f"  {s} {'reinforcement' if d else f'Op{a}'} chit drawn last: not executed (PB2 3.1.2)")
+            elif kind == EV_CARRY:
+                out.append(f"  {s} reinforcement chit carried to the next turn (PB2 3.1.2.3)")
+            elif kind in (EV_FIRE, EV_OPP_FIRE):
+                col = p.columns[b] if b >= 0 else "-"
+                what = "opportunity fire" if kind == EV_OPP_FIRE else "fires"
+                out.append(f"    {s} {what} ({x % 100} units) at {hx(a)}: column {col} "
+                           f"(AT {int(t.dft_at_diff[b]):+d}), roll {c} {d:+d} -> {RESULTS[x // 100]}")
+            elif kind == EV_LOSS:
+                out.append(f"      {self._unit(a)} ({s}) in {hx(b)} loses a step" + (": eliminated" if c == 0 else ""))
+            elif kind == EV_DISRUPT:
+                out.append(f"      {self._unit(a)} ({s}) in {hx(b)} disrupted")
+            elif kind == EV_MOVE:
+                out.append(f"    {self._unit(a)} {hx(b)} -> {hx(c)} ({d / 2:g} MP)")
+            elif kind == EV_ENTER:
+                out.append(f"    {self._unit(a)} enters at {hx(b)}")
+            elif kind == EV_RECOVER:
+                how = ("recovers", "fails to recover", "catastrophe (natural 12): loses a step")[(1, 0, 2).index(c)]
+                out.append(f"    {self._unit(a)} recovery roll {b} (needs {d} or less): {how}")
+            elif kind == EV_SPOTTED:
+                out.append(f"      {self._unit(a)} ({s}) spotted")
+            elif kind == EV_ADMIN:
+                ts = st.ts[tn]
+                held = " ".join(f"{sd} {int(ts[i, 4])}" for i, sd in enumerate(sides))
+                out.append(f"  administration: objective hexes held: {held}")
+        out.append(f"  result: {sides[self.game.winner]} wins")
+        return out
+
+    def frames(self) -> list[MapFrame]:
+        """One map at the end of set-up and of every turn."""
+        p, st = self.p, self.game.state
+        t, sides = p.tables, p.sides
+        pos = np.full(t.n_units, OFF_MAP, dtype=np.int64)
+        steps = t.t_steps[t.u_type].copy()
+        frames = []
+        sit = p.situation
+
+        def frame(turn):
+            cs = []
+            for u in range(t.n_units):
+                if pos[u] >= 0:
+                    label = p.type_ids[int(t.u_type[u])].replace("gb-", "").replace("de-", "")[:10]
+                    cs.append(Counter(int(pos[u]), sides[int(t.u_side[u])], label + ("'" if steps[u] == 1 else "")))
+            name = f"{sit.id}-seed{self.seed}-turn{turn:02d}"
+            title = f"{sit.id}: " + ("after set-up" if turn == 0 else f"end of turn {turn}")
+            frames.append(MapFrame(name, title, tuple(cs)))
+
+        started = False
+        for e in st.ev[:st.n_ev[0]]:
+            kind = int(e[2])
+            if kind != EV_SETUP and not started:
+                frame(0)
+                started = True
+            if kind in (EV_SETUP, EV_ENTER):
+                pos[int(e[4])] = int(e[5])
+            elif kind == EV_MOVE:
+                pos[int(e[4])] = int(e[6])
+            elif kind == EV_LOSS:
+                steps[int(e[4])] = int(e[6])
+                if e[6] == 0:
+                    pos[int(e[4])] = OFF_MAP
+            elif kind == EV_ADMIN:
+                frame(int(e[0]))
+        return frames

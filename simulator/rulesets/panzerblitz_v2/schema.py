@@ -1,0 +1,243 @@
+"""Panzer Blitz v2.0 situation files (docs/panzerblitz-v2/situations.md#format), read and checked.
+
+The classic shape (sides with force groups that set up in an area or enter on a turn, a victory
+condition a side) plus the series rules' own fields: the play area (PB2-2.0, 3.1.2), each side's
+efficiency rating (13.0), Ops chits per turn and chits entering later (2.4, 3.1.1), off-board
+artillery groups (11.1-11.3.4) and artificial-terrain markers (15.x).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulator.api import DocumentRules
+from simulator.areas import check_area, resolve_static_area
+from simulator.problems import known
+from simulator.situation import CORE_KEYS, LoadContext, Situation, check_layout
+
+CHIT_RE = re.compile(r"^op([0-9])$")
+MEASURES = ("hexes_controlled", "prevent_enemy")
+COMPARES = (">=", ">")
+SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory"}
+GROUP_KEYS = {"name", "units", "setup", "enter", "off_board"}
+ENTER_KEYS = {"turn", "hexes", "edge", "columns", "rows"}
+# Markers a side may be given (15.x); the engine does not place them yet (engine.md).
+MARKERS = ("improved_position", "minefield", "block", "fortification")
+
+
+@dataclass
+class Group:
+    name: str
+    units: dict[str, int]
+    setup: np.ndarray | None = None      # hexes it sets up in
+    enter_turn: int = 0                  # 0 = sets up; else the turn its reinforcement chit comes
+    entry: np.ndarray | None = None      # hexes it may enter by (3.1.2.3)
+    off_board: bool = False              # off-board artillery (11.1-11.3.4)
+
+
+@dataclass
+class Side:
+    name: str
+    efficiency: int
+    chits: dict[int, int]                          # radius -> Ops chits every turn
+    chits_added: dict[int, dict[int, int]]         # turn -> radius -> chits entering the pool then
+    markers: dict[str, int]
+    groups: list[Group]
+    victory: dict
+    objective: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # region hexes
+
+    def chits_in_turn(self, turn: int) -> dict[int, int]:
+        """Ops chits in the pool in `turn` (3.1.1: those entering earlier stay)."""
+        out = dict(self.chits)
+        for t, add in sorted(self.chits_added.items()):
+            if t <= turn:
+                for r, k in add.items():
+                    out[r] = out.get(r, 0) + k
+        return out
+
+
+@dataclass(kw_only=True)
+class PBV2Situation(Situation):
+    sets_up_first: str
+    play_area: np.ndarray       # bool[n_hexes]
+    sides: list[Side]
+    special: list = field(default_factory=list)
+    date: str = ""
+
+    def side(self, name: str) -> Side:
+        return next(s for s in self.sides if s.name == name)
+
+
+def _chits(value, probs, fld: str) -> dict[int, int]:
+    out: dict[int, int] = {}
+    if not probs.check_type(value, dict, fld, "a table like { op2 = 3 }"):
+        return out
+    for k, n in value.items():
+        m = CHIT_RE.match(str(k))
+        if not m:
+            probs.add(f"{fld}.{k}", "unknown chit", "op0 ... op9 (Op chits by radius, PB2 2.4)")
+        elif not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            probs.add(f"{fld}.{k}", f"got {n!r}", "a whole number of chits >= 0")
+        else:
+            out[int(m.group(1))] = n
+    return out
+
+
+class PBV2Schema:
+    keys = frozenset({*CORE_KEYS, "date", "sets_up_first", "map", "side", "special", "provenance"})
+    required = ("sets_up_first", "map", "side")
+    document = DocumentRules(count_tables=frozenset({"units", "chits", "markers"}),
+                             number_keys=frozenset({"victory", "efficiency"}))
+
+    def read(self, doc: dict, ctx: LoadContext) -> PBV2Situation | None:
+        probs, rs = ctx.problems, ctx.ruleset
+        m = doc.get("map")
+        game_map = check_layout(m, rs, probs, extra_keys={"play_area"})
+        if game_map is None:
+            return None
+        play = np.ones(game_map.n_hexes, dtype=bool)
+        if "play_area" in m and check_area(m["play_area"], game_map, rs, probs, "map.play_area"):
+            play[:] = False
+            play[resolve_static_area(m["play_area"], game_map, rs, ctx.where, "map.play_area")] = True
+        units = rs.units
+        sides: list[Side] = []
+        raw_sides = doc.get("side")
+        if not probs.check_type(raw_sides, list, "side", "[[side]] tables, one a side"):
+            return None
+        names = []
+        for i, sd in enumerate(raw_sides):
+            fld = f"side[{i}]"
+            if not probs.check_type(sd, dict, fld, "a [[side]] table"):
+                continue
+            probs.unknown_keys(sd, SIDE_KEYS, fld)
+            name = sd.get("name")
+            if not known(name, rs.sides) or name in names:
+                probs.add(f"{fld}.name", f"got {name!r}", f"one of {rs.sides}, each side once")
+                continue
+            names.append(name)
+            eff = sd.get("efficiency")
+            lo, hi = int(rs.data["efficiency"]["min_rating"]), int(rs.data["efficiency"]["max_rating"])
+            if not isinstance(eff, int) or isinstance(eff, bool) or not lo <= eff <= hi:
+                probs.add(f"{fld}.efficiency", f"got {eff!r}", f"an Efficiency Rating {lo}..{hi} (PB2 13.0)")
+                eff = lo
+            chits = _chits(sd.get("chits", {}), probs, f"{fld}.chits")
+            added: dict[int, dict[int, int]] = {}
+            for t, c in (sd.get("chits_added") or {}).items():
+                if not str(t).isdigit() or not 1 <= int(t) <= int(doc.get("turns", 1) or 1):
+                    probs.add(f"{fld}.chits_added.{t}", "not a turn of the situation", "a turn number in quotes, e.g. \"4\"")
+                    continue
+                added[int(t)] = _chits(c, probs, f"{fld}.chits_added.{t}")
+            markers = sd.get("markers", {}) or {}
+            if probs.check_type(markers, dict, f"{fld}.markers", "a table like { improved_position = 4 }"):
+                for k, n in markers.items():
+                    if k not in MARKERS:
+                        probs.add(f"{fld}.markers.{k}", "unknown marker", f"one of {list(MARKERS)}")
+                    elif not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                        probs.add(f"{fld}.markers.{k}", f"got {n!r}", "a whole number >= 0")
+            groups = []
+            for j, g in enumerate(sd.get("group") or []):
+                gf = f"{fld}.group[{j}]"
+                if not probs.check_type(g, dict, gf, "a [[side.group]] table"):
+                    continue
+                probs.unknown_keys(g, GROUP_KEYS, gf)
+                gu = g.get("units")
+                if not probs.check_type(gu, dict, f"{gf}.units", "a table unit id -> count"):
+                    continue
+                for uid, n in gu.items():
+                    if uid not in units:
+                        probs.add(f"{gf}.units.{uid}", "unknown unit", "a unit of units-classic.toml or units-hod.toml")
+                    elif units[uid].get("kind") == "marker":
+                        probs.add(f"{gf}.units.{uid}", "a marker, not a unit",
+                                  "markers go in side.markers (their rules are not in the engine yet, engine.md)")
+                    elif units[uid].get("side") not in (name, "any"):
+                        probs.add(f"{gf}.units.{uid}", f"a {units[uid].get('side')} unit", f"a {name} unit")
+                    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                        probs.add(f"{gf}.units.{uid}", f"got {n!r}", "a whole number >= 0")
+                grp = Group(str(g.get("name", f"group {j + 1}")), {k: v for k, v in gu.items() if isinstance(v, int) and v > 0})
+                if g.get("off_board") is True:
+                    grp.off_board = True
+                elif "setup" in g:
+                    if check_area(g["setup"], game_map, rs, probs, f"{gf}.setup"):
+                        grp.setup = np.intersect1d(resolve_static_area(g["setup"], game_map, rs, ctx.where, gf),
+                                                   np.flatnonzero(play))
+                        if grp.setup.size == 0:
+                            probs.add(f"{gf}.setup", "no hex of the play area", "a set-up area inside map.play_area")
+                elif "enter" in g:
+                    e = g["enter"]
+                    if probs.check_type(e, dict, f"{gf}.enter", "a table { turn, hexes | edge (+ columns, rows) }"):
+                        probs.unknown_keys(e, ENTER_KEYS, f"{gf}.enter")
+                        t = e.get("turn")
+                        if not isinstance(t, int) or isinstance(t, bool) or not 1 <= t <= int(doc.get("turns", 1) or 1):
+                            probs.add(f"{gf}.enter.turn", f"got {t!r}", "a turn of the situation")
+                        else:
+                            grp.enter_turn = t
+                        area = {k: v for k, v in e.items() if k != "turn"}
+                        if check_area(area, game_map, rs, probs, f"{gf}.enter"):
+                            if "edge" in area:
+                                # The edge of the play area (situations.md#format), within the
+                                # other filters (columns, rows).
+                                hexes = _play_edge(game_map, play, area["edge"])
+                                rest = {k: v for k, v in area.items() if k != "edge"}
+                                if rest:
+                                    hexes = np.intersect1d(hexes, resolve_static_area(rest, game_map, rs, ctx.where, gf))
+                            else:
+                                hexes = resolve_static_area(area, game_map, rs, ctx.where, gf)
+                            grp.entry = np.intersect1d(hexes, np.flatnonzero(play))
+                            if grp.entry.size == 0:
+                                probs.add(f"{gf}.enter", "no hex of the play area", "entry hexes inside map.play_area")
+                else:
+                    probs.add(gf, "no setup, enter or off_board", "one of them")
+                groups.append(grp)
+            vic = sd.get("victory")
+            side = Side(name, eff, chits, added, dict(markers) if isinstance(markers, dict) else {}, groups,
+                        vic if isinstance(vic, dict) else {})
+            if not probs.check_type(vic, dict, f"{fld}.victory", "a [side.victory] table"):
+                sides.append(side)
+                continue
+            if vic.get("measure") not in MEASURES:
+                probs.add(f"{fld}.victory.measure", f"got {vic.get('measure')!r}", f"one of {list(MEASURES)}")
+            elif vic["measure"] == "hexes_controlled":
+                region = vic.get("region")
+                if not known(region, game_map.named):
+                    probs.add(f"{fld}.victory.region", f"got {region!r}", f"a named region of the board: {sorted(game_map.named)}")
+                else:
+                    side.objective = np.array(sorted(game_map.named[region]), dtype=np.int64)
+                if vic.get("compare", ">=") not in COMPARES:
+                    probs.add(f"{fld}.victory.compare", f"got {vic.get('compare')!r}", f"one of {list(COMPARES)}")
+                v = vic.get("victory")
+                if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                    probs.add(f"{fld}.victory.victory", f"got {v!r}", "a whole number of hexes")
+            sides.append(side)
+        if len(sides) != 2:
+            probs.add("side", f"{len(sides)} sides", "two [[side]] tables")
+            return None
+        stated = [s for s in sides if s.victory.get("measure") == "hexes_controlled"]
+        if len(stated) != 1:
+            probs.add("side.victory", f"{len(stated)} sides state a condition",
+                      "one side with hexes_controlled, the other prevent_enemy (PB2 3.2)")
+        if not known(doc.get("sets_up_first"), names):
+            probs.add("sets_up_first", f"got {doc.get('sets_up_first')!r}", f"one of {names}")
+        if probs.items:
+            return None
+        # Sides in the ruleset's order (tables and players use it).
+        sides.sort(key=lambda s: rs.sides.index(s.name))
+        return PBV2Situation(**ctx.core_fields(doc, tuple(s.name for s in sides), game_map),
+                             sets_up_first=doc["sets_up_first"], play_area=play, sides=sides,
+                             special=list(doc.get("special", [])), date=str(doc.get("date", "")))
+
+
+def _play_edge(game_map, play: np.ndarray, edge: str) -> np.ndarray:
+    """Hexes of the play area on its `edge` side: a neighbour on that side is off the play area."""
+    from simulator.hexgrid import DIRECTION_INDEX, NO_HEX
+
+    dirs = {"north": ("N",), "south": ("S",), "west": ("NW", "SW"), "east": ("NE", "SE")}[edge]
+    nb = game_map.neighbours
+    out = [h for h in np.flatnonzero(play)
+           if all(nb[h, DIRECTION_INDEX[x]] == NO_HEX or not play[nb[h, DIRECTION_INDEX[x]]] for x in dirs)]
+    return np.array(out, dtype=np.int64)
+
+
+SCHEMA = PBV2Schema()

@@ -1,0 +1,71 @@
+"""The state of one Panzer Blitz v2.0 game: one struct of arrays (engine.md, "State")."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.rulesets.panzerblitz_v2.rng import seed_streams
+from simulator.soa import struct_of_arrays
+
+OFF_MAP = -1      # hex of a counter not entered yet
+GONE = -2         # hex of an eliminated counter
+NOBODY = -1
+
+MAX_EVENTS = 40000
+MAX_DECISIONS = 60000
+OPT_COLS = 8
+
+# Events (one row: turn, op, kind, side, a, b, c, d, e) that the replay and the tables read.
+EV_SETUP = 1        # a = unit, b = hex
+EV_CHIT = 2         # a = hex (-1: passed), b = radius, c = units activated, d = reinforcement chit
+EV_UNPLAYED = 3     # the last chit of a turn: a = radius, d = reinforcement chit
+EV_FIRE = 4         # a = target hex, b = column (-1: no column), c = natural, d = drm, e = result*100 + firers
+EV_OPP_FIRE = 5     # as EV_FIRE
+EV_LOSS = 6         # a = unit, b = hex, c = steps left
+EV_DISRUPT = 7      # a = unit, b = hex
+EV_MOVE = 8         # a = unit, b = from, c = to, d = half-MP spent
+EV_RECOVER = 9      # a = unit, b = natural, c = 1 success / 0 failure / 2 catastrophe
+EV_ENTER = 10       # a = unit, b = hex
+EV_SPOTTED = 11     # a = unit
+EV_ADMIN = 12       # end of turn
+EV_CARRY = 13       # a reinforcement chit drawn last, carried to the next turn
+
+State = struct_of_arrays("State", module=__name__, fields=[
+    "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
+    "fired", "active", "acted",
+    "control", "turn", "op", "streams", "carry_reinf",
+    "opts", "firers", "targets", "reach", "prev", "order", "scratch",
+    "dec", "n_dec", "forced", "n_forced",
+    "ev", "n_ev", "ts", "player", "params", "n_params",
+])
+
+# Per turn and side statistics (ts[turn, side, k]).
+TS_UNITS, TS_STEPS, TS_DISRUPTED, TS_LOST, TS_HELD, TS_CHITS, TS_UNPLAYED, TS_FIRE = range(8)
+N_TS = 8
+
+
+def new_state(t, seed: int, player_kinds, params: np.ndarray, forced: np.ndarray | None = None) -> State:
+    """The state before set-up.  `player_kinds`: int64[2]; `params`: float64[2, k]; `forced`:
+    a recorded decision list (kind, n, chosen) to replay instead of asking the players."""
+    nu = max(t.n_units, 1)
+    n = t.n_hexes
+    steps = t.t_steps[t.u_type].copy() if t.n_units else np.zeros(1, dtype=np.int64)
+    return State(
+        hex=np.full(nu, OFF_MAP, dtype=np.int64), steps=steps,
+        spent=np.zeros(nu, dtype=np.bool_), disrupted=np.zeros(nu, dtype=np.bool_),
+        disrupted_op=np.full(nu, -1, dtype=np.int64), unspotted=np.ones(nu, dtype=np.bool_),
+        opfired=np.zeros(nu, dtype=np.bool_), df_target_op=np.full(nu, -1, dtype=np.int64),
+        fired=np.zeros(nu, dtype=np.bool_), active=np.zeros(nu, dtype=np.bool_), acted=np.zeros(nu, dtype=np.bool_),
+        control=np.full(n, NOBODY, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
+        streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
+        opts=np.zeros((n + 64, OPT_COLS), dtype=np.int64), firers=np.zeros(nu, dtype=np.int64),
+        targets=np.zeros(nu, dtype=np.int64), reach=np.zeros(n, dtype=np.int64), prev=np.zeros(n, dtype=np.int64),
+        order=np.zeros(n, dtype=np.int64), scratch=np.zeros(n, dtype=np.int64),
+        dec=np.zeros((MAX_DECISIONS, 3), dtype=np.int64), n_dec=np.zeros(1, dtype=np.int64),
+        forced=forced if forced is not None else np.zeros((1, 3), dtype=np.int64),
+        n_forced=np.array([len(forced) if forced is not None else -1], dtype=np.int64),
+        ev=np.zeros((MAX_EVENTS, 9), dtype=np.int64), n_ev=np.zeros(1, dtype=np.int64),
+        ts=np.zeros((t.turns + 1, 2, N_TS), dtype=np.int64),
+        player=np.asarray(player_kinds, dtype=np.int64), params=params.astype(np.float64),
+        n_params=np.array([params.shape[1]], dtype=np.int64),
+    )

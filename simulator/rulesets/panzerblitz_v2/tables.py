@@ -1,0 +1,334 @@
+"""The ruleset data of a situation as the read-only arrays the kernels take (`Tables`).
+
+Every number a rule uses comes from here, and here from the data files under
+situations/rulesets/panzerblitz-v2/ (with the situation's and the run's `--set` overrides): the
+Direct Fire Table, the range and DF modifiers, the terrain chart, stacking, efficiency, the
+readings, the units.  The kernels know only the *names* of things (which modifier is the
+unspotted one); their values are data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.errors import DataError
+from simulator.rulesets.panzerblitz_v2.schema import PBV2Situation
+from simulator.soa import struct_of_arrays
+
+# Movement modes (PB2 2.3.2), in terrain.toml's order; towed guns move only as passengers (4.3).
+WHEELED, TRACKED, LEG, TOWED = 0, 1, 2, 3
+MODES = ("wheeled", "tracked", "leg", "towed")
+# Terrain classes of a hex: the one that decides movement, TEM, spotting and obstacle height.
+CLEAR, TOWN, CITY, WOODS, SWAMP, ORCHARD, BEACH, RIVER, WATER = range(9)
+COVERS = ("clear", "town", "city", "woods", "swamp", "orchard", "beach", "river", "water")
+COVER_PRIORITY = ("city", "town", "woods", "swamp", "orchard", "beach", "river", "water")
+# Movement costs are in half movement points (road 1/2 MP, 14.3.1.1); two sentinels:
+ALL_MA = 9999      # "all of its movement points" (14.4.1.2, 14.5.1, 14.6.1.2)
+PROHIBITED = -1
+# Kinds of attack, as modifiers.toml's `applies` names them.
+ATTACK_KINDS = ("df", "opportunity", "reaction", "assault", "overrun", "cat", "if", "self_if", "air", "minefield", "aa")
+K_DF, K_OPP, K_REACTION, K_ASSAULT = 0, 1, 2, 3
+# DF modifiers the kernels apply, by name (modifiers.toml); their values and scopes are data.
+DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disadvantage",
+             "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open")
+M_UNSPOTTED, M_DEF_DISRUPTED, M_HEIGHT_ADV, M_HEIGHT_DIS, M_OPP_ROAD, M_OPP_VEHICLE, M_OPP_INF_OPEN = range(7)
+# DFT results, best first (direct_fire.results without "-").
+R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
+MAX_RANGE_TABULATED = 200
+
+Tables = struct_of_arrays("Tables", module=__name__, fields=[
+    # map
+    "n_hexes", "neighbours", "q", "r", "level", "cover", "depression", "inherent", "orchard", "obstacle",
+    "move_cost", "woods_to_woods", "town_to_town", "road_side", "slope_side", "side_cost", "play",
+    "tem_df", "tem_nonveh_only", "spot_range", "open_ground", "remark_unspotted", "dist", "obj_dist", "field_of_fire",
+    "los", "partial_num", "partial_den", "slope_extra",
+    # units (by type)
+    "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
+    "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat",
+    # counters of the situation
+    "n_units", "u_type", "u_side", "u_group", "u_enter_turn", "u_value",
+    "g_setup", "g_setup_n", "g_entry", "g_entry_n",
+    # sides
+    "s_efficiency", "s_objective", "s_target", "s_target_gt", "stated_side", "s_chits", "s_reinf",
+    "first_setup", "turns",
+    # direct fire table and modifiers
+    "dft_threshold", "dft_num", "dft_den", "dft_at_diff", "dft_lowest", "dft_best", "dft_miss",
+    "range_mod", "drm_value", "drm_applies", "shift_assault", "long_range_factor2", "long_range_extra",
+    "at_additional", "majority_median", "at_zero_counts", "ap_keeps_fraction",
+    # stacking, efficiency, readings
+    "stack_limit", "vehicle_town_factor", "rec_sd", "rec_cover", "rec_catastrophe",
+    "spent_units_spot", "idle_stay_fresh", "reinf_carry", "reinf_sp_step", "reinf_mp_step2",
+])
+
+
+def _v(x):
+    return x["value"] if isinstance(x, dict) and "value" in x else x
+
+
+def _odds(label: str) -> tuple[int, int]:
+    a, b = str(label).split(":")
+    return int(a), int(b)
+
+
+def direct_fire_arrays(data: dict, where: str):
+    """The DFT as arrays: threshold int16[n_col, 5] (highest modified roll giving 3X, 2X, 1X, DD,
+    D; -99 = not on the column), the AP odds num/den and AT differential of each column."""
+    d = data["direct_fire"]
+    cols = d["column"]
+    labels = sorted(cols, key=lambda c: (lambda a, b: a / b)(*_odds(_v(cols[c].get("ap_odds", c)))))
+    res = [r for r in d["results"] if r != "-"]
+    if res != ["3X", "2X", "1X", "DD", "D"]:
+        raise DataError(where, "direct_fire.results", f"got {d['results']}", '["3X", "2X", "1X", "DD", "D", "-"]')
+    thr = np.array([[int(_v(cols[c][r])) for r in res] for c in labels], dtype=np.int16)
+    num = np.array([_odds(_v(cols[c].get("ap_odds", c)))[0] for c in labels], dtype=np.int64)
+    den = np.array([_odds(_v(cols[c].get("ap_odds", c)))[1] for c in labels], dtype=np.int64)
+    at = np.array([int(_v(cols[c]["at_differential"])) for c in labels], dtype=np.int64)
+    if np.any(np.diff(at) <= 0):
+        raise DataError(where, "direct_fire.column.*.at_differential", "not increasing left to right",
+                        "AT differentials increasing with the columns (PB2 7.5)")
+    return labels, thr, num, den, at
+
+
+def range_array(data: dict) -> np.ndarray:
+    """int64[MAX_RANGE_TABULATED + 1]: the range DRM by hexes (range.toml; beyond the table
+    +1 per further 3 hexes, as the text's 4 / 7 / 10 steps go)."""
+    r = data["range"]
+    n = int(_v(r["max_tabulated"]))
+    out = np.zeros(MAX_RANGE_TABULATED + 1, dtype=np.int64)
+    for i in range(MAX_RANGE_TABULATED + 1):
+        if i <= n:
+            out[i] = int(_v(r["modifier"][str(i)]))
+        else:
+            out[i] = out[n] + (i - n + 2) // 3
+    return out
+
+
+def _half(mp) -> int:
+    """MP as half movement points; the sentinels kept."""
+    mp = float(mp)
+    if mp == 99:
+        return ALL_MA
+    if mp < 0:
+        return PROHIBITED
+    return int(round(mp * 2))
+
+
+def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over the data, table by table
+    data = sit.ruleset.data
+    where = str(sit.ruleset.path / "ruleset.toml")
+    m = sit.map
+    n = m.n_hexes
+    ter = data["terrain"]
+    hexes = ter["hex"]
+    read = data["readings"]
+
+    # --- hexes (PB2 14.x): the cover class, levels and obstacles (5.2-5.5), costs, TEM, spotting.
+    cover = np.zeros(n, dtype=np.int64)
+    for name in reversed(COVER_PRIORITY):
+        if name in m.hex_vocab:
+            cover[m.has_feature(name)] = COVERS.index(name)
+    bridge = m.has_feature("bridge") if "bridge" in m.hex_vocab else np.zeros(n, dtype=bool)
+    depression = np.zeros(n, dtype=np.bool_)
+    for name in ("gully", "stream", "deep_stream"):
+        if name in m.hex_vocab and hexes.get(name, {}).get("depression"):
+            depression |= m.has_feature(name)
+    depression &= ~bridge  # "and not on a Bridge" (5.6, 14.6.5)
+    level = m.elevation.astype(np.int64)
+    obstacle = level.copy()
+    inherent = np.zeros(n, dtype=np.bool_)
+    spot = np.zeros(n, dtype=np.int64)
+    tem = np.zeros(n, dtype=np.int64)
+    nonveh = np.zeros(n, dtype=np.bool_)
+    move = np.zeros((n, 4), dtype=np.int64)
+    for ci, name in enumerate(COVERS):
+        sel = cover == ci
+        h = hexes.get(name, hexes["clear"])
+        obstacle[sel] += int(h.get("obstacle_height", 0))
+        inherent[sel] = bool(h.get("inherent", False)) and name != "orchard"
+        spot[sel] = int(h.get("spotting_range", hexes["clear"]["spotting_range"]))
+        tem[sel] = int(h.get("tem_df", 0))
+        nonveh[sel] = h.get("tem_for", "all") == "non_vehicular"
+        mv = h.get("move", hexes["clear"]["move"])
+        for mi, mode in enumerate(MODES[:3]):
+            move[sel, mi] = _half(mv[mode])
+        move[sel, TOWED] = PROHIBITED
+    for name in ("gully", "stream", "deep_stream"):
+        if name in m.hex_vocab and name in hexes:
+            tem[m.has_feature(name) & ~bridge] += int(hexes[name].get("tem_df", 0))
+    orchard = cover == ORCHARD
+    ww = hexes["woods"].get("move_woods_to_woods", hexes["woods"]["move"])
+    woods_to_woods = np.array([_half(ww[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64)
+    town_to_town = _half(hexes["town"].get("move_from_town_or_road", 1.0))
+    open_names = list(read.get("open_terrain", ["clear"]))
+    open_ground = np.array([c in open_names for c in COVERS], dtype=np.bool_)
+    remark = np.array([c in list(read.get("unspotted_remark_terrain", [])) for c in COVERS], dtype=np.bool_)
+
+    # --- hexsides: roads (14.3), slopes (14.9), water (14.6), bridges and fords (14.7).
+    sides = m.side_features
+    def side_has(name):
+        return (sides & m.side_bit(name)) != 0 if name in m.side_vocab else np.zeros((n, 6), dtype=bool)
+    road_side = side_has("road")
+    slope_side = side_has("slope")
+    side_cost = np.zeros((n, 6, 4), dtype=np.int64)
+    crossing = side_has("bridge") | side_has("ford")
+    for name in ("stream", "deep_stream", "river"):
+        if name not in ter["side"]:
+            continue
+        sel = side_has(name) & ~crossing
+        for mi, mode in enumerate(MODES[:3]):
+            c = _half(ter["side"][name]["cross"][mode])
+            cur = side_cost[:, :, mi]
+            if c == PROHIBITED:
+                cur[sel] = PROHIBITED
+            else:
+                upd = sel & (cur != PROHIBITED)
+                cur[upd] = np.maximum(cur[upd], c)
+        side_cost[sel, TOWED] = PROHIBITED
+    up = ter["side"]["slope"]["uphill_extra"]
+    slope_extra = np.array([_half(up[x]) for x in MODES[:3]] + [0], dtype=np.int64)
+
+    # --- line of sight chart (5.4.5): num/den by height difference 1..5 and obstacle 1..4.
+    ph = ter["los"]["partial_height"]
+    pn = np.zeros((6, 5), dtype=np.int64)
+    pd = np.ones((6, 5), dtype=np.int64)
+    for dkey, row in ph.items():
+        for hkey, cell in row.items():
+            pn[int(dkey), int(hkey)], pd[int(dkey), int(hkey)] = int(cell["num"]), int(cell["den"])
+
+    from simulator.hexgrid import distance_matrix
+    dist = distance_matrix(m.q, m.r).astype(np.int64)
+
+    # --- unit types used by the situation.
+    units = data["units"]
+    type_ids = sorted({uid for s in sit.sides for g in s.groups if not g.off_board for uid in g.units})
+    nt = max(len(type_ids), 1)
+    t = {k: np.zeros((nt, 2), dtype=np.int64) for k in ("ap2", "at", "df", "sp")}
+    t_range = np.zeros(nt, dtype=np.int64)
+    t_ma = np.zeros(nt, dtype=np.int64)
+    t_mode = np.zeros(nt, dtype=np.int64)
+    flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat")}
+    t_steps = np.zeros(nt, dtype=np.int64)
+    for ti, uid in enumerate(type_ids):
+        u = units[uid]
+        full, red = u["full"], u.get("reduced", u["full"])
+        for si, side in enumerate((full, red)):
+            t["ap2"][ti, si] = int(round(2 * float(_v(side.get("ap", 0)))))   # AP in halves (1.2.1)
+            t["at"][ti, si] = int(_v(side.get("at", 0)))
+            t["df"][ti, si] = int(_v(side.get("df", 0)))
+            t["sp"][ti, si] = int(_v(side.get("sp", 0)))
+        t_range[ti] = int(_v(u.get("range", 0)))
+        t_ma[ti] = 2 * int(_v(u.get("ma", 0)))
+        t_mode[ti] = MODES.index(u.get("mode", "leg"))
+        t_steps[ti] = int(u.get("steps", 2))
+        flags["armored"][ti] = bool(u.get("armored", False))
+        flags["infantry"][ti] = u.get("kind") == "infantry"
+        flags["afv"][ti] = u.get("kind") == "afv"
+        flags["vehicle"][ti] = t_mode[ti] in (WHEELED, TRACKED)
+        flags["slope"][ti] = bool(u.get("slope_exempt", False))
+        # PB2-OQ-48: "infantry type" = red DF and leg movement (7.2.4 long-range fire).
+        flags["long"][ti] = (not flags["armored"][ti]) and t_mode[ti] == LEG and u.get("kind") == "infantry"
+        flags["combat"][ti] = t["ap2"][ti, 0] > 0 or t["at"][ti, 0] > 0   # 2.3.3
+
+    # --- the situation's counters (on-map groups; off-board artillery waits for 11.x).
+    u_type, u_side, u_group, u_enter = [], [], [], []
+    groups = []
+    for si, s in enumerate(sit.sides):
+        for g in s.groups:
+            if g.off_board:
+                continue
+            gi = len(groups)
+            groups.append(g)
+            for uid, k in g.units.items():
+                for _ in range(k):
+                    u_type.append(type_ids.index(uid))
+                    u_side.append(si)
+                    u_group.append(gi)
+                    u_enter.append(g.enter_turn)
+    ng = max(len(groups), 1)
+    width = max([1] + [len(g.setup) for g in groups if g.setup is not None] + [len(g.entry) for g in groups if g.entry is not None])
+    g_setup = np.full((ng, width), -1, dtype=np.int64)
+    g_entry = np.full((ng, width), -1, dtype=np.int64)
+    g_setup_n = np.zeros(ng, dtype=np.int64)
+    g_entry_n = np.zeros(ng, dtype=np.int64)
+    for gi, g in enumerate(groups):
+        if g.setup is not None:
+            g_setup[gi, :len(g.setup)] = g.setup
+            g_setup_n[gi] = len(g.setup)
+        if g.entry is not None:
+            g_entry[gi, :len(g.entry)] = g.entry
+            g_entry_n[gi] = len(g.entry)
+    u_type_a = np.array(u_type, dtype=np.int64)
+    # What a counter is worth to the players and the statistics: its printed factors.
+    u_value = (t["ap2"][u_type_a, 0] // 2 + t["at"][u_type_a, 0] + t["df"][u_type_a, 0]).astype(np.int64) \
+        if len(u_type) else np.zeros(0, dtype=np.int64)
+
+    # --- sides: efficiency (13.0), objectives and chits (2.4, 3.1.1, 3.1.2.3).
+    s_obj = np.zeros((2, n), dtype=np.bool_)
+    s_target = np.zeros(2, dtype=np.int64)
+    s_gt = np.zeros(2, dtype=np.bool_)
+    stated = 0
+    for si, s in enumerate(sit.sides):
+        if s.victory.get("measure") == "hexes_controlled":
+            stated = si
+            s_obj[si, s.objective] = True
+            s_target[si] = int(s.victory["victory"])
+            s_gt[si] = s.victory.get("compare", ">=") == ">"
+    other = 1 - stated
+    s_obj[other] = s_obj[stated]   # the defender's goal is to keep the same ground
+    s_chits = np.zeros((2, sit.turns + 2, 10), dtype=np.int64)
+    s_reinf = np.zeros((2, sit.turns + 2), dtype=np.int64)
+    for si, s in enumerate(sit.sides):
+        for turn in range(1, sit.turns + 1):
+            for radius, k in s.chits_in_turn(turn).items():
+                s_chits[si, turn, radius] = k
+        for g in s.groups:
+            if g.enter_turn and not g.off_board:
+                s_reinf[si, g.enter_turn] = 1
+
+    # Hexes from every hex to the nearest objective hex (what the players steer by).
+    obj = np.flatnonzero(s_obj[stated])
+    obj_dist = dist[:, obj].min(axis=1) if obj.size else np.zeros(n, dtype=np.int64)
+    labels, thr, num, den, at = direct_fire_arrays(data, where)
+    mods = data["modifiers"]
+    drm_value = np.array([int(_v(mods["drm"][k]["value"])) for k in DRM_NAMES], dtype=np.int64)
+    drm_applies = np.array([[kind in mods["drm"][k].get("applies", []) for kind in ATTACK_KINDS] for k in DRM_NAMES],
+                           dtype=np.bool_)
+    lrf = mods["factor"]["long_range_fire"]
+    eff = data["efficiency"]["recovery"]
+    stack = data["stacking"]
+
+    return Tables(
+        n_hexes=n, neighbours=m.neighbours.astype(np.int64), q=m.q.astype(np.int64), r=m.r.astype(np.int64),
+        level=level, cover=cover, depression=depression, inherent=inherent, orchard=orchard, obstacle=obstacle,
+        move_cost=move, woods_to_woods=woods_to_woods, town_to_town=town_to_town, road_side=road_side,
+        slope_side=slope_side, side_cost=side_cost, play=sit.play_area.astype(np.bool_),
+        tem_df=tem, tem_nonveh_only=nonveh, spot_range=spot, open_ground=open_ground, remark_unspotted=remark,
+        dist=dist, obj_dist=obj_dist.astype(np.int64), field_of_fire=np.zeros(n, dtype=np.int64), los=np.zeros((1, 1), dtype=np.int8), partial_num=pn, partial_den=pd, slope_extra=slope_extra,
+        t_ap=t["ap2"], t_at=t["at"], t_df=t["df"], t_sp=t["sp"], t_range=t_range, t_ma=t_ma, t_mode=t_mode,
+        t_armored=flags["armored"], t_infantry=flags["infantry"], t_afv=flags["afv"], t_vehicle=flags["vehicle"],
+        t_steps=t_steps, t_slope_exempt=flags["slope"], t_long_range=flags["long"], t_combat=flags["combat"],
+        n_units=len(u_type), u_type=u_type_a, u_side=np.array(u_side, dtype=np.int64),
+        u_group=np.array(u_group, dtype=np.int64), u_enter_turn=np.array(u_enter, dtype=np.int64), u_value=u_value,
+        g_setup=g_setup, g_setup_n=g_setup_n, g_entry=g_entry, g_entry_n=g_entry_n,
+        s_efficiency=np.array([s.efficiency for s in sit.sides], dtype=np.int64), s_objective=s_obj,
+        s_target=s_target, s_target_gt=s_gt, stated_side=stated, s_chits=s_chits, s_reinf=s_reinf,
+        first_setup=sit.side_names.index(sit.sets_up_first), turns=sit.turns,
+        dft_threshold=thr.astype(np.int64), dft_num=num, dft_den=den, dft_at_diff=at,
+        dft_lowest=int(_v(data["direct_fire"]["rows"]["lowest"])), dft_best=int(_v(data["direct_fire"]["natural"]["best"])),
+        dft_miss=int(_v(data["direct_fire"]["natural"]["miss"])),
+        range_mod=range_array(data), drm_value=drm_value, drm_applies=drm_applies,
+        shift_assault=int(_v(mods["column_shift"]["assault_fire"]["value"])),
+        long_range_factor2=int(round(2 * float(_v(lrf["value"])))), long_range_extra=int(lrf.get("extra_range", 1)),
+        at_additional=int(mods["at"]["additional_firer"]),
+        majority_median=read.get("majority_rule", "stepwise") == "median",
+        at_zero_counts=bool(read.get("at_zero_counts", False)),
+        ap_keeps_fraction=bool(read.get("ap_halving_keeps_fraction", True)),
+        stack_limit=int(stack["limit"]), vehicle_town_factor=int(data["stacking"]["town_city"]["vehicle_factor"]),
+        rec_sd=int(eff["spent_disrupted"]), rec_cover=int(eff["positive_tem_terrain"]),
+        rec_catastrophe=int(eff["catastrophe_natural"]),
+        spent_units_spot=bool(read.get("spent_units_spot", True)),
+        idle_stay_fresh=bool(read.get("idle_units_stay_fresh", True)),
+        reinf_carry=read.get("last_reinforcement_chit", "first_next_turn") == "first_next_turn",
+        reinf_sp_step=int(ter["rules"]["reinforcement_sp_per_step"]),
+        reinf_mp_step2=_half(ter["rules"]["reinforcement_mp_per_step"]),
+    ), labels, type_ids

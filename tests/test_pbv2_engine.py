@@ -1,0 +1,435 @@
+"""Panzer Blitz v2.0 engine (issue 20): each rule case by its number, in small positions on the
+Hill 112 board, through the compiled kernels; then whole games (same seed same game, recorded
+decisions replay the game, invariants after random games)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.rulesets.panzerblitz_v2 import combat, game, movement
+from simulator.rulesets.panzerblitz_v2.batch import play_games, play_one, prepare
+from simulator.rulesets.panzerblitz_v2.los import los_pair
+from simulator.rulesets.panzerblitz_v2.rng import seed_streams, two_dice
+from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
+from simulator.rulesets.panzerblitz_v2.state import (
+    EV_CHIT,
+    EV_FIRE,
+    EV_UNPLAYED,
+    GONE,
+    OFF_MAP,
+    new_state,
+)
+from simulator.rulesets.panzerblitz_v2.tables import (
+    ALL_MA,
+    K_DF,
+    K_OPP,
+    PROHIBITED,
+    R_1X,
+    R_2X,
+    R_D,
+    R_DD,
+    R_NONE,
+    WOODS,
+)
+from simulator.situation import load_situation
+
+HOD = "situations/panzerblitz-v2/hod-0{}.toml"
+
+
+def prepared(n=1, sets=None):
+    return prepare(load_situation(HOD.format(n), sets or {}))
+
+
+@pytest.fixture(scope="module")
+def p1():
+    return prepared(1)
+
+
+def fresh_state(p, seed=1, players=None):
+    players = players or RULESET.players.parse(None, p.sides)
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
+
+    kinds, params = player_arrays(players, p.sides)
+    return new_state(p.tables, seed, kinds, params)
+
+
+def units_of(p, type_id):
+    ti = p.type_ids.index(type_id)
+    return [int(u) for u in np.flatnonzero(p.tables.u_type == ti)]
+
+
+def hx(p, label):
+    return p.situation.map.lookup(label)
+
+
+def col(p, label):
+    return p.columns.index(label)
+
+
+# ----------------------------------------------------------------------------- the DFT (7.4, 7.5, 7.1.8-9, 7.7)
+
+def test_pb2_7_4_odds_rounding_in_defenders_favour(p1):
+    t = p1.tables
+    assert combat.ap_column(t, 2 * 11, 4) == col(p1, "2:1")   # 11:4 -> 2:1
+    assert combat.ap_column(t, 2 * 7, 4) == col(p1, "3:2")    # 7:4 -> 3:2
+    assert combat.ap_column(t, 2 * 21, 14) == col(p1, "3:2")  # the 7.7 example's 21:14
+    assert combat.ap_column(t, 2 * 12, 4) == col(p1, "3:1")
+    assert combat.ap_column(t, 2 * 1, 5) == -1                # below 1:4: not allowed (PB2-OQ-11)
+    assert combat.ap_column(t, 2 * 99, 1) == len(p1.columns) - 1
+
+
+def test_pb2_7_5_differential_example():
+    # Three firers of AT 2, 2 and 3 at an armored target of defence 2: 3 + 1 + 1 - 2 = +3.
+    p = prepared(1, {"units.gb-sherman-v.full.at": 2, "units.gb-sherman-firefly.full.at": 3,
+                     "units.pzkw-iv-h.full.df": 2})
+    t = p.tables
+    st = fresh_state(p)
+    firers = np.array(units_of(p, "gb-sherman-v")[:2] + units_of(p, "gb-sherman-firefly")[:1], dtype=np.int64)
+    target = np.array(units_of(p, "pzkw-iv-h")[:1], dtype=np.int64)
+    c = combat.fire_column(t, st, firers, 3, np.ones(3, dtype=np.int64), target, 1, True)
+    assert t.dft_at_diff[c] == 3
+    assert combat.at_column(t, 3) == c
+    assert combat.at_column(t, -5) == -1                      # below the table: no effect (PB2-OQ-14)
+
+
+def test_pb2_7_1_8_and_7_1_9_natural_two_and_twelve(p1):
+    t = p1.tables
+    c = col(p1, "3:2")
+    assert combat.dft_result(t, c, 12, -20) == R_NONE         # a natural 12 always misses
+    assert combat.dft_result(t, c, 2, +20) == R_2X            # a natural 2: the column's best result
+    assert combat.dft_result(t, col(p1, "1:4"), 2, +20) == R_D
+
+
+def test_pb2_7_7_given_cell_and_example(p1):
+    """21:14 = 3:2, roll 5 - 1 (defender disrupted) - 1 (height advantage) = 3 -> X; one platoon
+    reduced for the X, the other takes the DD and, already disrupted, is reduced too; both S/D."""
+    t = p1.tables
+    assert combat.dft_result(t, col(p1, "3:2"), 5, -2) == R_1X
+    assert combat.dft_result(t, col(p1, "3:2"), 5, -1) == R_DD   # with the woods +1 (PB2-OQ-10)
+    for result in (R_1X, R_DD):
+        st = fresh_state(p1)
+        plts = np.array(units_of(p1, "gb-motor-platoon")[:2], dtype=np.int64)
+        for u in plts:
+            st.hex[u] = hx(p1, "1515")
+            st.disrupted[u] = True
+        combat.apply_result(t, st, plts, 2, result, np.ones(2, dtype=np.bool_))
+        assert list(st.steps[plts]) == [1, 1]
+        assert st.spent[plts].all() and st.disrupted[plts].all()
+
+
+def test_pb2_7_7_step_losses_spread_equally(p1):
+    t = p1.tables
+    st = fresh_state(p1)
+    a, b = units_of(p1, "gb-motor-platoon")[:2]
+    for u in (a, b):
+        st.hex[u] = hx(p1, "1515")
+    targets = np.array([a, b], dtype=np.int64)
+    combat.apply_result(t, st, targets, 2, R_2X, np.zeros(2, dtype=np.bool_))
+    assert list(st.steps[targets]) == [1, 1]                 # 2X on two: one step each
+    combat.apply_result(t, st, targets[:1], 1, R_2X, np.ones(1, dtype=np.bool_))
+    assert st.steps[a] == 0 and st.hex[a] == GONE            # the reduced counter removed
+    st.disrupted[b] = False
+    combat.apply_result(t, st, targets[1:], 1, R_D, np.zeros(1, dtype=np.bool_))
+    assert st.disrupted[b] and st.spent[b] and st.steps[b] == 1
+
+
+def test_two_dice_frequencies_by_sampling():
+    streams = seed_streams(7)
+    n = 72000
+    rolls = np.array([two_dice(streams) for _ in range(n)])
+    for s in range(2, 13):
+        p = (6 - abs(s - 7)) / 36
+        assert abs((rolls == s).mean() - p) < 4 * np.sqrt(p * (1 - p) / n)
+
+
+# ----------------------------------------------------------------------------- modifiers (6.2.3, 7.6)
+
+def test_pb2_7_6_1_majority_rule_range_example(p1):
+    t = p1.tables
+    assert [combat.range_drm(t, r) for r in (0, 1, 4, 7, 10)] == [-2, -1, 1, 2, 3]
+    vals = np.array([combat.range_drm(t, r) for r in (4, 7, 10)], dtype=np.int64)
+    assert combat.graded_majority(vals, 3, False) == 2       # stepwise (the default reading)
+    assert combat.graded_majority(vals, 3, True) == 2        # median reading
+    assert combat.graded_majority(np.array([1, 1, 3, 3]), 4, False) == 3
+    assert combat.majority(1, 2) and not combat.majority(1, 3)
+
+
+def test_pb2_6_2_3_unspotted_and_7_6_2_defender_majority(p1):
+    t = p1.tables
+    st = fresh_state(p1)
+    plts = np.array(units_of(p1, "gb-motor-platoon")[:3], dtype=np.int64)
+    h = hx(p1, "1515")
+    for u in plts:
+        st.hex[u] = h
+    base = combat.defender_drm(t, st, plts, 3, False, K_DF, False, False)
+    assert combat.defender_drm(t, st, plts, 3, True, K_DF, False, False) - base == 4
+    st.disrupted[plts[0]] = True                              # 1 of 3 disrupted: no -1
+    assert combat.defender_drm(t, st, plts, 3, False, K_DF, False, False) == base
+    st.disrupted[plts[1]] = True                              # 2 of 3: -1 for the group
+    assert combat.defender_drm(t, st, plts, 3, False, K_DF, False, False) == base - 1
+
+
+def test_pb2_7_8_2_opportunity_fire_modifiers(p1):
+    t = p1.tables
+    st = fresh_state(p1)
+    tank = np.array(units_of(p1, "gb-sherman-v")[:1], dtype=np.int64)
+    inf = np.array(units_of(p1, "gb-motor-platoon")[:1], dtype=np.int64)
+    clear = next(h for h in range(t.n_hexes) if t.cover[h] == 0 and t.tem_df[h] == 0 and t.play[h])
+    st.hex[tank[0]] = clear
+    st.hex[inf[0]] = clear
+    assert combat.defender_drm(t, st, tank, 1, False, K_OPP, False, True) == 1      # moving vehicle +1
+    assert combat.defender_drm(t, st, tank, 1, False, K_OPP, True, True) == 0       # and road mover -1
+    assert combat.defender_drm(t, st, inf, 1, False, K_OPP, False, True) == -1      # infantry in the open
+    assert combat.defender_drm(t, st, inf, 1, False, K_DF, False, False) == 0
+
+
+# ----------------------------------------------------------------------------- spotting (6.1.3)
+
+def _los_pair_at(p, t, target_pred, distance):
+    for a in np.flatnonzero(t.play):
+        if not target_pred(a):
+            continue
+        for b in np.flatnonzero((t.dist[a] == distance) & t.play):
+            if t.los[a, b] and t.cover[b] == 0 and not t.depression[b] and not t.depression[a]:
+                return int(a), int(b)
+    raise AssertionError("no such pair on the board")
+
+
+def test_pb2_6_1_3_spotting_ranges(p1):
+    t = p1.tables
+    woods = lambda h: t.cover[h] == WOODS   # noqa: E731
+    inf = units_of(p1, "de-ss-panzergrenadier-platoon")[0]
+    spotter = units_of(p1, "gb-motor-platoon")[0]
+    for d, expected in ((3, True), (4, False)):
+        st = fresh_state(p1)
+        a, b = _los_pair_at(p1, t, woods, d)
+        st.hex[inf], st.hex[spotter] = a, b
+        assert combat.spotted_now(t, st, inf) is expected, d   # woods: within 3 (6.1.3 a)
+        st.disrupted[inf] = True
+        assert combat.spotted_now(t, st, inf)                   # a Disrupted target: any range (6.1.3 c)
+        st.disrupted[inf] = False
+        st.disrupted[spotter] = True
+        assert not combat.spotted_now(t, st, inf)               # a Disrupted spotter spots nothing
+    clear = lambda h: t.cover[h] == 0   # noqa: E731
+    st = fresh_state(p1)
+    a, b = _los_pair_at(p1, t, clear, 12)
+    st.hex[inf], st.hex[spotter] = a, b
+    assert combat.spotted_now(t, st, inf)                       # clear: within 20 (6.1.3 d)
+    st.hex[inf] = next(h for h in range(t.n_hexes) if t.cover[h] == WOODS and t.play[h])
+    st.hex[spotter] = int(t.neighbours[st.hex[inf], 0])
+    st.unspotted[inf] = True
+    assert combat.spotted_now(t, st, inf)                       # adjacent: always
+
+
+# ----------------------------------------------------------------------------- line of sight (5.4)
+
+def _line_map(levels, obstacle=None):
+    """A straight column of hexes (axial q = 0, r = 0..n-1) with these levels."""
+    from simulator.hexgrid import axial_index, distance_matrix
+
+    n = len(levels)
+    q = np.zeros(n, dtype=np.int64)
+    r = np.arange(n, dtype=np.int64)
+    iax, q0, r0 = axial_index(q, r)
+    lv = np.array(levels, dtype=np.int64)
+    ob = np.array(obstacle if obstacle is not None else levels, dtype=np.int64)
+    nb = np.full((n, 6), -1, dtype=np.int64)
+    for i in range(n):
+        if i > 0:
+            nb[i, 0] = i - 1
+        if i < n - 1:
+            nb[i, 3] = i + 1
+    return q, r, iax.astype(np.int64), q0, r0, lv, ob, np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), \
+        nb, distance_matrix(q, r).astype(np.int64)
+
+
+def _clear(p, levels, obstacle=None, a=0, b=None):
+    q, r, iax, q0, r0, lv, ob, inh, dep, nb, dist = _line_map(levels, obstacle)
+    b = len(levels) - 1 if b is None else b
+    t = p.tables
+    return los_pair(a, b, q, r, iax, q0, r0, lv, ob, inh, dep, nb, dist, t.partial_num, t.partial_den,
+                    np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64), np.zeros(2, dtype=np.bool_))
+
+
+def test_pb2_5_4_1_to_5_4_3_obstacles(p1):
+    assert not _clear(p1, [2, 2, 4, 2, 2])          # 5.4.1 higher than both
+    assert not _clear(p1, [3, 3, 3, 1])             # 5.4.2 equal to the higher, above the lower (a crest)
+    assert _clear(p1, [3, 1, 1, 2])                 # 5.4.3 lower than both
+    assert _clear(p1, [1, 4])                       # 5.4.6 adjacent
+    assert not _clear(p1, [1, 1, 1], obstacle=[1, 2, 1])   # woods (+1) on the same level
+
+
+def test_pb2_5_4_5_partial_height_chart(p1):
+    # Higher unit at level 3, lower at 1 (difference 2), an obstacle one level above the lower
+    # unit: clear while it is at most 1/2 D from the higher unit (D = 6: 3 hexes).
+    lv = [3, 1, 1, 1, 1, 1, 1]
+    for k, clear in ((2, True), (3, True), (4, False), (5, False)):
+        ob = list(lv)
+        ob[k] = 2
+        assert _clear(p1, lv, ob) is clear, k
+    # Difference 5, obstacle 4 above the lower: 1/5 D (D = 5: 1 hex).
+    lv = [6, 1, 1, 1, 1, 1]
+    for k, clear in ((1, True), (2, False)):
+        ob = list(lv)
+        ob[k] = 5
+        assert _clear(p1, lv, ob) is clear, k
+
+
+def test_hill_112_crest_blocks_the_summit(p1):
+    """On the board: the summit orchard (level 6) does not see down past the flat top (5.4.2)."""
+    t = p1.tables
+    assert t.level[hx(p1, "2521")] == 6 and t.level[hx(p1, "2522")] == 5
+    assert not t.los[hx(p1, "2520"), hx(p1, "2522")]
+    assert t.los[hx(p1, "2521"), hx(p1, "2522")]               # adjacent
+
+
+# ----------------------------------------------------------------------------- movement (4.x, 14.x)
+
+def _find_step(t, pred):
+    for h in np.flatnonzero(t.play):
+        for d in range(6):
+            n = t.neighbours[h, d]
+            if n >= 0 and t.play[n] and pred(h, d, n):
+                return int(h), d, int(n)
+    raise AssertionError("no such step")
+
+
+def test_pb2_14_movement_costs(p1):
+    t = p1.tables
+    sherman = units_of(p1, "gb-sherman-v")[0]
+    churchill = None
+    inf = units_of(p1, "gb-motor-platoon")[0]
+    flat = lambda h, d, n: (t.cover[n] == 0 and not t.road_side[h, d] and t.level[n] == t.level[h]  # noqa: E731
+                            and t.side_cost[h, d, 1] == 0)
+    h, d, n = _find_step(t, flat)
+    assert movement.enter_cost(t, sherman, h, d, n, True) == 2         # clear: tracked 1 MP (14.1.1)
+    assert movement.enter_cost(t, inf, h, d, n, True) == 2             # leg 1 MP
+    h, d, n = _find_step(t, lambda h, d, n: t.road_side[h, d])
+    assert movement.enter_cost(t, sherman, h, d, n, True) == 1         # road 1/2 MP (14.3.1.1)
+    up = lambda h, d, n: (t.cover[n] == 0 and not t.road_side[h, d] and t.level[n] > t.level[h]  # noqa: E731
+                          and t.side_cost[h, d, 1] == 0 and t.cover[h] == 0)
+    h, d, n = _find_step(t, up)
+    assert movement.enter_cost(t, sherman, h, d, n, True) == 4         # uphill slope +1 tracked (14.9.1)
+    assert movement.enter_cost(t, inf, h, d, n, True) == 2             # infantry +0
+    del churchill
+    woods = lambda h, d, n: (t.cover[n] == WOODS and t.cover[h] != WOODS and not t.road_side[h, d]  # noqa: E731
+                             and t.level[n] <= t.level[h] and t.side_cost[h, d, 1] == 0)
+    h, d, n = _find_step(t, woods)
+    assert movement.enter_cost(t, sherman, h, d, n, True) == 4         # woods: tracked 2 (14.4.1)
+    stream = lambda h, d, n: t.side_cost[h, d, 2] == ALL_MA            # noqa: E731
+    h, d, n = _find_step(t, stream)
+    assert movement.enter_cost(t, inf, h, d, n, True) == ALL_MA        # deep stream / stream: all MP
+    assert movement.enter_cost(t, sherman, h, d, n, True) in (ALL_MA, PROHIBITED)
+
+
+def test_pb2_14_9_1_churchill_pays_no_slope():
+    p = prepared(2)
+    t = p.tables
+    ch = units_of(p, "gb-churchill-vii")[0]
+    up = lambda h, d, n: (t.cover[n] == 0 and not t.road_side[h, d] and t.level[n] > t.level[h]  # noqa: E731
+                          and t.side_cost[h, d, 1] == 0 and t.cover[h] == 0)
+    h, d, n = _find_step(t, up)
+    assert movement.enter_cost(t, ch, h, d, n, True) == 2
+
+
+def test_pb2_2_3_5_stacking_and_4_1_8_no_enemy_hex(p1):
+    t = p1.tables
+    st = fresh_state(p1)
+    plts = units_of(p1, "gb-motor-platoon")
+    start = hx(p1, "1515")
+    mover = plts[3]
+    st.hex[mover] = start
+    full = int(t.neighbours[start, 3])
+    for u in plts[:3]:                                   # 3 x 2 SP = 6 SP: full
+        st.hex[u] = full
+    enemy = units_of(p1, "de-ss-panzergrenadier-platoon")[0]
+    other = int(t.neighbours[start, 0])
+    st.hex[enemy] = other
+    n = movement.reachable(t, st, mover, start, 0, t.t_ma[t.u_type[mover]])
+    reached = set(int(h) for h in st.order[:n])
+    assert full not in reached and other not in reached
+    assert len(reached) > 1
+    assert combat.stack_sp(t, st, full, 0, -1) == 6
+
+
+# ----------------------------------------------------------------------------- recovery (13.1)
+
+def test_pb2_13_1_recovery_numbers(p1):
+    t = p1.tables
+    st = fresh_state(p1)
+    u = units_of(p1, "gb-motor-platoon")[0]
+    clear = next(h for h in range(t.n_hexes) if t.tem_df[h] == 0 and t.play[h])
+    woods = next(h for h in range(t.n_hexes) if t.cover[h] == WOODS and t.play[h])
+    st.hex[u] = clear
+    st.disrupted[u] = True
+    eff = int(t.s_efficiency[t.u_side[u]])
+    assert game.recovery_target(t, st, u) == eff                 # 2d6 <= rating
+    st.spent[u] = True
+    assert game.recovery_target(t, st, u) == eff - 3             # S/D: +3 on the roll (13.1.2)
+    st.hex[u] = woods
+    assert game.recovery_target(t, st, u) == eff - 3 + 1         # cover: -1 on the roll (13.1.3)
+
+
+# ----------------------------------------------------------------------------- the turn (3.1)
+
+def test_pb2_3_1_2_last_chit_not_executed(p1):
+    g = play_one(p1, 5, RULESET.players.parse(None, p1.sides))
+    st, t = g.state, p1.tables
+    ev = st.ev[:st.n_ev[0]]
+    for turn in range(1, t.turns + 1):
+        e = ev[ev[:, 0] == turn]
+        kinds = e[:, 2]
+        pool = int(t.s_chits[:, turn, :].sum() + t.s_reinf[:, turn].sum())
+        played = int((kinds == EV_CHIT).sum())
+        carried = int(((kinds == EV_CHIT) & (e[:, 7] == 1)).sum())   # reinforcement chits, carried ones too
+        assert (kinds == EV_UNPLAYED).sum() == 1                      # exactly one unplayed chit a turn
+        assert played + 1 >= pool - 0 and played + 1 <= pool + carried
+        chit_rows = np.flatnonzero((kinds == EV_CHIT) | (kinds == EV_UNPLAYED))
+        assert kinds[chit_rows[-1]] == EV_UNPLAYED                   # and it is the last drawn
+
+
+def test_same_seed_same_game_and_recorded_decisions_replay(p1):
+    players = RULESET.players.parse(None, p1.sides)
+    a = play_one(p1, 11, players)
+    b = play_one(p1, 11, players)
+    assert np.array_equal(a.state.ev[:a.state.n_ev[0]], b.state.ev[:b.state.n_ev[0]])
+    # The players removed: the random player's choices differ, the recorded ones reproduce the game.
+    rec = a.state.dec[:a.state.n_dec[0]].copy()
+    other = RULESET.players.parse(["random"], p1.sides)
+    c = play_one(p1, 11, other, forced=rec)
+    assert np.array_equal(a.state.ev[:a.state.n_ev[0]], c.state.ev[:c.state.n_ev[0]])
+    assert c.winner == a.winner
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_invariants_after_random_games(n):
+    """Random players on both sides: no hex over the stacking limit, no hex with both sides,
+    steps within a counter's, eliminated counters off the map, fire happened."""
+    p = prepared(n)
+    t = p.tables
+    players = RULESET.players.parse(["random"], p.sides)
+    fired = 0
+    for seed in range(30):
+        g = play_one(p, seed, players)
+        st = g.state
+        nu = t.n_units
+        assert ((st.steps[:nu] >= 0) & (st.steps[:nu] <= t.t_steps[t.u_type])).all()
+        assert (st.hex[:nu][st.steps[:nu] == 0] == GONE).all()
+        for h in np.unique(st.hex[:nu][st.hex[:nu] >= 0]):
+            sides = set(t.u_side[st.hex[:nu] == h])
+            assert len(sides) == 1
+            assert combat.stack_sp(t, st, int(h), sides.pop(), -1) <= t.stack_limit
+        fired += int((st.ev[:st.n_ev[0], 2] == EV_FIRE).sum())
+        assert not (st.hex[:nu] == OFF_MAP).all()
+    assert fired > 0
+
+
+def test_play_games_tables_match_the_schema(p1):
+    from simulator.results import check_batch, fill_families
+
+    games, turns, losses = play_games(p1, [1, 2, 3], RULESET.players.parse(None, p1.sides))
+    games = fill_families(RULESET.results.games, games, p1.sides)
+    check_batch(RULESET.name, RULESET.results, (games, turns, losses), p1.sides)
+    assert set(games.winner) <= set(p1.sides)
+    assert (turns.turn.max() == p1.tables.turns)
