@@ -262,8 +262,9 @@ def _page(games: pd.DataFrame, summary: dict, images: dict, boards: list, failed
     if summary.get("turns"):
         facts.append(f"{summary['turns']} game-turns each")
     if summary.get("sets_up_first"):
-        facts.append(f"the {summary['sets_up_first'].capitalize()}s set up first, the "
-                     f"{summary['moves_first'].capitalize()}s move first")
+        # A ruleset with a fixed order of play says who moves first; a chit-pull one does not.
+        facts.append(f"the {summary['sets_up_first'].capitalize()}s set up first"
+                     + (f", the {summary['moves_first'].capitalize()}s move first" if summary.get("moves_first") else ""))
     if summary.get("date"):
         facts.append(f"run on {summary['date'][:10]}")
     if summary.get("overrides"):

@@ -319,8 +319,12 @@ def _outlined_text(cv: Canvas, text: str, cx: float, cy: float, height: float, z
 
 
 def _draw_boards(cv: Canvas, m, look: MapStyle) -> None:
-    """A dashed outline and a large outlined board number on each board ("inverted" when rotated)."""
-    for name, (x0, x1, y0, y1) in _board_rectangles(m, cv.x, cv.y, look):
+    """A dashed outline and a large outlined board number on each board ("inverted" when rotated);
+    a map of one board without half hexes (a whole game map, not a geomorphic board) gets neither."""
+    boards = _board_rectangles(m, cv.x, cv.y, look)
+    if len(boards) == 1 and not look.half_hexes:
+        boards = []
+    for name, (x0, x1, y0, y1) in boards:
         cv.add(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=style.BOARD_OUTLINE_COLOUR,
                          linewidth=1.3, linestyle=(0, (7, 4)), alpha=0.7, zorder=9), clip=False)
         cx, cy, h = (x0 + x1) / 2, (y0 + y1) / 2, y1 - y0

@@ -353,6 +353,88 @@ def test_pb2_2_3_5_stacking_and_4_1_8_no_enemy_hex(p1):
     assert combat.stack_sp(t, st, full, 0, -1) == 6
 
 
+# ----------------------------------------------------------------------------- CAT and reaction fire (9, 7.9)
+
+def _adjacent_pair(t):
+    for a in np.flatnonzero(t.play):
+        if t.cover[a] != 0 or t.tem_df[a] != 0:
+            continue
+        for d in range(6):
+            b = int(t.neighbours[a, d])
+            if b >= 0 and t.play[b] and t.cover[b] == 0 and t.tem_df[b] == 0:
+                return int(a), b
+    raise AssertionError
+
+
+def test_pb2_9_1_9_and_9_1_10_cat_modifiers():
+    from simulator.rulesets.panzerblitz_v2.assault import cat_attacker_drm
+
+    p = prepared(1, {"situation.side.british.group.0.units.gb-engineer-platoon": 2})
+    t = p.tables
+    st = fresh_state(p)
+    a, b = _adjacent_pair(t)
+    inf = units_of(p, "gb-motor-platoon")[:2]
+    eng = units_of(p, "gb-engineer-platoon")
+    tgt = np.array(units_of(p, "de-ss-panzergrenadier-platoon")[:1], dtype=np.int64)
+    for u in inf + eng:
+        st.hex[u] = a
+    st.hex[tgt[0]] = b
+    assert cat_attacker_drm(t, st, np.array(inf, dtype=np.int64), 2, b, tgt, 1, False) == -3   # -1 CAT, -2 range 0
+    assert cat_attacker_drm(t, st, np.array(inf + eng[:1], dtype=np.int64), 3, b, tgt, 1, False) == -4
+    assert cat_attacker_drm(t, st, np.array(inf + eng, dtype=np.int64), 4, b, tgt, 1, False) == -4   # 17.4.2
+
+
+def test_pb2_9_1_3_and_9_2_2_who_may_close_assault(p1):
+    from simulator.rulesets.panzerblitz_v2.assault import cat_eligible
+
+    t = p1.tables
+    st = fresh_state(p1)
+    inf = units_of(p1, "gb-motor-platoon")[0]
+    tank = units_of(p1, "gb-sherman-v")[0]
+    for u in (inf, tank):
+        st.hex[u] = hx(p1, "1515")
+        st.active[u] = True
+    assert cat_eligible(t, st, inf, 0) and not cat_eligible(t, st, tank, 0)   # infantry only
+    st.mp_op[inf] = 2
+    st.spent[inf] = True                                  # moved one MP (and so Spent, 4.1.10)
+    assert cat_eligible(t, st, inf, 0)
+    st.mp_op[inf] = 3                                     # more than one MP (9.1.3)
+    assert not cat_eligible(t, st, inf, 0)
+    st.mp_op[inf] = 1
+    st.road_op[inf] = True                                # road movement (9.2.2)
+    assert not cat_eligible(t, st, inf, 0)
+
+
+def test_pb2_7_9_reaction_fire_halving_and_column_shift(p1):
+    from simulator.rulesets.panzerblitz_v2.assault import reaction_fire
+    from simulator.rulesets.panzerblitz_v2.state import EV_REACTION
+
+    t = p1.tables
+    a, b = _adjacent_pair(t)
+    att = np.array(units_of(p1, "gb-motor-platoon")[:1], dtype=np.int64)
+    defender = units_of(p1, "de-ss-panzergrenadier-platoon")[0]
+
+    def react(spent, disrupted):
+        st = fresh_state(p1)
+        st.hex[att[0]] = a
+        st.hex[defender] = b
+        st.spent[defender] = spent
+        st.disrupted[defender] = disrupted
+        reaction_fire(t, st, b, a, att, 1, 1)
+        ev = st.ev[:st.n_ev[0]]
+        ev = ev[ev[:, 2] == EV_REACTION]
+        return int(ev[0, 5]) if len(ev) else None, st
+
+    col, st = react(False, False)                         # AP 4 : DF 7 -> 1:2
+    assert col == col_of(p1, "1:2") and st.spent[defender]     # 7.9.2: a fresh firer is Spent after
+    assert react(True, False)[0] == col_of(p1, "1:4")     # 7.9b: a Spent firer halved, 2 : 7
+    assert react(True, True)[0] is None                   # halved and one column left: off the table
+
+
+def col_of(p, label):
+    return p.columns.index(label)
+
+
 # ----------------------------------------------------------------------------- recovery (13.1)
 
 def test_pb2_13_1_recovery_numbers(p1):
@@ -426,10 +508,9 @@ def test_invariants_after_random_games(n):
 
 
 def test_play_games_tables_match_the_schema(p1):
-    from simulator.results import check_batch, fill_families
+    from simulator.results import check_batch
 
     games, turns, losses = play_games(p1, [1, 2, 3], RULESET.players.parse(None, p1.sides))
-    games = fill_families(RULESET.results.games, games, p1.sides)
     check_batch(RULESET.name, RULESET.results, (games, turns, losses), p1.sides)
     assert set(games.winner) <= set(p1.sides)
     assert (turns.turn.max() == p1.tables.turns)

@@ -125,7 +125,10 @@ def play_games(p: Prepared, seeds, players: dict) -> tuple[pd.DataFrame, pd.Data
             u = int(e[4])
             losses.append((gi, int(seed), sides[int(t.u_side[u])], p.type_ids[int(t.u_type[u])],
                            labels[int(e[5])] if e[5] >= 0 else "", int(e[0]), bool(e[6] == 0)))
-    return (pd.DataFrame(games),
+    g = pd.DataFrame(games)
+    loss_cols = [c for c in g.columns if c.startswith("lost:")]
+    g[loss_cols] = g[loss_cols].fillna(0).astype(np.int64)   # counts a game reports only when non-zero
+    return (g,
             pd.DataFrame(turns, columns=["batch_game", "seed", "turn", "side", "units_on_map", "steps_on_map",
                                          "units_disrupted", "steps_lost", "objectives_held", "measure"]),
             pd.DataFrame(losses, columns=["batch_game", "seed", "side", "unit_type", "hex", "turn", "eliminated"]))

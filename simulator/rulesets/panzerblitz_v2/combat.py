@@ -12,16 +12,20 @@ import numpy as np
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
 from simulator.rulesets.panzerblitz_v2.state import (
+    EV_CAT,
     EV_DISRUPT,
     EV_FIRE,
     EV_LOSS,
     EV_OPP_FIRE,
+    EV_REACTION,
     EV_SPOTTED,
     GONE,
 )
 from simulator.rulesets.panzerblitz_v2.tables import (
     CITY,
+    K_CAT,
     K_OPP,
+    K_REACTION,
     M_DEF_DISRUPTED,
     M_HEIGHT_ADV,
     M_HEIGHT_DIS,
@@ -254,14 +258,15 @@ def can_fire(t, st, f, target_hex, armored):
 # ----------------------------------------------------------------------------- the attack
 
 @njit(cache=True)
-def attacker_drm(t, st, firers, nf, target_hex, kind):
-    """Range (graded) and height modifiers of a firing group, by the majority rule (7.6.1)."""
+def attacker_drm(t, st, firers, nf, target_hex, kind, force_range):
+    """Range (graded) and height modifiers of a firing group, by the majority rule (7.6.1);
+    `force_range` >= 0: the range the rule says it is (reaction fire 7.9d: 1)."""
     vals = np.empty(nf, dtype=np.int64)
     adv = 0
     dis = 0
     for i in range(nf):
         h = st.hex[firers[i]]
-        vals[i] = range_drm(t, t.dist[h, target_hex])
+        vals[i] = range_drm(t, t.dist[h, target_hex] if force_range < 0 else force_range)
         if t.level[h] > t.level[target_hex]:
             adv += 1
         elif t.level[h] < t.level[target_hex]:
@@ -422,16 +427,23 @@ def apply_result(t, st, targets, nt, result, was_disrupted):
 
 
 @njit(cache=True)
-def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, kind, road_mover, moving, side):
-    """One direct-fire attack (7.1-7.7), opportunity fire included: spotting judged now (6.1.2),
-    one roll per spotting category with the odds of the whole target (7.1.7,
-    readings.mixed_spotting_odds = combined), results applied, firers Spent (7.1.6, 7.1.9).
-    Returns the result of the last roll."""
+def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, kind, road_mover, moving, side,
+                   col, adrm):
+    """One attack on the DFT (7.1-7.7): direct, opportunity, reaction fire or CAT.  Spotting is
+    judged now (6.1.2); one roll per spotting category with the odds of the whole target (7.1.7,
+    readings.mixed_spotting_odds = combined); results applied; firers Spent (7.1.6, 7.1.9).
+    `col` < -1: the column of these firers and targets (fire_column); `adrm` the attacker's
+    modifiers when `col` is given (reaction fire, CAT), else computed here.  Returns the result of
+    the last roll."""
     for i in range(nt):
         update_spotting(t, st, targets[i])
-        st.df_target_op[targets[i]] = st.op[0]
-    col = fire_column(t, st, firers, nf, halves, targets, nt, armored)
-    adrm = attacker_drm(t, st, firers, nf, target_hex, kind)
+        if kind == K_CAT:
+            st.cat_target_op[targets[i]] = st.op[0]
+        else:
+            st.df_target_op[targets[i]] = st.op[0]
+    if col < -1:
+        col = fire_column(t, st, firers, nf, halves, targets, nt, armored)
+        adrm = attacker_drm(t, st, firers, nf, target_hex, kind, -1)
     last = R_NONE
     cat = np.empty(nt, dtype=np.int64)
     was = np.empty(nt, dtype=np.bool_)
@@ -448,11 +460,21 @@ def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, 
         drm = adrm + defender_drm(t, st, cat, k, spotted_pass == 1, kind, road_mover, moving)
         natural = two_dice(st.streams)
         res = dft_result(t, col, natural, drm)
-        log_event(st, EV_OPP_FIRE if kind == K_OPP else EV_FIRE, side, target_hex, col, natural, drm, res * 100 + nf)
+        ev = EV_FIRE
+        if kind == K_OPP:
+            ev = EV_OPP_FIRE
+        elif kind == K_REACTION:
+            ev = EV_REACTION
+        elif kind == K_CAT:
+            ev = EV_CAT
+        log_event(st, ev, side, target_hex, col, natural, drm, res * 100 + nf)
         apply_result(t, st, cat[:k], k, res, was[:k])
         last = res
     for i in range(nf):
         f = firers[i]
+        if kind == K_REACTION:
+            st.spent[f] = True            # 7.9.2 (it may fire again: reaction fire is the exception of 7.1.5)
+            continue
         st.spent[f] = True
         st.fired[f] = True
         st.acted[f] = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.assault import cat_step
 from simulator.rulesets.panzerblitz_v2.combat import (
     attacker_drm,
     can_fire,
@@ -20,6 +21,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     stack_sp,
     tem_for,
 )
+from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
 from simulator.rulesets.panzerblitz_v2.players import (
     CHIT_HEX,
@@ -29,7 +31,6 @@ from simulator.rulesets.panzerblitz_v2.players import (
     OPP_FIRE,
     RECOVER,
     SETUP_HEX,
-    choose,
 )
 from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
 from simulator.rulesets.panzerblitz_v2.state import (
@@ -55,22 +56,6 @@ from simulator.rulesets.panzerblitz_v2.state import (
 from simulator.rulesets.panzerblitz_v2.tables import K_DF, K_OPP, TOWED
 
 REINFORCEMENT = 99          # the radius field of a reinforcement chit in the pool
-
-
-@njit(cache=True)
-def decide(kind, n, t, st, side):
-    """Record (kind, n, chosen); when replaying, the recorded choice (the players are not asked)."""
-    k = st.n_dec[0]
-    if st.n_forced[0] >= 0:
-        idx = st.forced[k, 2] if k < st.n_forced[0] else 0
-    else:
-        idx = choose(kind, st.opts, n, t, st, side)
-    if k < st.dec.shape[0]:
-        st.dec[k, 0] = kind
-        st.dec[k, 1] = n
-        st.dec[k, 2] = idx
-    st.n_dec[0] = k + 1
-    return idx
 
 
 @njit(cache=True)
@@ -219,7 +204,7 @@ def _add_fire_option(t, st, h, target_unit, side, kind, n, halves):
             unsp += 1
         if st.disrupted[st.targets[i]]:
             dis += 1
-    drm = attacker_drm(t, st, st.firers, nf, h, kind) + defender_drm(t, st, st.targets, nt, 2 * unsp >= nt, kind,
+    drm = attacker_drm(t, st, st.firers, nf, h, kind, -1) + defender_drm(t, st, st.targets, nt, 2 * unsp >= nt, kind,
                                                                     False, False)
     st.opts[n, 0] = h
     st.opts[n, 1] = target_unit
@@ -251,7 +236,7 @@ def fire_step(t, st, side):
             halves[k] = st.scratch[k]
         nt = list_targets(t, st, h, target_unit, 1 - side)
         resolve_attack(t, st, st.firers[:nf].copy(), nf, halves[:nf], h, st.targets[:nt].copy(), nt, armored, K_DF,
-                       False, False, side)
+                       False, False, side, -99, 0)
         st.ts[st.turn[0], side, TS_FIRE] += 1
 
 
@@ -282,7 +267,7 @@ def opportunity_fire(t, st, u, h, road_mover):
     if col < 0:
         return False
     unsp = st.unspotted[u] and not spotted_now(t, st, u)
-    drm = attacker_drm(t, st, firers, nf, h, K_OPP) + defender_drm(t, st, targets, 1, unsp, K_OPP, road_mover, True)
+    drm = attacker_drm(t, st, firers, nf, h, K_OPP, -1) + defender_drm(t, st, targets, 1, unsp, K_OPP, road_mover, True)
     st.opts[0, 0] = 0
     st.opts[0, 1] = nf
     st.opts[0, 2] = col
@@ -293,7 +278,7 @@ def opportunity_fire(t, st, u, h, road_mover):
     st.opts[1, 3] = drm
     if decide(OPP_FIRE, 2, t, st, enemy) == 0:
         return False
-    resolve_attack(t, st, firers, nf, halves, h, targets, 1, armored, K_OPP, road_mover, True, enemy)
+    resolve_attack(t, st, firers, nf, halves, h, targets, 1, armored, K_OPP, road_mover, True, enemy, -99, 0)
     st.ts[st.turn[0], enemy, TS_FIRE] += 1
     return st.hex[u] < 0 or st.disrupted[u]
 
@@ -332,8 +317,13 @@ def move_unit(t, st, u, start, spent0):
         if enemy_in(t, st, h, side):
             break                                      # an enemy unit came (cannot happen in-op)
         st.hex[u] = h
+        st.mp_op[u] = costs[j] - spent0
+        road = False
+        for d in range(6):
+            if t.neighbours[prev, d] == h and t.road_side[prev, d] and costs[j] - costs[j - 1] == 1:
+                road = True
+        st.road_op[u] = st.road_op[u] or road
         log_event(st, EV_MOVE, side, u, prev, h, costs[j], 0)
-        road = costs[j] - costs[j - 1] == 1
         if opportunity_fire(t, st, u, h, road):
             break
     if st.hex[u] >= 0:
@@ -469,6 +459,8 @@ def operation(t, st, side, radius):
         for u in range(t.n_units):
             st.active[u] = False
             st.acted[u] = False
+            st.mp_op[u] = 0
+            st.road_op[u] = False
             if t.u_side[u] == side and st.hex[u] >= 0 and not st.spent[u] and t.dist[st.hex[u], centre] <= radius:
                 st.active[u] = True
                 activated += 1
@@ -478,6 +470,7 @@ def operation(t, st, side, radius):
     st.ts[st.turn[0], side, TS_CHITS] += 1
     fire_step(t, st, side)
     move_step(t, st, side)
+    cat_step(t, st, side)
     recover_step(t, st, side)
     for u in range(t.n_units):
         if st.active[u] and not t.idle_stay_fresh and st.hex[u] >= 0:

@@ -14,8 +14,8 @@ from simulator.rulesets.panzerblitz_v2.combat import expected_steps
 from simulator.rulesets.panzerblitz_v2.rng import PLAYERS, below, uniform
 
 # Decision kinds: the code is the index (RULESET.decision_kinds).
-DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX")
-SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX = range(7)
+DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX", "CAT")
+SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT = range(8)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -31,6 +31,7 @@ HEURISTIC_PARAMS = {
     "hold_bonus": Param(0.8, "move: value of staying put for the side defending the objective"),
     "jitter": Param(0.3, "spread of the random tie-breaking added to every score"),
     "w_view": Param(0.04, "set-up and move: value of each hex seen within 8 hexes (field of fire)"),
+    "cat_min": Param(0.25, "close-assault only when the expected step losses reach this"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -40,7 +41,8 @@ PLAYERS_CATALOGUE = Catalogue([
                "losses, moves toward (or holds) the objective under cover"),
 ], default="heuristic", replay_default="heuristic")
 
-P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW = range(11)
+(P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
+ P_CAT_MIN) = range(12)
 
 
 @njit(cache=True)
@@ -75,9 +77,9 @@ def heuristic(kind, opts, n, t, st, side):
                 s = 0.05
             else:
                 s = opts[i, 1] + p[P_CHIT_FIRE] * opts[i, 3] + p[P_CHIT_DIS] * opts[i, 2]
-        elif kind == FIRE:         # target hex, target unit, firers, column, drm, targets, disrupted targets
+        elif kind == FIRE or kind == CAT:   # target hex, target unit / type, firers, column, drm, targets, disrupted
             if opts[i, 0] < 0:
-                s = p[P_FIRE_MIN]
+                s = p[P_FIRE_MIN] if kind == FIRE else p[P_CAT_MIN]
             else:
                 nt = max(opts[i, 5], 1)
                 s = expected_steps(t, opts[i, 3], opts[i, 4], nt, opts[i, 6] / nt)

@@ -7,7 +7,9 @@ import numpy as np
 from simulator.api import Counter, MapFrame
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_ADMIN,
+    EV_ADVANCE,
     EV_CARRY,
+    EV_CAT,
     EV_CHIT,
     EV_DISRUPT,
     EV_ENTER,
@@ -15,6 +17,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_LOSS,
     EV_MOVE,
     EV_OPP_FIRE,
+    EV_REACTION,
     EV_RECOVER,
     EV_SETUP,
     EV_SPOTTED,
@@ -67,9 +70,9 @@ class PBV2Replay:
                 out.append(f"  {s} {'reinforcement' if d else f'Op{a}'} chit drawn last: not executed (PB2 3.1.2)")
             elif kind == EV_CARRY:
                 out.append(f"  {s} reinforcement chit carried to the next turn (PB2 3.1.2.3)")
-            elif kind in (EV_FIRE, EV_OPP_FIRE):
+            elif kind in (EV_FIRE, EV_OPP_FIRE, EV_REACTION, EV_CAT):
                 col = p.columns[b] if b >= 0 else "-"
-                what = "opportunity fire" if kind == EV_OPP_FIRE else "fires"
+                what = {EV_OPP_FIRE: "opportunity fire", EV_REACTION: "reaction fire", EV_CAT: "close assault"}.get(kind, "fires")
                 out.append(f"    {s} {what} ({x % 100} units) at {hx(a)}: column {col} "
                            f"(AT {int(t.dft_at_diff[b]):+d}), roll {c} {d:+d} -> {RESULTS[x // 100]}")
             elif kind == EV_LOSS:
@@ -78,6 +81,8 @@ class PBV2Replay:
                 out.append(f"      {self._unit(a)} ({s}) in {hx(b)} disrupted")
             elif kind == EV_MOVE:
                 out.append(f"    {self._unit(a)} {hx(b)} -> {hx(c)} ({d / 2:g} MP)")
+            elif kind == EV_ADVANCE:
+                out.append(f"    {self._unit(a)} advances {hx(b)} -> {hx(c)} (PB2 9.1.13)")
             elif kind == EV_ENTER:
                 out.append(f"    {self._unit(a)} enters at {hx(b)}")
             elif kind == EV_RECOVER:
@@ -119,7 +124,7 @@ class PBV2Replay:
                 started = True
             if kind in (EV_SETUP, EV_ENTER):
                 pos[int(e[4])] = int(e[5])
-            elif kind == EV_MOVE:
+            elif kind in (EV_MOVE, EV_ADVANCE):
                 pos[int(e[4])] = int(e[6])
             elif kind == EV_LOSS:
                 steps[int(e[4])] = int(e[6])

@@ -63,7 +63,7 @@ class PanzerBlitzV2:
             now = int(s.victory["victory"])
             for d in (-1, 1):
                 if 0 < now + d <= len(s.objective):
-                    out.append(Candidate("threshold", f"situation.side.{i}.victory.victory", now + d, now, 1,
+                    out.append(Candidate("threshold", f"situation.side.{s.name}.victory.victory", now + d, now, 1,
                                          f"{s.name} needs {now + d} hexes instead of {now}"))
         return out
 

@@ -29,10 +29,13 @@ EV_ENTER = 10       # a = unit, b = hex
 EV_SPOTTED = 11     # a = unit
 EV_ADMIN = 12       # end of turn
 EV_CARRY = 13       # a reinforcement chit drawn last, carried to the next turn
+EV_REACTION = 14    # reaction fire (7.9), as EV_FIRE
+EV_CAT = 15         # close assault (9.0), as EV_FIRE
+EV_ADVANCE = 16     # a = unit, b = from, c = to (9.1.13)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
-    "fired", "active", "acted",
+    "fired", "active", "acted", "mp_op", "road_op", "cat_target_op",
     "control", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
     "dec", "n_dec", "forced", "n_forced",
@@ -56,6 +59,8 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, forced: np.ndarray
         disrupted_op=np.full(nu, -1, dtype=np.int64), unspotted=np.ones(nu, dtype=np.bool_),
         opfired=np.zeros(nu, dtype=np.bool_), df_target_op=np.full(nu, -1, dtype=np.int64),
         fired=np.zeros(nu, dtype=np.bool_), active=np.zeros(nu, dtype=np.bool_), acted=np.zeros(nu, dtype=np.bool_),
+        mp_op=np.zeros(nu, dtype=np.int64), road_op=np.zeros(nu, dtype=np.bool_),
+        cat_target_op=np.full(nu, -1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int64), firers=np.zeros(nu, dtype=np.int64),

@@ -27,11 +27,13 @@ ALL_MA = 9999      # "all of its movement points" (14.4.1.2, 14.5.1, 14.6.1.2)
 PROHIBITED = -1
 # Kinds of attack, as modifiers.toml's `applies` names them.
 ATTACK_KINDS = ("df", "opportunity", "reaction", "assault", "overrun", "cat", "if", "self_if", "air", "minefield", "aa")
-K_DF, K_OPP, K_REACTION, K_ASSAULT = 0, 1, 2, 3
+K_DF, K_OPP, K_REACTION, K_ASSAULT, K_OVERRUN, K_CAT = 0, 1, 2, 3, 4, 5
 # DF modifiers the kernels apply, by name (modifiers.toml); their values and scopes are data.
 DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disadvantage",
-             "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open")
+             "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
+             "cat", "cat_with_engineer", "cat_vs_armor_in_town_or_city", "cat_from_city_vs_vehicle_in_city")
 M_UNSPOTTED, M_DEF_DISRUPTED, M_HEIGHT_ADV, M_HEIGHT_DIS, M_OPP_ROAD, M_OPP_VEHICLE, M_OPP_INF_OPEN = range(7)
+M_CAT, M_CAT_ENGINEER, M_CAT_ARMOR_TOWN, M_CAT_CITY_VEHICLE = range(7, 11)
 # DFT results, best first (direct_fire.results without "-").
 R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
 MAX_RANGE_TABULATED = 200
@@ -44,7 +46,7 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "los", "partial_num", "partial_den", "slope_extra",
     # units (by type)
     "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
-    "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat",
+    "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat", "t_engineer",
     # counters of the situation
     "n_units", "u_type", "u_side", "u_group", "u_enter_turn", "u_value",
     "g_setup", "g_setup_n", "g_entry", "g_entry_n",
@@ -55,6 +57,7 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "dft_threshold", "dft_num", "dft_den", "dft_at_diff", "dft_lowest", "dft_best", "dft_miss",
     "range_mod", "drm_value", "drm_applies", "shift_assault", "long_range_factor2", "long_range_extra",
     "at_additional", "majority_median", "at_zero_counts", "ap_keeps_fraction",
+    "shift_reaction", "reaction_inf_at2", "reaction_sd2", "cat_mp_limit2", "cat_city_add", "cat_def_highest",
     # stacking, efficiency, readings
     "stack_limit", "vehicle_town_factor", "rec_sd", "rec_cover", "rec_catastrophe",
     "spent_units_spot", "idle_stay_fresh", "reinf_carry", "reinf_sp_step", "reinf_mp_step2",
@@ -206,7 +209,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     t_range = np.zeros(nt, dtype=np.int64)
     t_ma = np.zeros(nt, dtype=np.int64)
     t_mode = np.zeros(nt, dtype=np.int64)
-    flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat")}
+    flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat",
+                                                        "engineer")}
     t_steps = np.zeros(nt, dtype=np.int64)
     for ti, uid in enumerate(type_ids):
         u = units[uid]
@@ -228,6 +232,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         # PB2-OQ-48: "infantry type" = red DF and leg movement (7.2.4 long-range fire).
         flags["long"][ti] = (not flags["armored"][ti]) and t_mode[ti] == LEG and u.get("kind") == "infantry"
         flags["combat"][ti] = t["ap2"][ti, 0] > 0 or t["at"][ti, 0] > 0   # 2.3.3
+        flags["engineer"][ti] = bool(u.get("engineer", False))
 
     # --- the situation's counters (on-map groups; off-board artillery waits for 11.x).
     u_type, u_side, u_group, u_enter = [], [], [], []
@@ -307,6 +312,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         t_ap=t["ap2"], t_at=t["at"], t_df=t["df"], t_sp=t["sp"], t_range=t_range, t_ma=t_ma, t_mode=t_mode,
         t_armored=flags["armored"], t_infantry=flags["infantry"], t_afv=flags["afv"], t_vehicle=flags["vehicle"],
         t_steps=t_steps, t_slope_exempt=flags["slope"], t_long_range=flags["long"], t_combat=flags["combat"],
+        t_engineer=flags["engineer"],
         n_units=len(u_type), u_type=u_type_a, u_side=np.array(u_side, dtype=np.int64),
         u_group=np.array(u_group, dtype=np.int64), u_enter_turn=np.array(u_enter, dtype=np.int64), u_value=u_value,
         g_setup=g_setup, g_setup_n=g_setup_n, g_entry=g_entry, g_entry_n=g_entry_n,
@@ -323,6 +329,12 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         majority_median=read.get("majority_rule", "stepwise") == "median",
         at_zero_counts=bool(read.get("at_zero_counts", False)),
         ap_keeps_fraction=bool(read.get("ap_halving_keeps_fraction", True)),
+        shift_reaction=int(_v(mods["column_shift"]["reaction_half_steps_disrupted"]["value"])),
+        reaction_inf_at2=int(round(2 * float(_v(mods["factor"]["reaction_infantry_at"]["value"])))),
+        reaction_sd2=int(round(2 * float(_v(mods["factor"]["reaction_spent_or_disrupted"]["value"])))),
+        cat_mp_limit2=2 * int(read.get("cat_mp_limit", 1)),
+        cat_city_add=bool(read.get("cat_city_modifiers_add", True)),
+        cat_def_highest=read.get("cat_armored_defense", "highest_plus_one") == "highest_plus_one",
         stack_limit=int(stack["limit"]), vehicle_town_factor=int(data["stacking"]["town_city"]["vehicle_factor"]),
         rec_sd=int(eff["spent_disrupted"]), rec_cover=int(eff["positive_tem_terrain"]),
         rec_catastrophe=int(eff["catastrophe_natural"]),

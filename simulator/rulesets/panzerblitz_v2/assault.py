@@ -1,0 +1,301 @@
+"""Close assault tactics (PB2-9) and the reaction fire that precedes them (PB2-7.9).
+
+Step iv of an Operation (3.1): after movement, active infantry adjacent to an enemy hex that
+spent at most one MP (9.1.3, readings.cat_mp_limit), did not use road movement (9.2.2) and did
+not fire, may CAT it.  An option names the target hex and the defender type (the non-armored
+units together, or the armored ones together, 9.1.5) and takes every such infantry unit adjacent
+to it (engine.md: attackers are not split between the two types, nor a lone attacker's factors,
+9.1.6-9.1.7).  The defenders' reaction fire comes first (7.9), at the attacking hex holding most
+attackers; attackers it disrupts drop out (7.9.1).  Then one roll on the DFT with the CAT
+modifiers (9.1.9-9.1.11, 14.2.6) and the defender's; if the hex is emptied, the attackers advance
+into it (9.1.13).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.combat import (
+    ap2,
+    ap_column,
+    at_column,
+    at_value,
+    attacker_drm,
+    defender_drm,
+    df_value,
+    log_event,
+    range_drm,
+    resolve_attack,
+    stack_sp,
+)
+from simulator.rulesets.panzerblitz_v2.decide import decide
+from simulator.rulesets.panzerblitz_v2.players import CAT
+from simulator.rulesets.panzerblitz_v2.state import EV_ADVANCE
+from simulator.rulesets.panzerblitz_v2.tables import (
+    CITY,
+    K_CAT,
+    K_REACTION,
+    M_CAT,
+    M_CAT_ARMOR_TOWN,
+    M_CAT_CITY_VEHICLE,
+    M_CAT_ENGINEER,
+    TOWN,
+)
+
+
+@njit(cache=True)
+def cat_eligible(t, st, u, side):
+    """9.1.3, 9.2.2: may unit u take part in a CAT in this Operation?"""
+    if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0 or st.disrupted[u] or st.fired[u]:
+        return False
+    if not t.t_infantry[t.u_type[u]] or st.road_op[u] or st.mp_op[u] > t.cat_mp_limit2:
+        return False
+    return st.mp_op[u] > 0 or not st.spent[u]
+
+
+@njit(cache=True)
+def _targets(t, st, h, armored, enemy, out):
+    n = 0
+    for u in range(t.n_units):
+        if st.hex[u] == h and t.u_side[u] == enemy and t.t_armored[t.u_type[u]] == armored \
+                and st.cat_target_op[u] != st.op[0]:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _attackers(t, st, h, armored, side, out):
+    n = 0
+    for u in range(t.n_units):
+        if not cat_eligible(t, st, u, side) or t.dist[st.hex[u], h] != 1:
+            continue
+        if (armored and at_value(t, st, u) > 0) or (not armored and ap2(t, st, u) > 0):
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def cat_column(t, st, att, na, tgt, nt, armored):
+    """9.1.9: odds or differential as DF; the armored defenders' combined defence by
+    readings.cat_armored_defense (PB2-OQ-69)."""
+    if armored:
+        best = 0
+        k = 0
+        for i in range(na):
+            a = at_value(t, st, att[i])
+            if a > 0:
+                best = max(best, a)
+                k += 1
+        if k == 0:
+            return -1
+        dbest = 0
+        dsum = 0
+        for i in range(nt):
+            dbest = max(dbest, df_value(t, st, tgt[i]))
+            dsum += df_value(t, st, tgt[i])
+        defense = dbest + t.at_additional * (nt - 1) if t.cat_def_highest else dsum
+        return at_column(t, best + t.at_additional * (k - 1) - defense)
+    attack2 = 0
+    for i in range(na):
+        attack2 += ap2(t, st, att[i])
+    defense = 0
+    for i in range(nt):
+        defense += df_value(t, st, tgt[i])
+    return ap_column(t, attack2, defense)
+
+
+@njit(cache=True)
+def cat_attacker_drm(t, st, att, na, h, tgt, nt, armored):
+    """9.1.9 (-1 CAT, range 0), 9.1.10 / 17.4 (an engineer, once), 9.1.11 (armor in a town or
+    city), 14.2.6 (from a city at vehicles in a city; readings.cat_city_modifiers_add)."""
+    drm = range_drm(t, 0) + t.drm_value[M_CAT]
+    eng = False
+    from_city = 0
+    for i in range(na):
+        if t.t_engineer[t.u_type[att[i]]]:
+            eng = True
+        if t.cover[st.hex[att[i]]] == CITY:
+            from_city += 1
+    if eng:
+        drm += t.drm_value[M_CAT_ENGINEER]
+    town = t.cover[h] == TOWN or t.cover[h] == CITY
+    if armored and town:
+        drm += t.drm_value[M_CAT_ARMOR_TOWN]
+    if armored and t.cover[h] == CITY and 2 * from_city >= na and t.cat_city_add:
+        drm += t.drm_value[M_CAT_CITY_VEHICLE]
+    return drm
+
+
+@njit(cache=True)
+def reaction_fire(t, st, h, att_hex, att, na, def_side):
+    """PB2-7.9: every unit in hex h fires once at the attackers in att_hex, whatever its status:
+    infantry AT halved (a), Spent or Disrupted firers halved (b), one column left when half the
+    firing steps are Disrupted (c), range 1 (d), the attackers' TEM (e)."""
+    firers = np.empty(t.n_units, dtype=np.int64)
+    nf = 0
+    dis_steps = 0
+    steps = 0
+    for u in range(t.n_units):
+        if st.hex[u] == h and t.u_side[u] == def_side and t.t_combat[t.u_type[u]]:
+            firers[nf] = u
+            nf += 1
+            steps += st.steps[u]
+            if st.disrupted[u]:
+                dis_steps += st.steps[u]
+    targets = np.empty(na, dtype=np.int64)
+    nt = 0
+    armored = False
+    for i in range(na):
+        if st.hex[att[i]] == att_hex:
+            targets[nt] = att[i]
+            nt += 1
+            armored = armored or t.t_armored[t.u_type[att[i]]]
+    if nf == 0 or nt == 0:
+        return
+    if armored:                       # an armored attacker: one of them, on the AT line (7.3.2)
+        for i in range(nt):
+            if t.t_armored[t.u_type[targets[i]]]:
+                targets[0] = targets[i]
+                break
+        nt = 1
+        best = 0
+        k = 0
+        for i in range(nf):
+            f = firers[i]
+            a2 = 2 * at_value(t, st, f)
+            if t.t_infantry[t.u_type[f]]:
+                a2 = a2 * t.reaction_inf_at2 // 2
+            if st.spent[f] or st.disrupted[f]:
+                a2 = a2 * t.reaction_sd2 // 2
+            if a2 > 0:
+                k += 1
+                best = max(best, a2 // 2)                 # 1.2.1: AT fractions dropped
+        if k == 0:
+            return
+        col = at_column(t, best + t.at_additional * (k - 1) - df_value(t, st, targets[0]))
+    else:
+        attack2 = 0
+        for i in range(nf):
+            f = firers[i]
+            a2 = ap2(t, st, f)
+            if st.spent[f] or st.disrupted[f]:
+                a2 = a2 * t.reaction_sd2 // 2             # 1.2.1: AP fractions kept (in halves)
+            attack2 += a2
+        defense = 0
+        for i in range(nt):
+            defense += df_value(t, st, targets[i])
+        col = ap_column(t, attack2, defense)
+    if col < 0:
+        return
+    if 2 * dis_steps >= steps:
+        col += t.shift_reaction
+        if col < 0:
+            return                    # shifted past the left edge: no effect (PB2-OQ-15)
+    adrm = attacker_drm(t, st, firers[:nf], nf, att_hex, K_REACTION, 1)
+    resolve_attack(t, st, firers[:nf], nf, np.ones(nf, dtype=np.int64), att_hex, targets[:nt], nt, armored,
+                   K_REACTION, False, False, def_side, col, adrm)
+
+
+@njit(cache=True)
+def cat_options(t, st, side):
+    """CAT options: row 0 = stop; one row a target hex and defender type."""
+    st.opts[0, 0] = -1
+    for k in range(1, 8):
+        st.opts[0, k] = 0
+    n = 1
+    enemy = 1 - side
+    att = np.empty(t.n_units, dtype=np.int64)
+    tgt = np.empty(t.n_units, dtype=np.int64)
+    for h in range(t.n_hexes):
+        if not t.play[h]:
+            continue
+        for a in range(2):
+            armored = a == 1
+            nt = _targets(t, st, h, armored, enemy, tgt)
+            if nt == 0:
+                continue
+            na = _attackers(t, st, h, armored, side, att)
+            if na == 0:
+                continue
+            col = cat_column(t, st, att, na, tgt, nt, armored)
+            if col < 0:
+                continue
+            dis = 0
+            for i in range(nt):
+                if st.disrupted[tgt[i]]:
+                    dis += 1
+            drm = cat_attacker_drm(t, st, att, na, h, tgt, nt, armored) + \
+                defender_drm(t, st, tgt, nt, False, K_CAT, False, False)
+            st.opts[n, 0] = h
+            st.opts[n, 1] = a
+            st.opts[n, 2] = na
+            st.opts[n, 3] = col
+            st.opts[n, 4] = drm
+            st.opts[n, 5] = nt
+            st.opts[n, 6] = dis
+            st.opts[n, 7] = 0
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def cat_step(t, st, side):
+    """Step iv of an Operation: CAT attacks until the player stops (9.1)."""
+    att = np.empty(t.n_units, dtype=np.int64)
+    tgt = np.empty(t.n_units, dtype=np.int64)
+    for _ in range(t.n_units + 1):
+        n = cat_options(t, st, side)
+        if n <= 1:
+            return
+        i = decide(CAT, n, t, st, side)
+        if i == 0:
+            return
+        h = st.opts[i, 0]
+        armored = st.opts[i, 1] == 1
+        na = _attackers(t, st, h, armored, side, att)
+        # 9.1.8: reaction fire at the attacking hex with the most attackers
+        best_hex = -1
+        best_k = 0
+        for j in range(na):
+            k = 0
+            for m in range(na):
+                if st.hex[att[m]] == st.hex[att[j]]:
+                    k += 1
+            if k > best_k:
+                best_k = k
+                best_hex = st.hex[att[j]]
+        reaction_fire(t, st, h, best_hex, att, na, 1 - side)
+        # 7.9.1: attackers disrupted (or lost) by reaction fire drop out
+        m = 0
+        for j in range(na):
+            u = att[j]
+            if st.hex[u] >= 0 and not st.disrupted[u]:
+                att[m] = u
+                m += 1
+        nt = _targets(t, st, h, armored, 1 - side, tgt)
+        if m == 0 or nt == 0:
+            for j in range(na):
+                st.fired[att[j]] = True       # they were committed to the assault
+                st.spent[att[j]] = True
+            continue
+        col = cat_column(t, st, att, m, tgt, nt, armored)
+        if col < 0:
+            continue
+        adrm = cat_attacker_drm(t, st, att, m, h, tgt, nt, armored)
+        resolve_attack(t, st, att[:m].copy(), m, np.ones(m, dtype=np.int64), h, tgt[:nt].copy(), nt, armored, K_CAT,
+                       False, False, side, col, adrm)
+        # 9.1.13: advance into an emptied hex (no movement cost, no opportunity fire)
+        empty = True
+        for u in range(t.n_units):
+            if st.hex[u] == h and t.u_side[u] != side:
+                empty = False
+                break
+        if empty:
+            for j in range(m):
+                u = att[j]
+                if st.hex[u] >= 0 and stack_sp(t, st, h, side, u) <= t.stack_limit:
+                    log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)
+                    st.hex[u] = h
