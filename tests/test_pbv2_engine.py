@@ -431,6 +431,29 @@ def test_pb2_7_9_reaction_fire_halving_and_column_shift(p1):
     assert react(True, True)[0] is None                   # halved and one column left: off the table
 
 
+def test_pb2_7_10_assault_fire_two_columns_left(p1):
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
+    from simulator.rulesets.panzerblitz_v2.players import ASSAULT_FIRE
+    from simulator.rulesets.panzerblitz_v2.state import EV_ASSAULT
+
+    t = p1.tables
+    a, b = _los_pair_at(p1, t, lambda h: t.cover[h] == 0, 3)
+    tank = units_of(p1, "gb-sherman-v")[0]
+    target = np.array(units_of(p1, "pzkw-iv-h")[:1], dtype=np.int64)
+    kinds, params = player_arrays(RULESET.players.parse(None, p1.sides), p1.sides)
+    # the recorded decision "fire at the first target" stands in for the player
+    st = new_state(t, 1, kinds, params, forced=np.array([[ASSAULT_FIRE, 2, 1]], dtype=np.int64))
+    st.hex[tank], st.hex[target[0]] = a, b
+    st.unspotted[:] = False
+    st.mp_op[tank] = 4                                    # moved 2 of its 5 MP
+    plain = combat.fire_column(t, st, np.array([tank]), 1, np.ones(1, dtype=np.int64), target, 1, True)
+    game.assault_fire(t, st, tank)
+    ev = st.ev[:st.n_ev[0]]
+    ev = ev[ev[:, 2] == EV_ASSAULT]
+    assert len(ev) == 1 and ev[0, 5] == plain - 2
+    assert st.spent[tank] and st.fired[tank]
+
+
 def col_of(p, label):
     return p.columns.index(label)
 

@@ -12,6 +12,7 @@ import numpy as np
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
 from simulator.rulesets.panzerblitz_v2.state import (
+    EV_ASSAULT,
     EV_CAT,
     EV_DISRUPT,
     EV_FIRE,
@@ -23,6 +24,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
 )
 from simulator.rulesets.panzerblitz_v2.tables import (
     CITY,
+    K_ASSAULT,
     K_CAT,
     K_OPP,
     K_REACTION,
@@ -467,6 +469,8 @@ def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, 
             ev = EV_REACTION
         elif kind == K_CAT:
             ev = EV_CAT
+        elif kind == K_ASSAULT:
+            ev = EV_ASSAULT
         log_event(st, ev, side, target_hex, col, natural, drm, res * 100 + nf)
         apply_result(t, st, cat[:k], k, res, was[:k])
         last = res

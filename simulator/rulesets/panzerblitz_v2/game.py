@@ -24,6 +24,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
 from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
 from simulator.rulesets.panzerblitz_v2.players import (
+    ASSAULT_FIRE,
     CHIT_HEX,
     ENTRY_HEX,
     FIRE,
@@ -53,7 +54,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     TS_UNITS,
     TS_UNPLAYED,
 )
-from simulator.rulesets.panzerblitz_v2.tables import K_DF, K_OPP, TOWED
+from simulator.rulesets.panzerblitz_v2.tables import K_ASSAULT, K_DF, K_OPP, TOWED
 
 REINFORCEMENT = 99          # the radius field of a reinforcement chit in the pool
 
@@ -334,13 +335,82 @@ def move_unit(t, st, u, start, spent0):
 
 @njit(cache=True)
 def move_step(t, st, side):
-    """Step iii: each active unit that did not fire may move (one at a time, 4.1.4)."""
+    """Step iii: each active unit that did not fire may move (one at a time, 4.1.4); an AFV that
+    moved at most half its MA may then assault-fire (7.10)."""
     for u in range(t.n_units):
         if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0:
             continue
         if st.spent[u] or st.disrupted[u] or st.fired[u] or t.t_ma[t.u_type[u]] <= 0:
             continue
-        move_unit(t, st, u, st.hex[u], 0)
+        if move_unit(t, st, u, st.hex[u], 0) and t.t_afv[t.u_type[u]] and st.hex[u] >= 0 \
+                and not st.disrupted[u] and 2 * st.mp_op[u] <= t.t_ma[t.u_type[u]]:
+            assault_fire(t, st, u)
+
+
+@njit(cache=True)
+def assault_fire(t, st, u):
+    """PB2-7.10: the AFV fires alone, two columns left (7.10.2); it is Spent (7.10.3)."""
+    side = t.u_side[u]
+    enemy = 1 - side
+    firers = np.empty(1, dtype=np.int64)
+    firers[0] = u
+    halves = np.ones(1, dtype=np.int64)
+    st.opts[0, 0] = -1
+    for k in range(1, 8):
+        st.opts[0, k] = 0
+    n = 1
+    tg = np.empty(t.n_units, dtype=np.int64)
+    st.spent[u] = False                                 # it may still fire (its move is not over)
+    for e in range(t.n_units):
+        h = st.hex[e]
+        if t.u_side[e] != enemy or h < 0 or st.df_target_op[e] == st.op[0]:
+            continue
+        armored = t.t_armored[t.u_type[e]]
+        if can_fire(t, st, u, h, armored) == 0:
+            continue
+        if armored:
+            tg[0] = e
+            nt = 1
+        else:
+            dup = False
+            for k in range(1, n):
+                if st.opts[k, 0] == h and st.opts[k, 1] < 0:
+                    dup = True
+            if dup:
+                continue
+            nt = list_targets(t, st, h, -1, enemy)
+            for k in range(nt):
+                tg[k] = st.targets[k]
+        col = fire_column(t, st, firers, 1, halves, tg, nt, armored) + t.shift_assault
+        if col < 0 or n >= st.opts.shape[0]:
+            continue                                    # past the left edge: no effect (PB2-OQ-15)
+        dis = 0
+        unsp = 0
+        for k in range(nt):
+            if st.disrupted[tg[k]]:
+                dis += 1
+            if st.unspotted[tg[k]] and not spotted_now(t, st, tg[k]):
+                unsp += 1
+        st.opts[n, 0] = h
+        st.opts[n, 1] = e if armored else -1
+        st.opts[n, 2] = 1
+        st.opts[n, 3] = col
+        st.opts[n, 4] = attacker_drm(t, st, firers, 1, h, K_ASSAULT, -1) + \
+            defender_drm(t, st, tg, nt, 2 * unsp >= nt, K_ASSAULT, False, False)
+        st.opts[n, 5] = nt
+        st.opts[n, 6] = dis
+        st.opts[n, 7] = 0
+        n += 1
+    i = decide(ASSAULT_FIRE, n, t, st, side) if n > 1 else 0
+    if i > 0:
+        h = st.opts[i, 0]
+        armored = st.opts[i, 1] >= 0
+        nt = list_targets(t, st, h, st.opts[i, 1], enemy)
+        col = st.opts[i, 3]
+        resolve_attack(t, st, firers, 1, halves, h, st.targets[:nt].copy(), nt, armored, K_ASSAULT, False, False,
+                       side, col, attacker_drm(t, st, firers, 1, h, K_ASSAULT, -1))
+        st.ts[st.turn[0], side, TS_FIRE] += 1
+    st.spent[u] = True
 
 
 # ----------------------------------------------------------------------------- recovery (13.1)

@@ -14,8 +14,9 @@ from simulator.rulesets.panzerblitz_v2.combat import expected_steps
 from simulator.rulesets.panzerblitz_v2.rng import PLAYERS, below, uniform
 
 # Decision kinds: the code is the index (RULESET.decision_kinds).
-DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX", "CAT")
-SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT = range(8)
+DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX", "CAT",
+                  "ASSAULT_FIRE")
+SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE = range(9)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -77,7 +78,8 @@ def heuristic(kind, opts, n, t, st, side):
                 s = 0.05
             else:
                 s = opts[i, 1] + p[P_CHIT_FIRE] * opts[i, 3] + p[P_CHIT_DIS] * opts[i, 2]
-        elif kind == FIRE or kind == CAT:   # target hex, target unit / type, firers, column, drm, targets, disrupted
+        elif kind == FIRE or kind == CAT or kind == ASSAULT_FIRE:   # target hex, target unit / type, firers,
+            # column, drm, targets, disrupted targets
             if opts[i, 0] < 0:
                 s = p[P_FIRE_MIN] if kind == FIRE else p[P_CAT_MIN]
             else:

@@ -8,6 +8,7 @@ from simulator.api import Counter, MapFrame
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_ADMIN,
     EV_ADVANCE,
+    EV_ASSAULT,
     EV_CARRY,
     EV_CAT,
     EV_CHIT,
@@ -70,9 +71,10 @@ class PBV2Replay:
                 out.append(f"  {s} {'reinforcement' if d else f'Op{a}'} chit drawn last: not executed (PB2 3.1.2)")
             elif kind == EV_CARRY:
                 out.append(f"  {s} reinforcement chit carried to the next turn (PB2 3.1.2.3)")
-            elif kind in (EV_FIRE, EV_OPP_FIRE, EV_REACTION, EV_CAT):
+            elif kind in (EV_FIRE, EV_OPP_FIRE, EV_REACTION, EV_CAT, EV_ASSAULT):
                 col = p.columns[b] if b >= 0 else "-"
-                what = {EV_OPP_FIRE: "opportunity fire", EV_REACTION: "reaction fire", EV_CAT: "close assault"}.get(kind, "fires")
+                what = {EV_OPP_FIRE: "opportunity fire", EV_REACTION: "reaction fire", EV_CAT: "close assault",
+                        EV_ASSAULT: "assault fire (2 columns left)"}.get(kind, "fires")
                 out.append(f"    {s} {what} ({x % 100} units) at {hx(a)}: column {col} "
                            f"(AT {int(t.dft_at_diff[b]):+d}), roll {c} {d:+d} -> {RESULTS[x // 100]}")
             elif kind == EV_LOSS:

@@ -57,7 +57,7 @@ class PanzerBlitzV2:
         from simulator.suggest import Candidate
 
         out = []
-        for i, s in enumerate(situation.sides):
+        for s in situation.sides:
             if s.victory.get("measure") != "hexes_controlled":
                 continue
             now = int(s.victory["victory"])

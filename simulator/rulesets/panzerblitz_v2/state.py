@@ -32,6 +32,7 @@ EV_CARRY = 13       # a reinforcement chit drawn last, carried to the next turn
 EV_REACTION = 14    # reaction fire (7.9), as EV_FIRE
 EV_CAT = 15         # close assault (9.0), as EV_FIRE
 EV_ADVANCE = 16     # a = unit, b = from, c = to (9.1.13)
+EV_ASSAULT = 17     # assault fire (7.10), as EV_FIRE
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
