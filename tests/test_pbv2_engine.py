@@ -454,6 +454,57 @@ def test_pb2_7_10_assault_fire_two_columns_left(p1):
     assert st.spent[tank] and st.fired[tank]
 
 
+# ----------------------------------------------------------------------------- indirect fire (11)
+
+def test_pb2_11_3_2_each_unit_in_the_hex_attacked_separately():
+    from simulator.rulesets.panzerblitz_v2.artillery import indirect_fire
+    from simulator.rulesets.panzerblitz_v2.state import EV_IF, EV_SCATTER
+
+    # every roll on target (the scatter chart is data: 11.3.1)
+    p = prepared(1, {"scatter.band.drift.max_roll.value": 0, "scatter.band.scatter.max_roll.value": 1,
+                     "scatter.band.on_target.max_roll.value": 13})
+    t = p.tables
+    st = fresh_state(p)
+    h = next(h for h in range(t.n_hexes) if t.play[h] and t.cover[h] == 0)
+    victims = units_of(p, "de-ss-panzergrenadier-platoon")[:2] + units_of(p, "pzkw-iv-h")[:1]
+    for u in victims:
+        st.hex[u] = h
+    battery = units_of(p, "gb-25pdr-battery")[0]
+    indirect_fire(t, st, battery, h, 0)
+    ev = st.ev[:st.n_ev[0]]
+    assert (ev[:, 2] == EV_SCATTER).sum() == 0
+    fire = ev[ev[:, 2] == EV_IF]
+    assert len(fire) == 3                                    # two AP attacks, one AT (the 11.3.2 example)
+    order = sorted(victims)                                  # attacked in counter order
+    tank = order.index(units_of(p, "pzkw-iv-h")[0])
+    soft = combat.ap_column(t, 2 * 30, 8)                    # 25-pdr AP 30 against DF 8
+    assert [int(fire[i, 5]) for i in range(3) if i != tank] == [soft, soft]
+    assert t.dft_at_diff[fire[tank, 5]] == 6 - 4             # AT 6 against the PzKw IV's 4
+
+
+def test_pb2_11_1_2_and_11_2_forward_observers(p1):
+    from simulator.rulesets.panzerblitz_v2.artillery import artillery_ready, observer_for
+
+    t = p1.tables
+    st = fresh_state(p1)
+    a, b = _los_pair_at(p1, t, lambda h: t.cover[h] == 0, 5)
+    fo = units_of(p1, "gb-motor-platoon")[0]
+    tank = units_of(p1, "gb-sherman-v")[0]
+    battery = units_of(p1, "gb-25pdr-battery")[0]
+    st.hex[fo], st.hex[tank] = a, a
+    st.active[fo] = st.active[tank] = True
+    assert artillery_ready(t, st, battery, 0)                # off-board: no chit needed, once a turn
+    assert observer_for(t, st, 0, b, battery) == fo          # infantry only (11.2.1)
+    st.fo[fo] = True
+    assert observer_for(t, st, 0, b, battery) == -1          # one AR per FO (11.2.5)
+    st.fo[fo] = False
+    st.spent[fo] = True
+    assert observer_for(t, st, 0, b, battery) == -1          # a Spent unit is no FO (11.2.3)
+    st.spent[fo] = False
+    st.spent[battery] = True
+    assert not artillery_ready(t, st, battery, 0)            # Spent artillery (11.1.2 c)
+
+
 def col_of(p, label):
     return p.columns.index(label)
 

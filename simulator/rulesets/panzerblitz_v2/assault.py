@@ -47,8 +47,8 @@ from simulator.rulesets.panzerblitz_v2.tables import (
 @njit(cache=True)
 def cat_eligible(t, st, u, side):
     """9.1.3, 9.2.2: may unit u take part in a CAT in this Operation?"""
-    if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0 or st.disrupted[u] or st.fired[u]:
-        return False
+    if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0 or st.disrupted[u] or st.fired[u] or st.fo[u]:
+        return False                                    # an FO may not CAT (11.2.2)
     if not t.t_infantry[t.u_type[u]] or st.road_op[u] or st.mp_op[u] > t.cat_mp_limit2:
         return False
     return st.mp_op[u] > 0 or not st.spent[u]

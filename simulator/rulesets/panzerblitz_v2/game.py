@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.artillery import ar_step, resolve_requests
 from simulator.rulesets.panzerblitz_v2.assault import cat_step
 from simulator.rulesets.panzerblitz_v2.combat import (
     attacker_drm,
@@ -44,6 +45,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_SETUP,
     EV_UNPLAYED,
     NOBODY,
+    OFF_BOARD,
     OFF_MAP,
     TS_CHITS,
     TS_DISRUPTED,
@@ -340,8 +342,8 @@ def move_step(t, st, side):
     for u in range(t.n_units):
         if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0:
             continue
-        if st.spent[u] or st.disrupted[u] or st.fired[u] or t.t_ma[t.u_type[u]] <= 0:
-            continue
+        if st.spent[u] or st.disrupted[u] or st.fired[u] or st.fo[u] or t.t_ma[t.u_type[u]] <= 0:
+            continue                                    # an FO may not move (11.2.2, 4.1.2)
         if move_unit(t, st, u, st.hex[u], 0) and t.t_afv[t.u_type[u]] and st.hex[u] >= 0 \
                 and not st.disrupted[u] and 2 * st.mp_op[u] <= t.t_ma[t.u_type[u]]:
             assault_fire(t, st, u)
@@ -538,6 +540,7 @@ def operation(t, st, side, radius):
     if centre < 0:
         return
     st.ts[st.turn[0], side, TS_CHITS] += 1
+    ar_step(t, st, side)
     fire_step(t, st, side)
     move_step(t, st, side)
     cat_step(t, st, side)
@@ -593,12 +596,20 @@ def reinforcement(t, st, side):
 # ----------------------------------------------------------------------------- the turn
 
 @njit(cache=True)
-def administration(t, st):
-    """PB2-3.1.3 (steps 1, 5, 6; smoke, HE and artillery requests wait for 11-12)."""
+def administration(t, st, last_side):
+    """PB2-3.1.3 steps 1, 4, 5, 6 (smoke and HE markers wait for 11.3.3 and 12)."""
     for u in range(t.n_units):
-        st.spent[u] = False                             # 1: S/D -> D; 5: Spent removed
+        if st.spent[u] and st.disrupted[u]:
+            st.spent[u] = False                         # 1: S/D -> Disrupted
+    resolve_requests(t, st, last_side)                  # 4: artillery requests (readings: PB2-OQ-9)
+    for u in range(t.n_units):
+        if st.spent[u] and not st.disrupted[u]:
+            st.spent[u] = False                         # 5: Spent markers removed
+        if st.hex[u] == OFF_BOARD:
+            st.spent[u] = False                         # off-board batteries fire again next turn
         st.opfired[u] = False
         st.fired[u] = False
+        st.fo[u] = False                                # the No Move markers go at the end of the turn
     for u in range(t.n_units):                          # 6: re-mark Unspotted (6.3)
         h = st.hex[u]
         if h < 0 or st.disrupted[u] or st.unspotted[u] or not t.remark_unspotted[t.cover[h]]:
@@ -653,12 +664,14 @@ def play_turn(t, st, turn):
         if st.carry_reinf[s]:
             st.carry_reinf[s] = 0
             reinforcement(t, st, s)
+    last_side = 0
     while n > 0:
         i = below(st.streams, DICE, n)
         chit = pool[i]
         pool[i] = pool[n - 1]
         n -= 1
         side = chit // 1000
+        last_side = side
         radius = chit % 1000
         if n == 0:                                       # 3.1.2: the last chit is not executed
             log_event(st, EV_UNPLAYED, side, radius, 0, 0, 1 if radius == REINFORCEMENT else 0, 0)
@@ -672,7 +685,8 @@ def play_turn(t, st, turn):
         else:
             operation(t, st, side, radius)
     update_control(t, st)
-    administration(t, st)
+    administration(t, st, last_side)
+    update_control(t, st)
     turn_stats(t, st, turn)
 
 

@@ -15,8 +15,8 @@ from simulator.rulesets.panzerblitz_v2.rng import PLAYERS, below, uniform
 
 # Decision kinds: the code is the index (RULESET.decision_kinds).
 DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX", "CAT",
-                  "ASSAULT_FIRE")
-SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE = range(9)
+                  "ASSAULT_FIRE", "ARTILLERY")
+SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY = range(10)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -33,6 +33,7 @@ HEURISTIC_PARAMS = {
     "jitter": Param(0.3, "spread of the random tie-breaking added to every score"),
     "w_view": Param(0.04, "set-up and move: value of each hex seen within 8 hexes (field of fire)"),
     "cat_min": Param(0.25, "close-assault only when the expected step losses reach this"),
+    "ar_min": Param(2.0, "request artillery only on a hex holding at least this many enemy steps"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -43,7 +44,7 @@ PLAYERS_CATALOGUE = Catalogue([
 ], default="heuristic", replay_default="heuristic")
 
 (P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
- P_CAT_MIN) = range(12)
+ P_CAT_MIN, P_AR_MIN) = range(13)
 
 
 @njit(cache=True)
@@ -100,6 +101,8 @@ def heuristic(kind, opts, n, t, st, side):
             jit_ = 0.0
         elif kind == ENTRY_HEX:    # hex, hexes to the objective
             s = -0.5 * opts[i, 1]
+        elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar
+            s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
         s += jit_ * uniform(st.streams, PLAYERS)
         if s > best_s:
             best_s = s

@@ -8,6 +8,8 @@ from simulator.api import Counter, MapFrame
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_ADMIN,
     EV_ADVANCE,
+    EV_AR,
+    EV_AR_CANCEL,
     EV_ASSAULT,
     EV_CARRY,
     EV_CAT,
@@ -15,11 +17,13 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_DISRUPT,
     EV_ENTER,
     EV_FIRE,
+    EV_IF,
     EV_LOSS,
     EV_MOVE,
     EV_OPP_FIRE,
     EV_REACTION,
     EV_RECOVER,
+    EV_SCATTER,
     EV_SETUP,
     EV_SPOTTED,
     EV_UNPLAYED,
@@ -83,6 +87,16 @@ class PBV2Replay:
                 out.append(f"      {self._unit(a)} ({s}) in {hx(b)} disrupted")
             elif kind == EV_MOVE:
                 out.append(f"    {self._unit(a)} {hx(b)} -> {hx(c)} ({d / 2:g} MP)")
+            elif kind == EV_AR:
+                out.append(f"    {s} artillery request on {hx(a)}: {self._unit(b)}, observed by {self._unit(c)}"
+                           + (" (mortar: fires now, 11.4.2)" if d else " (resolved in the administration)"))
+            elif kind == EV_AR_CANCEL:
+                out.append(f"    {s} request on {hx(a)} cancelled: {self._unit(b)} disrupted or hit (11.3.6)")
+            elif kind == EV_SCATTER:
+                out.append(f"    {s} fire on {hx(a)} scatters to {hx(b)} (roll {c})")
+            elif kind == EV_IF:
+                out.append(f"    {s} indirect fire at a unit in {hx(a)}: column {p.columns[b] if b >= 0 else '-'}, "
+                           f"roll {c} {d:+d} -> {RESULTS[x // 100]}")
             elif kind == EV_ADVANCE:
                 out.append(f"    {self._unit(a)} advances {hx(b)} -> {hx(c)} (PB2 9.1.13)")
             elif kind == EV_ENTER:

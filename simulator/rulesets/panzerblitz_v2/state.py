@@ -8,6 +8,7 @@ from simulator.rulesets.panzerblitz_v2.rng import seed_streams
 from simulator.soa import struct_of_arrays
 
 OFF_MAP = -1      # hex of a counter not entered yet
+OFF_BOARD = -3    # hex of off-board artillery (11.1-11.3.4)
 GONE = -2         # hex of an eliminated counter
 NOBODY = -1
 
@@ -33,10 +34,14 @@ EV_REACTION = 14    # reaction fire (7.9), as EV_FIRE
 EV_CAT = 15         # close assault (9.0), as EV_FIRE
 EV_ADVANCE = 16     # a = unit, b = from, c = to (9.1.13)
 EV_ASSAULT = 17     # assault fire (7.10), as EV_FIRE
+EV_AR = 18          # artillery request: a = hex, b = artillery unit, c = FO, d = 1 resolved now (mortar)
+EV_IF = 19          # indirect fire on a unit, as EV_FIRE (a = hex)
+EV_SCATTER = 20     # a = requested hex, b = hex hit, c = roll
+EV_AR_CANCEL = 21   # a = hex, b = artillery unit (11.3.6)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
-    "fired", "active", "acted", "mp_op", "road_op", "cat_target_op",
+    "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
     "control", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
     "dec", "n_dec", "forced", "n_forced",
@@ -54,14 +59,17 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, forced: np.ndarray
     nu = max(t.n_units, 1)
     n = t.n_hexes
     steps = t.t_steps[t.u_type].copy() if t.n_units else np.zeros(1, dtype=np.int64)
+    hexes = np.full(nu, OFF_MAP, dtype=np.int64)
+    hexes[:t.n_units][t.u_offboard] = OFF_BOARD
     return State(
-        hex=np.full(nu, OFF_MAP, dtype=np.int64), steps=steps,
+        hex=hexes, steps=steps,
         spent=np.zeros(nu, dtype=np.bool_), disrupted=np.zeros(nu, dtype=np.bool_),
         disrupted_op=np.full(nu, -1, dtype=np.int64), unspotted=np.ones(nu, dtype=np.bool_),
         opfired=np.zeros(nu, dtype=np.bool_), df_target_op=np.full(nu, -1, dtype=np.int64),
         fired=np.zeros(nu, dtype=np.bool_), active=np.zeros(nu, dtype=np.bool_), acted=np.zeros(nu, dtype=np.bool_),
         mp_op=np.zeros(nu, dtype=np.int64), road_op=np.zeros(nu, dtype=np.bool_),
-        cat_target_op=np.full(nu, -1, dtype=np.int64),
+        cat_target_op=np.full(nu, -1, dtype=np.int64), fo=np.zeros(nu, dtype=np.bool_),
+        ar=np.zeros((64, 5), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int64), firers=np.zeros(nu, dtype=np.int64),

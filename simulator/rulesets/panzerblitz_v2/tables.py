@@ -27,7 +27,7 @@ ALL_MA = 9999      # "all of its movement points" (14.4.1.2, 14.5.1, 14.6.1.2)
 PROHIBITED = -1
 # Kinds of attack, as modifiers.toml's `applies` names them.
 ATTACK_KINDS = ("df", "opportunity", "reaction", "assault", "overrun", "cat", "if", "self_if", "air", "minefield", "aa")
-K_DF, K_OPP, K_REACTION, K_ASSAULT, K_OVERRUN, K_CAT = 0, 1, 2, 3, 4, 5
+K_DF, K_OPP, K_REACTION, K_ASSAULT, K_OVERRUN, K_CAT, K_IF = 0, 1, 2, 3, 4, 5, 6
 # DF modifiers the kernels apply, by name (modifiers.toml); their values and scopes are data.
 DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disadvantage",
              "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
@@ -48,7 +48,8 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
     "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat", "t_engineer",
     # counters of the situation
-    "n_units", "u_type", "u_side", "u_group", "u_enter_turn", "u_value",
+    "n_units", "u_type", "u_side", "u_group", "u_enter_turn", "u_value", "u_offboard",
+    "t_indirect", "t_mortar", "t_soft_if", "tem_if_soft", "tem_if_hard", "scat_max", "scat_hexes", "scat_offboard",
     "g_setup", "g_setup_n", "g_entry", "g_entry_n",
     # sides
     "s_efficiency", "s_objective", "s_target", "s_target_gt", "stated_side", "s_chits", "s_reinf",
@@ -141,6 +142,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     inherent = np.zeros(n, dtype=np.bool_)
     spot = np.zeros(n, dtype=np.int64)
     tem = np.zeros(n, dtype=np.int64)
+    tem_if = np.zeros((n, 2), dtype=np.int64)      # against IF: [soft (leg, truck, wagon), others]
     nonveh = np.zeros(n, dtype=np.bool_)
     move = np.zeros((n, 4), dtype=np.int64)
     for ci, name in enumerate(COVERS):
@@ -150,6 +152,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         inherent[sel] = bool(h.get("inherent", False)) and name != "orchard"
         spot[sel] = int(h.get("spotting_range", hexes["clear"]["spotting_range"]))
         tem[sel] = int(h.get("tem_df", 0))
+        tem_if[sel, 0] = int(h.get("tem_if_soft", h.get("tem_df", 0)))
+        tem_if[sel, 1] = int(h.get("tem_if_hard", h.get("tem_df", 0)))
         nonveh[sel] = h.get("tem_for", "all") == "non_vehicular"
         mv = h.get("move", hexes["clear"]["move"])
         for mi, mode in enumerate(MODES[:3]):
@@ -158,6 +162,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     for name in ("gully", "stream", "deep_stream"):
         if name in m.hex_vocab and name in hexes:
             tem[m.has_feature(name) & ~bridge] += int(hexes[name].get("tem_df", 0))
+            tem_if[m.has_feature(name) & ~bridge, 0] += int(hexes[name].get("tem_if_soft", 0))
+            tem_if[m.has_feature(name) & ~bridge, 1] += int(hexes[name].get("tem_if_hard", 0))
     orchard = cover == ORCHARD
     ww = hexes["woods"].get("move_woods_to_woods", hexes["woods"]["move"])
     woods_to_woods = np.array([_half(ww[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64)
@@ -203,14 +209,14 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
 
     # --- unit types used by the situation.
     units = data["units"]
-    type_ids = sorted({uid for s in sit.sides for g in s.groups if not g.off_board for uid in g.units})
+    type_ids = sorted({uid for s in sit.sides for g in s.groups for uid in g.units})
     nt = max(len(type_ids), 1)
     t = {k: np.zeros((nt, 2), dtype=np.int64) for k in ("ap2", "at", "df", "sp")}
     t_range = np.zeros(nt, dtype=np.int64)
     t_ma = np.zeros(nt, dtype=np.int64)
     t_mode = np.zeros(nt, dtype=np.int64)
     flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat",
-                                                        "engineer")}
+                                                        "engineer", "indirect", "mortar", "soft_if")}
     t_steps = np.zeros(nt, dtype=np.int64)
     for ti, uid in enumerate(type_ids):
         u = units[uid]
@@ -233,14 +239,16 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         flags["long"][ti] = (not flags["armored"][ti]) and t_mode[ti] == LEG and u.get("kind") == "infantry"
         flags["combat"][ti] = t["ap2"][ti, 0] > 0 or t["at"][ti, 0] > 0   # 2.3.3
         flags["engineer"][ti] = bool(u.get("engineer", False))
+        flags["indirect"][ti] = bool(u.get("indirect_fire", False)) or bool(u.get("mortar", False))
+        flags["mortar"][ti] = bool(u.get("mortar", False))
+        # 14.4.5: "Infantry (Leg), Truck, and Wagon units" take -1 in woods against IF
+        flags["soft_if"][ti] = t_mode[ti] == LEG or u.get("carrier_type") in ("truck", "wagon")
 
     # --- the situation's counters (on-map groups; off-board artillery waits for 11.x).
     u_type, u_side, u_group, u_enter = [], [], [], []
     groups = []
     for si, s in enumerate(sit.sides):
         for g in s.groups:
-            if g.off_board:
-                continue
             gi = len(groups)
             groups.append(g)
             for uid, k in g.units.items():
@@ -248,7 +256,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                     u_type.append(type_ids.index(uid))
                     u_side.append(si)
                     u_group.append(gi)
-                    u_enter.append(g.enter_turn)
+                    u_enter.append(-1 if g.off_board else g.enter_turn)   # -1: off-board artillery
     ng = max(len(groups), 1)
     width = max([1] + [len(g.setup) for g in groups if g.setup is not None] + [len(g.entry) for g in groups if g.entry is not None])
     g_setup = np.full((ng, width), -1, dtype=np.int64)
@@ -293,6 +301,9 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     # Hexes from every hex to the nearest objective hex (what the players steer by).
     obj = np.flatnonzero(s_obj[stated])
     obj_dist = dist[:, obj].min(axis=1) if obj.size else np.zeros(n, dtype=np.int64)
+    bands = sorted(data["scatter"]["band"].values(), key=lambda b: int(_v(b["max_roll"])))
+    scat_max = np.array([int(_v(b["max_roll"])) for b in bands], dtype=np.int64)
+    scat_hexes = np.array([int(_v(b["hexes"])) for b in bands], dtype=np.int64)
     labels, thr, num, den, at = direct_fire_arrays(data, where)
     mods = data["modifiers"]
     drm_value = np.array([int(_v(mods["drm"][k]["value"])) for k in DRM_NAMES], dtype=np.int64)
@@ -315,6 +326,10 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         t_engineer=flags["engineer"],
         n_units=len(u_type), u_type=u_type_a, u_side=np.array(u_side, dtype=np.int64),
         u_group=np.array(u_group, dtype=np.int64), u_enter_turn=np.array(u_enter, dtype=np.int64), u_value=u_value,
+        u_offboard=np.array(u_enter, dtype=np.int64) < 0,
+        t_indirect=flags["indirect"], t_mortar=flags["mortar"], t_soft_if=flags["soft_if"],
+        tem_if_soft=tem_if[:, 0].copy(), tem_if_hard=tem_if[:, 1].copy(), scat_max=scat_max, scat_hexes=scat_hexes,
+        scat_offboard=int(_v(data["scatter"]["modifier"]["off_board"])),
         g_setup=g_setup, g_setup_n=g_setup_n, g_entry=g_entry, g_entry_n=g_entry_n,
         s_efficiency=np.array([s.efficiency for s in sit.sides], dtype=np.int64), s_objective=s_obj,
         s_target=s_target, s_target_gt=s_gt, stated_side=stated, s_chits=s_chits, s_reinf=s_reinf,

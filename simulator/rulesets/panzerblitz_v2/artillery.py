@@ -1,0 +1,214 @@
+"""Indirect fire (PB2-11): artillery requests by forward observers, mortars, scatter, resolution.
+
+Step i of an Operation (3.1): the phasing player places artillery requests (ARTILLERY decisions).
+An option names the target hex, the artillery unit and a forward observer: an active infantry
+unit (11.2.1), neither Spent nor Disrupted nor already an FO this turn (11.1.2c, 11.2.3, 11.2.5),
+with a clear LoS to the hex (11.1.2a); the hex within the artillery's range (11.1.2b; off-board
+batteries reach any hex of the play area, the situations' special rule).  The FO may not move
+this turn (11.2.2, the No Move marker); the artillery is Spent (11.1.3, 11.3.9).  A mortar with an
+FO fires at once (11.4.2); every other request is resolved in the administration (3.1.3 step 4),
+the side of the last chit drawn first, and is cancelled if its on-board artillery was disrupted,
+reduced or eliminated meanwhile (11.3.6).  Resolution: the scatter roll (11.3.1, scatter.toml),
+then every unit in the hex hit is attacked separately with its own roll, AP against non-armored,
+AT against armored (11.3.2), with the IF terrain modifiers (14.x tem_if_*), the unspotted and
+defender-disrupted modifiers and no range modifier (readings.if_range_modifiers, PB2-OQ-33).
+Not yet: combining batteries (11.3.4), smoke (12), HE markers (11.3.3), self-observed fire
+(11.3.8), pre-registered hexes (11.5), voluntary cancellation (11.3.5).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.combat import (
+    ap2,
+    ap_column,
+    apply_result,
+    at_column,
+    at_value,
+    df_value,
+    dft_result,
+    log_event,
+    update_spotting,
+)
+from simulator.rulesets.panzerblitz_v2.decide import decide
+from simulator.rulesets.panzerblitz_v2.players import ARTILLERY
+from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
+from simulator.rulesets.panzerblitz_v2.state import (
+    EV_AR,
+    EV_AR_CANCEL,
+    EV_IF,
+    EV_SCATTER,
+    OFF_BOARD,
+    TS_FIRE,
+)
+from simulator.rulesets.panzerblitz_v2.tables import K_IF, M_DEF_DISRUPTED, M_UNSPOTTED
+
+IF_KIND = K_IF
+
+
+@njit(cache=True)
+def artillery_ready(t, st, a, side):
+    """May artillery unit a fire for `side` in this Operation (11.1.2c)?"""
+    if t.u_side[a] != side or not t.t_indirect[t.u_type[a]] or st.steps[a] <= 0 or st.spent[a] or st.disrupted[a]:
+        return False
+    if st.hex[a] == OFF_BOARD:
+        return True
+    return st.hex[a] >= 0 and st.active[a]
+
+
+@njit(cache=True)
+def observer_for(t, st, side, h, a):
+    """An FO of `side` for a request on hex h, or -1 (11.1.2a, 11.2.1, 11.2.3, 11.2.5)."""
+    for f in range(t.n_units):
+        if f == a or t.u_side[f] != side or not st.active[f] or st.hex[f] < 0:
+            continue
+        if not t.t_infantry[t.u_type[f]] or st.spent[f] or st.disrupted[f] or st.fo[f]:
+            continue
+        if t.los[st.hex[f], h]:
+            return f
+    return -1
+
+
+@njit(cache=True)
+def ar_options(t, st, side):
+    st.opts[0, 0] = -1
+    for k in range(1, 8):
+        st.opts[0, k] = 0
+    n = 1
+    enemy = 1 - side
+    for a in range(t.n_units):
+        if not artillery_ready(t, st, a, side):
+            continue
+        for h in range(t.n_hexes):
+            if not t.play[h] or n >= st.opts.shape[0]:
+                continue
+            k = 0
+            steps = 0
+            for u in range(t.n_units):
+                if st.hex[u] == h and t.u_side[u] == enemy:
+                    k += 1
+                    steps += st.steps[u]
+            if k == 0:
+                continue
+            if st.hex[a] >= 0 and t.dist[st.hex[a], h] > t.t_range[t.u_type[a]]:
+                continue
+            f = observer_for(t, st, side, h, a)
+            if f < 0:
+                continue
+            st.opts[n, 0] = h
+            st.opts[n, 1] = a
+            st.opts[n, 2] = f
+            st.opts[n, 3] = k
+            st.opts[n, 4] = steps
+            st.opts[n, 5] = 1 if (t.t_mortar[t.u_type[a]] and st.hex[a] >= 0) else 0
+            st.opts[n, 6] = 0
+            st.opts[n, 7] = 0
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def ar_step(t, st, side):
+    """Step i of an Operation: artillery requests until the player stops."""
+    for _ in range(t.n_units + 1):
+        n = ar_options(t, st, side)
+        if n <= 1:
+            return
+        i = decide(ARTILLERY, n, t, st, side)
+        if i == 0:
+            return
+        h = st.opts[i, 0]
+        a = st.opts[i, 1]
+        f = st.opts[i, 2]
+        now = st.opts[i, 5] == 1
+        st.fo[f] = True                        # No Move (11.2.2); not Spent (11.2.4)
+        st.spent[a] = True                     # 11.1.3
+        st.acted[a] = True
+        log_event(st, EV_AR, side, h, a, f, 1 if now else 0, 0)
+        if now:
+            indirect_fire(t, st, a, h, side)   # 11.4.2
+        elif st.n_ar[0] < st.ar.shape[0]:
+            k = st.n_ar[0]
+            st.ar[k, 0] = h
+            st.ar[k, 1] = a
+            st.ar[k, 2] = side
+            st.ar[k, 3] = st.steps[a]
+            st.n_ar[0] = k + 1
+
+
+@njit(cache=True)
+def scatter(t, st, a, h):
+    """11.3.1: the hex the fire lands on (scatter.toml bands, direction 1d6, PB2-OQ-57)."""
+    roll = two_dice(st.streams)
+    if st.hex[a] == OFF_BOARD:
+        roll += t.scat_offboard
+    k = 0
+    for b in range(t.scat_max.shape[0]):
+        if roll <= t.scat_max[b]:
+            k = t.scat_hexes[b]
+            break
+    if k == 0:
+        return h
+    d = below(st.streams, DICE, 6)
+    out = h
+    for _ in range(k):
+        nxt = t.neighbours[out, d]
+        if nxt < 0 or not t.play[nxt]:
+            break
+        out = nxt
+    log_event(st, EV_SCATTER, t.u_side[a], h, out, roll, 0, 0)
+    return out
+
+
+@njit(cache=True)
+def indirect_fire(t, st, a, h, side):
+    """11.3.2: every unit in the hex hit attacked separately, in turn, with its own roll."""
+    hit = scatter(t, st, a, h)
+    victims = np.empty(t.n_units, dtype=np.int64)
+    nv = 0
+    for u in range(t.n_units):
+        if st.hex[u] == hit:
+            victims[nv] = u
+            nv += 1
+    one = np.empty(1, dtype=np.int64)
+    was = np.empty(1, dtype=np.bool_)
+    for i in range(nv):
+        u = victims[i]
+        if st.hex[u] != hit:
+            continue
+        if t.t_armored[t.u_type[u]]:
+            col = at_column(t, at_value(t, st, a) - df_value(t, st, u))
+        else:
+            col = ap_column(t, ap2(t, st, a), df_value(t, st, u))
+        update_spotting(t, st, u)              # judged when the fire is resolved (6.1.2)
+        drm = t.tem_if_soft[hit] if t.t_soft_if[t.u_type[u]] else t.tem_if_hard[hit]
+        if st.unspotted[u] and t.drm_applies[M_UNSPOTTED, IF_KIND]:
+            drm += t.drm_value[M_UNSPOTTED]
+        if st.disrupted[u] and t.drm_applies[M_DEF_DISRUPTED, IF_KIND]:
+            drm += t.drm_value[M_DEF_DISRUPTED]
+        natural = two_dice(st.streams)
+        res = dft_result(t, col, natural, drm)
+        log_event(st, EV_IF, side, hit, col, natural, drm, res * 100 + 1)
+        one[0] = u
+        was[0] = st.disrupted[u]
+        apply_result(t, st, one, 1, res, was)
+    st.ts[st.turn[0], side, TS_FIRE] += 1
+
+
+@njit(cache=True)
+def resolve_requests(t, st, first_side):
+    """3.1.3 step 4: the requests of the turn, `first_side`'s first; 11.3.6 cancellations."""
+    for k in range(2):
+        side = first_side if k == 0 else 1 - first_side
+        for i in range(st.n_ar[0]):
+            if st.ar[i, 2] != side:
+                continue
+            h = st.ar[i, 0]
+            a = st.ar[i, 1]
+            if st.hex[a] != OFF_BOARD and (st.hex[a] < 0 or st.disrupted[a] or st.steps[a] < st.ar[i, 3]):
+                log_event(st, EV_AR_CANCEL, side, h, a, 0, 0, 0)
+                continue
+            indirect_fire(t, st, a, h, side)
+    st.n_ar[0] = 0
