@@ -74,6 +74,19 @@ def seen_by(t, st, h, side):
     return k
 
 
+@njit(cache=True)
+def goal_distance(t, st, h, side):
+    """Hexes from h to the nearest objective hex `side` does not control (a player's measure;
+    the objective's own distance when the side controls all of it)."""
+    best = -1
+    for o in range(t.n_hexes):
+        if t.s_objective[t.stated_side, o] and st.control[o] != side:
+            d = t.dist[h, o]
+            if best < 0 or d < best:
+                best = d
+    return t.obj_dist[h] if best < 0 else best
+
+
 # ----------------------------------------------------------------------------- set-up
 
 @njit(cache=True)
@@ -298,10 +311,11 @@ def move_unit(t, st, u, start, spent0):
         h = st.order[i]
         st.opts[n, 0] = h
         st.opts[n, 1] = st.reach[h]
-        st.opts[n, 2] = t.obj_dist[h]
+        st.opts[n, 2] = goal_distance(t, st, h, side)
         st.opts[n, 3] = tem_for_type(t, u, h)
         st.opts[n, 4] = seen_by(t, st, h, side)
         st.opts[n, 5] = t.field_of_fire[h]
+        st.opts[n, 6] = t.obj_dist[h]
         n += 1
         if n >= st.opts.shape[0]:
             break

@@ -86,9 +86,10 @@ def heuristic(kind, opts, n, t, st, side):
             else:
                 nt = max(opts[i, 5], 1)
                 s = expected_steps(t, opts[i, 3], opts[i, 4], nt, opts[i, 6] / nt)
-        elif kind == MOVE_DEST:    # hex, half MP, hexes to the objective, TEM, seen by, hexes seen
+        elif kind == MOVE_DEST:    # hex, half MP, hexes to an objective hex not held, TEM, seen by, hexes seen,
+            # hexes to the objective
             s = -p[P_GOAL] * opts[i, 2] + p[P_COVER] * opts[i, 3] - p[P_SEEN] * opts[i, 4] + p[P_VIEW] * opts[i, 5]
-            if i == 0 and defender and opts[i, 2] == 0:
+            if i == 0 and defender and opts[i, 6] == 0:
                 s += p[P_HOLD]
         elif kind == OPP_FIRE:     # fire?, firers, column, drm
             if opts[i, 0] == 0:
