@@ -346,7 +346,7 @@ def test_pb2_2_3_5_stacking_and_4_1_8_no_enemy_hex(p1):
     enemy = units_of(p1, "de-ss-panzergrenadier-platoon")[0]
     other = int(t.neighbours[start, 0])
     st.hex[enemy] = other
-    n = movement.reachable(t, st, mover, start, 0, t.t_ma[t.u_type[mover]])
+    n = movement.reachable(t, st, mover, start, 0, t.t_ma[t.u_type[mover]], True)
     reached = set(int(h) for h in st.order[:n])
     assert full not in reached and other not in reached
     assert len(reached) > 1
@@ -480,6 +480,125 @@ def test_pb2_11_3_2_each_unit_in_the_hex_attacked_separately():
     soft = combat.ap_column(t, 2 * 30, 8)                    # 25-pdr AP 30 against DF 8
     assert [int(fire[i, 5]) for i in range(3) if i != tank] == [soft, soft]
     assert t.dft_at_diff[fire[tank, 5]] == 6 - 4             # AT 6 against the PzKw IV's 4
+    assert st.he[h]                                          # 11.3.3: the HE marker on the hex hit
+
+
+def test_pb2_11_3_3_fire_from_an_he_hex_and_its_removal(p1):
+    t = p1.tables
+    st = fresh_state(p1)
+    a, b = _los_pair_at(p1, t, lambda h: t.cover[h] == 0, 3)
+    tanks = units_of(p1, "gb-sherman-v")[:2]
+    for u in tanks:
+        st.hex[u] = a
+    firers = np.array(tanks, dtype=np.int64)
+    plain = combat.attacker_drm(t, st, firers, 2, b, K_DF, -1)
+    st.he[a] = True
+    assert combat.attacker_drm(t, st, firers, 2, b, K_DF, -1) == plain + 1
+    game.administration(t, st, 0)                            # 3.1.3 step 2: the marker goes
+    assert not st.he[a]
+    assert combat.attacker_drm(t, st, firers, 2, b, K_DF, -1) == plain
+
+
+# ----------------------------------------------------------------------------- overrun (8)
+
+def _overrun_position(p, distance=2):
+    """A British Sherman `distance` hexes from a clear hex holding an SS panzergrenadier platoon,
+    both spotted."""
+    t = p.tables
+    a, b = _los_pair_at(p, t, lambda h: t.cover[h] == 0 and t.overrun_ok[h], distance)
+    st = fresh_state(p)
+    tank = units_of(p, "gb-sherman-v")[0]
+    inf = units_of(p, "de-ss-panzergrenadier-platoon")[0]
+    st.hex[tank], st.hex[inf] = a, b
+    st.unspotted[:] = False
+    st.op[0] = 5
+    return t, st, tank, inf, a, b
+
+
+def _ovr_options(t, st, tank, spent0=0):
+    from simulator.rulesets.panzerblitz_v2.overrun import overrun_options
+
+    nl = movement.reachable(t, st, tank, st.hex[tank], spent0, t.t_ma[t.u_type[tank]], False)
+    n = overrun_options(t, st, tank, st.hex[tank], nl)
+    return [tuple(int(x) for x in st.opts[i]) for i in range(1, n)]
+
+
+def test_pb2_8_1_7_overrun_option_column_and_net_modifiers():
+    p = prepared(1)
+    t, st, tank, inf, a, b = _overrun_position(p)
+    opts = _ovr_options(t, st, tank)
+    assert len(opts) == 1
+    h, target, frm, column, drm, nt, dis, missing = opts[0]
+    assert (h, target, nt, missing) == (b, -1, 1, 0) and t.dist[frm, b] == 1
+    assert column == combat.fire_column(t, st, np.array([tank]), 1, np.ones(1, dtype=np.int64),
+                                        np.array([inf]), 1, False)       # by the DF methods (8.1.6)
+    assert drm == -3                     # 8.1.7: -1 overrun, -1 range 1, -1 infantry in the open
+
+
+def test_pb2_8_2_legality_los_spotting_terrain_and_once_per_operation():
+    p = prepared(1)
+    t, st, tank, inf, a, b = _overrun_position(p)
+    st.ovr_op[b] = st.op[0]
+    assert _ovr_options(t, st, tank) == []               # 8.2.5: overrun once an Operation
+    st.ovr_op[b] = -1
+    t.overrun_ok[b] = False
+    assert _ovr_options(t, st, tank) == []               # 8.2.3-8.2.4: the terrain forbids it
+    t.overrun_ok[b] = True
+    los = t.los[a, b]
+    t.los[a, b] = 0
+    assert _ovr_options(t, st, tank) == []               # 8.2.1.2: LoS before moving
+    t.los[a, b] = los
+    st.unspotted[inf] = True
+    spot = t.spot_range[b]
+    t.spot_range[b] = 0
+    assert _ovr_options(t, st, tank) == []               # 8.2.1.2: a defender must be spotted
+    t.spot_range[b] = spot
+    assert len(_ovr_options(t, st, tank)) == 1
+
+
+def test_pb2_8_1_1_and_8_1_10_movement_points_for_an_overrun():
+    p = prepared(1)
+    t, st, tank, inf, a, b = _overrun_position(p)
+    ma = t.t_ma[t.u_type[tank]]                          # half MP
+    # 8.1.1: 2 MP + the target hex's cost (clear: 1) on top of reaching the adjacent hex (1)
+    assert len(_ovr_options(t, st, tank, spent0=ma - 8)) == 1
+    assert _ovr_options(t, st, tank, spent0=ma - 7) == []
+    # 8.1.10: starting adjacent and 2 MP short: it may, at +1 a missing MP
+    t2, st2, tank2, inf2, a2, b2 = _overrun_position(p, distance=1)
+    full = _ovr_options(t2, st2, tank2)[0]
+    short = _ovr_options(t2, st2, tank2, spent0=ma - 2)[0]
+    assert short[7] == 2 and short[4] == full[4] + 2 and full[7] == 0
+
+
+def test_pb2_8_1_2_to_8_1_9_reaction_fire_then_the_overrun_then_the_free_entry():
+    from simulator.rulesets.panzerblitz_v2.overrun import resolve_overrun
+    from simulator.rulesets.panzerblitz_v2.state import EV_OVERRUN, EV_REACTION
+
+    p = prepared(1)
+    seen = set()
+    for seed in range(1, 120):
+        t, st, tank, inf, a, b = _overrun_position(p, distance=1)
+        st.streams[:] = fresh_state(p, seed).streams
+        st.steps[inf] = 1                                # reduced: an X eliminates it
+        resolve_overrun(t, st, tank, b, -1, 0)
+        ev = st.ev[:st.n_ev[0]]
+        kinds = [int(k) for k in ev[:, 2] if k in (EV_REACTION, EV_OVERRUN)]
+        assert kinds[0] == EV_REACTION                   # 7.9, 8.1.5: reaction fire first
+        attacked = EV_OVERRUN in kinds
+        assert attacked == (st.hex[tank] >= 0 and not st.disrupted[tank])    # 7.9.1
+        assert st.ovr_op[b] == st.op[0] and (st.hex[tank] < 0 or st.spent[tank])
+        if attacked:
+            o = ev[ev[:, 2] == EV_OVERRUN][0]
+            assert o[7] >= -3                            # the roll's modifiers include the net -3
+            if st.hex[inf] < 0:
+                assert st.hex[tank] == b                 # 8.1.9: into the emptied hex, free
+                seen.add("entered")
+            else:
+                assert st.hex[tank] == a
+                seen.add("held")
+        else:
+            seen.add("stopped")
+    assert seen == {"entered", "held", "stopped"}
 
 
 def test_pb2_11_1_2_and_11_2_forward_observers(p1):

@@ -12,7 +12,9 @@ reduced or eliminated meanwhile (11.3.6).  Resolution: the scatter roll (11.3.1,
 then every unit in the hex hit is attacked separately with its own roll, AP against non-armored,
 AT against armored (11.3.2), with the IF terrain modifiers (14.x tem_if_*), the unspotted and
 defender-disrupted modifiers and no range modifier (readings.if_range_modifiers, PB2-OQ-33).
-Not yet: combining batteries (11.3.4), smoke (12), HE markers (11.3.3), self-observed fire
+After an attack the hex hit gets an HE marker until the start of the next administration: units
+firing from it take +1 (11.3.3, `fire_from_he_hex`).
+Not yet: combining batteries (11.3.4), smoke (12), self-observed fire
 (11.3.8), pre-registered hexes (11.5), voluntary cancellation (11.3.5).
 """
 
@@ -194,6 +196,7 @@ def indirect_fire(t, st, a, h, side):
         one[0] = u
         was[0] = st.disrupted[u]
         apply_result(t, st, one, 1, res, was)
+    st.he[hit] = True                          # 11.3.3: the HE marker, until the next administration
     st.ts[st.turn[0], side, TS_FIRE] += 1
 
 

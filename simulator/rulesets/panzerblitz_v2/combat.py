@@ -18,6 +18,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_FIRE,
     EV_LOSS,
     EV_OPP_FIRE,
+    EV_OVERRUN,
     EV_REACTION,
     EV_SPOTTED,
     GONE,
@@ -27,13 +28,16 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     K_ASSAULT,
     K_CAT,
     K_OPP,
+    K_OVERRUN,
     K_REACTION,
     M_DEF_DISRUPTED,
+    M_FROM_HE,
     M_HEIGHT_ADV,
     M_HEIGHT_DIS,
     M_OPP_INF_OPEN,
     M_OPP_ROAD,
     M_OPP_VEHICLE,
+    M_OVR_INF_OPEN,
     M_UNSPOTTED,
     R_1X,
     R_2X,
@@ -266,8 +270,11 @@ def attacker_drm(t, st, firers, nf, target_hex, kind, force_range):
     vals = np.empty(nf, dtype=np.int64)
     adv = 0
     dis = 0
+    he = 0
     for i in range(nf):
         h = st.hex[firers[i]]
+        if st.he[h]:
+            he += 1
         vals[i] = range_drm(t, t.dist[h, target_hex] if force_range < 0 else force_range)
         if t.level[h] > t.level[target_hex]:
             adv += 1
@@ -278,6 +285,8 @@ def attacker_drm(t, st, firers, nf, target_hex, kind, force_range):
         drm += t.drm_value[M_HEIGHT_ADV]           # 14.9.5.1
     if majority(dis, nf) and t.drm_applies[M_HEIGHT_DIS, kind]:
         drm += t.drm_value[M_HEIGHT_DIS]           # 14.9.5.2
+    if majority(he, nf) and t.drm_applies[M_FROM_HE, kind]:
+        drm += t.drm_value[M_FROM_HE]              # 11.3.3: firing from an HE hex
     return drm
 
 
@@ -316,6 +325,8 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
             drm += t.drm_value[M_OPP_VEHICLE]
         if majority(inf_open, nt) and t.drm_applies[M_OPP_INF_OPEN, kind]:
             drm += t.drm_value[M_OPP_INF_OPEN]
+    if majority(inf_open, nt) and t.drm_applies[M_OVR_INF_OPEN, kind]:
+        drm += t.drm_value[M_OVR_INF_OPEN]         # 8.1.7: infantry overrun in the open
     return drm
 
 
@@ -441,7 +452,7 @@ def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, 
         update_spotting(t, st, targets[i])
         if kind == K_CAT:
             st.cat_target_op[targets[i]] = st.op[0]
-        else:
+        elif kind != K_OVERRUN:                   # an overrun is counted by its hex (8.2.5)
             st.df_target_op[targets[i]] = st.op[0]
     if col < -1:
         col = fire_column(t, st, firers, nf, halves, targets, nt, armored)
@@ -471,6 +482,8 @@ def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, 
             ev = EV_CAT
         elif kind == K_ASSAULT:
             ev = EV_ASSAULT
+        elif kind == K_OVERRUN:
+            ev = EV_OVERRUN
         log_event(st, ev, side, target_hex, col, natural, drm, res * 100 + nf)
         apply_result(t, st, cat[:k], k, res, was[:k])
         last = res

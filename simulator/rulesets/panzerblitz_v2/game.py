@@ -24,6 +24,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
+from simulator.rulesets.panzerblitz_v2.overrun import overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
     CHIT_HEX,
@@ -31,6 +32,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
     FIRE,
     MOVE_DEST,
     OPP_FIRE,
+    OVERRUN,
     RECOVER,
     SETUP_HEX,
 )
@@ -41,6 +43,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_CHIT,
     EV_ENTER,
     EV_MOVE,
+    EV_OVR_MOVE,
     EV_RECOVER,
     EV_SETUP,
     EV_UNPLAYED,
@@ -305,7 +308,7 @@ def move_unit(t, st, u, start, spent0):
     the unit is Spent when it has moved (4.1.10).  Returns True if it moved."""
     side = t.u_side[u]
     ma = t.t_ma[t.u_type[u]]
-    nl = reachable(t, st, u, start, spent0, ma)
+    nl = reachable(t, st, u, start, spent0, ma, True)
     n = 0
     for i in range(nl):
         h = st.order[i]
@@ -322,7 +325,18 @@ def move_unit(t, st, u, start, spent0):
     i = decide(MOVE_DEST, n, t, st, side) if n > 1 else 0
     if i == 0:
         return False
-    dest = st.opts[i, 0]
+    walk(t, st, u, st.opts[i, 0], spent0)
+    if st.hex[u] >= 0:
+        st.spent[u] = True
+    st.acted[u] = True
+    return True
+
+
+@njit(cache=True)
+def walk(t, st, u, dest, spent0):
+    """Move u along st.prev to `dest`, hex by hex, with opportunity fire at each hex entered (7.8);
+    returns True if it got there (not stopped, not disrupted)."""
+    side = t.u_side[u]
     path = np.empty(t.n_hexes, dtype=np.int64)
     k = path_to(st, dest, path)
     costs = np.empty(k, dtype=np.int64)
@@ -332,7 +346,7 @@ def move_unit(t, st, u, start, spent0):
         prev = st.hex[u]
         h = path[j]
         if enemy_in(t, st, h, side):
-            break                                      # an enemy unit came (cannot happen in-op)
+            return False                               # an enemy unit came (cannot happen in-op)
         st.hex[u] = h
         st.mp_op[u] = costs[j] - spent0
         road = False
@@ -342,22 +356,50 @@ def move_unit(t, st, u, start, spent0):
         st.road_op[u] = st.road_op[u] or road
         log_event(st, EV_MOVE, side, u, prev, h, costs[j], 0)
         if opportunity_fire(t, st, u, h, road):
-            break
+            return False
+    return st.hex[u] == dest and not st.disrupted[u]
+
+
+@njit(cache=True)
+def try_overrun(t, st, u):
+    """PB2-8 (overrun.py): the OVERRUN decision of an overrun-capable unit before it moves; if
+    taken, the move to the hex adjacent to the target (no road rate, 8.2.1.3) with opportunity
+    fire, then the overrun.  Returns True if the unit went for an overrun."""
+    side = t.u_side[u]
+    start = st.hex[u]
+    nl = reachable(t, st, u, start, 0, t.t_ma[t.u_type[u]], False)
+    n = overrun_options(t, st, u, start, nl)
+    if n <= 1:
+        return False
+    i = decide(OVERRUN, n, t, st, side)
+    if i == 0:
+        return False
+    h = st.opts[i, 0]
+    target_unit = st.opts[i, 1]
+    frm = st.opts[i, 2]
+    missing = st.opts[i, 7]
+    log_event(st, EV_OVR_MOVE, side, u, h, frm, missing, 0)
+    if frm == start or walk(t, st, u, frm, 0):
+        resolve_overrun(t, st, u, h, target_unit, missing)
     if st.hex[u] >= 0:
-        st.spent[u] = True
+        st.spent[u] = True                             # 8.1.1, 8.1.10: the overrunner is Spent
     st.acted[u] = True
+    st.ts[st.turn[0], side, TS_FIRE] += 1
     return True
 
 
 @njit(cache=True)
 def move_step(t, st, side):
-    """Step iii: each active unit that did not fire may move (one at a time, 4.1.4); an AFV that
-    moved at most half its MA may then assault-fire (7.10)."""
+    """Step iii: each active unit that did not fire may move (one at a time, 4.1.4); an
+    overrun-capable one may overrun instead (8.0); an AFV that moved at most half its MA may then
+    assault-fire (7.10)."""
     for u in range(t.n_units):
         if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0:
             continue
         if st.spent[u] or st.disrupted[u] or st.fired[u] or st.fo[u] or t.t_ma[t.u_type[u]] <= 0:
             continue                                    # an FO may not move (11.2.2, 4.1.2)
+        if t.t_overrun[t.u_type[u]] and try_overrun(t, st, u):
+            continue
         if move_unit(t, st, u, st.hex[u], 0) and t.t_afv[t.u_type[u]] and st.hex[u] >= 0 \
                 and not st.disrupted[u] and 2 * st.mp_op[u] <= t.t_ma[t.u_type[u]]:
             assault_fire(t, st, u)
@@ -611,7 +653,9 @@ def reinforcement(t, st, side):
 
 @njit(cache=True)
 def administration(t, st, last_side):
-    """PB2-3.1.3 steps 1, 4, 5, 6 (smoke and HE markers wait for 11.3.3 and 12)."""
+    """PB2-3.1.3 steps 1, 2 (HE markers; smoke waits for 12), 4, 5, 6."""
+    for h in range(t.n_hexes):
+        st.he[h] = False                                # 2, 11.3.3: HE markers go now
     for u in range(t.n_units):
         if st.spent[u] and st.disrupted[u]:
             st.spent[u] = False                         # 1: S/D -> Disrupted

@@ -49,8 +49,9 @@ def enemy_in(t, st, h, side):
 
 
 @njit(cache=True)
-def reachable(t, st, u, start, spent0, ma):
-    """Dijkstra over half MP from `start` (having spent `spent0` of `ma`): st.reach[h] = cost of
+def reachable(t, st, u, start, spent0, ma, roads):
+    """Dijkstra over half MP from `start` (having spent `spent0` of `ma`), with the road rate
+    when `roads` (not in a move that includes an overrun, 8.2.1.3): st.reach[h] = cost of
     the cheapest way in (UNREACHED if none), st.prev[h] the hex before it.  Returns the number of
     hexes reached (listed in st.order, start first).  Enemy hexes are never entered (4.1.8.1), the
     stacking limit holds in every hex passed (4.1.8), the play area is not left."""
@@ -79,7 +80,7 @@ def reachable(t, st, u, start, spent0, ma):
             n = t.neighbours[h, d]
             if n < 0 or not t.play[n]:
                 continue
-            c = enter_cost(t, u, h, d, n, True)
+            c = enter_cost(t, u, h, d, n, roads)
             if c == PROHIBITED:
                 continue
             if c == ALL_MA or bc + c > ma:

@@ -15,8 +15,8 @@ from simulator.rulesets.panzerblitz_v2.rng import PLAYERS, below, uniform
 
 # Decision kinds: the code is the index (RULESET.decision_kinds).
 DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX", "CAT",
-                  "ASSAULT_FIRE", "ARTILLERY")
-SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY = range(10)
+                  "ASSAULT_FIRE", "ARTILLERY", "OVERRUN")
+SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN = range(11)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -34,6 +34,7 @@ HEURISTIC_PARAMS = {
     "w_view": Param(0.04, "set-up and move: value of each hex seen within 8 hexes (field of fire)"),
     "cat_min": Param(0.25, "close-assault only when the expected step losses reach this"),
     "ar_min": Param(2.0, "request artillery only on a hex holding at least this many enemy steps"),
+    "ovr_min": Param(0.45, "overrun only when the attack's expected step losses reach this (reaction fire comes first)"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -44,7 +45,7 @@ PLAYERS_CATALOGUE = Catalogue([
 ], default="heuristic", replay_default="heuristic")
 
 (P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
- P_CAT_MIN, P_AR_MIN) = range(13)
+ P_CAT_MIN, P_AR_MIN, P_OVR_MIN) = range(14)
 
 
 @njit(cache=True)
@@ -79,10 +80,10 @@ def heuristic(kind, opts, n, t, st, side):
                 s = 0.05
             else:
                 s = opts[i, 1] + p[P_CHIT_FIRE] * opts[i, 3] + p[P_CHIT_DIS] * opts[i, 2]
-        elif kind == FIRE or kind == CAT or kind == ASSAULT_FIRE:   # target hex, target unit / type, firers,
-            # column, drm, targets, disrupted targets
+        elif kind == FIRE or kind == CAT or kind == ASSAULT_FIRE or kind == OVERRUN:   # target hex, target
+            # unit / type, firers (OVERRUN: the hex attacked from), column, drm, targets, disrupted targets
             if opts[i, 0] < 0:
-                s = p[P_FIRE_MIN] if kind == FIRE else p[P_CAT_MIN]
+                s = p[P_FIRE_MIN] if kind == FIRE else (p[P_OVR_MIN] if kind == OVERRUN else p[P_CAT_MIN])
             else:
                 nt = max(opts[i, 5], 1)
                 s = expected_steps(t, opts[i, 3], opts[i, 4], nt, opts[i, 6] / nt)

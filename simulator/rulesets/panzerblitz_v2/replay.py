@@ -21,6 +21,8 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_LOSS,
     EV_MOVE,
     EV_OPP_FIRE,
+    EV_OVERRUN,
+    EV_OVR_MOVE,
     EV_REACTION,
     EV_RECOVER,
     EV_SCATTER,
@@ -75,10 +77,10 @@ class PBV2Replay:
                 out.append(f"  {s} {'reinforcement' if d else f'Op{a}'} chit drawn last: not executed (PB2 3.1.2)")
             elif kind == EV_CARRY:
                 out.append(f"  {s} reinforcement chit carried to the next turn (PB2 3.1.2.3)")
-            elif kind in (EV_FIRE, EV_OPP_FIRE, EV_REACTION, EV_CAT, EV_ASSAULT):
+            elif kind in (EV_FIRE, EV_OPP_FIRE, EV_REACTION, EV_CAT, EV_ASSAULT, EV_OVERRUN):
                 col = p.columns[b] if b >= 0 else "-"
                 what = {EV_OPP_FIRE: "opportunity fire", EV_REACTION: "reaction fire", EV_CAT: "close assault",
-                        EV_ASSAULT: "assault fire (2 columns left)"}.get(kind, "fires")
+                        EV_ASSAULT: "assault fire (2 columns left)", EV_OVERRUN: "overrun"}.get(kind, "fires")
                 out.append(f"    {s} {what} ({x % 100} units) at {hx(a)}: column {col} "
                            f"(AT {int(t.dft_at_diff[b]):+d}), roll {c} {d:+d} -> {RESULTS[x // 100]}")
             elif kind == EV_LOSS:
@@ -98,7 +100,10 @@ class PBV2Replay:
                 out.append(f"    {s} indirect fire at a unit in {hx(a)}: column {p.columns[b] if b >= 0 else '-'}, "
                            f"roll {c} {d:+d} -> {RESULTS[x // 100]}")
             elif kind == EV_ADVANCE:
-                out.append(f"    {self._unit(a)} advances {hx(b)} -> {hx(c)} (PB2 9.1.13)")
+                out.append(f"    {self._unit(a)} advances {hx(b)} -> {hx(c)} (PB2 9.1.13, 8.1.9)")
+            elif kind == EV_OVR_MOVE:
+                out.append(f"    {self._unit(a)} goes to overrun {hx(b)} from {hx(c)}"
+                           + (f" ({d} MP short: +{d}, PB2 8.1.10)" if d else " (PB2 8.1.1)"))
             elif kind == EV_ENTER:
                 out.append(f"    {self._unit(a)} enters at {hx(b)}")
             elif kind == EV_RECOVER:

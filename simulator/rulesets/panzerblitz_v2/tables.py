@@ -31,9 +31,11 @@ K_DF, K_OPP, K_REACTION, K_ASSAULT, K_OVERRUN, K_CAT, K_IF = 0, 1, 2, 3, 4, 5, 6
 # DF modifiers the kernels apply, by name (modifiers.toml); their values and scopes are data.
 DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disadvantage",
              "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
-             "cat", "cat_with_engineer", "cat_vs_armor_in_town_or_city", "cat_from_city_vs_vehicle_in_city")
+             "cat", "cat_with_engineer", "cat_vs_armor_in_town_or_city", "cat_from_city_vs_vehicle_in_city",
+             "overrun", "overrun_vs_infantry_in_open", "overrun_per_missing_mp", "fire_from_he_hex")
 M_UNSPOTTED, M_DEF_DISRUPTED, M_HEIGHT_ADV, M_HEIGHT_DIS, M_OPP_ROAD, M_OPP_VEHICLE, M_OPP_INF_OPEN = range(7)
 M_CAT, M_CAT_ENGINEER, M_CAT_ARMOR_TOWN, M_CAT_CITY_VEHICLE = range(7, 11)
+M_OVR, M_OVR_INF_OPEN, M_OVR_MISSING_MP, M_FROM_HE = range(11, 15)
 # DFT results, best first (direct_fire.results without "-").
 R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
 MAX_RANGE_TABULATED = 200
@@ -42,11 +44,11 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # map
     "n_hexes", "neighbours", "q", "r", "level", "cover", "depression", "inherent", "orchard", "obstacle",
     "move_cost", "woods_to_woods", "town_to_town", "road_side", "slope_side", "side_cost", "play",
-    "tem_df", "tem_nonveh_only", "spot_range", "open_ground", "remark_unspotted", "dist", "obj_dist", "field_of_fire",
+    "tem_df", "tem_nonveh_only", "overrun_ok", "spot_range", "open_ground", "remark_unspotted", "dist", "obj_dist", "field_of_fire",
     "los", "partial_num", "partial_den", "slope_extra",
     # units (by type)
     "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
-    "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat", "t_engineer",
+    "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat", "t_engineer", "t_overrun",
     # counters of the situation
     "n_units", "u_type", "u_side", "u_group", "u_enter_turn", "u_value", "u_offboard",
     "t_indirect", "t_mortar", "t_soft_if", "tem_if_soft", "tem_if_hard", "scat_max", "scat_hexes", "scat_offboard",
@@ -144,6 +146,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     tem = np.zeros(n, dtype=np.int64)
     tem_if = np.zeros((n, 2), dtype=np.int64)      # against IF: [soft (leg, truck, wagon), others]
     nonveh = np.zeros(n, dtype=np.bool_)
+    overrun_ok = np.ones(n, dtype=np.bool_)        # 8.2.3, 8.2.4 (terrain.hex.*.overrun_allowed)
     move = np.zeros((n, 4), dtype=np.int64)
     for ci, name in enumerate(COVERS):
         sel = cover == ci
@@ -155,6 +158,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         tem_if[sel, 0] = int(h.get("tem_if_soft", h.get("tem_df", 0)))
         tem_if[sel, 1] = int(h.get("tem_if_hard", h.get("tem_df", 0)))
         nonveh[sel] = h.get("tem_for", "all") == "non_vehicular"
+        overrun_ok[sel] = bool(h.get("overrun_allowed", True))
         mv = h.get("move", hexes["clear"]["move"])
         for mi, mode in enumerate(MODES[:3]):
             move[sel, mi] = _half(mv[mode])
@@ -164,6 +168,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
             tem[m.has_feature(name) & ~bridge] += int(hexes[name].get("tem_df", 0))
             tem_if[m.has_feature(name) & ~bridge, 0] += int(hexes[name].get("tem_if_soft", 0))
             tem_if[m.has_feature(name) & ~bridge, 1] += int(hexes[name].get("tem_if_hard", 0))
+            if not hexes[name].get("overrun_allowed", True):
+                overrun_ok[m.has_feature(name) & ~bridge] = False     # 8.2.4: a gully
     orchard = cover == ORCHARD
     ww = hexes["woods"].get("move_woods_to_woods", hexes["woods"]["move"])
     woods_to_woods = np.array([_half(ww[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64)
@@ -216,7 +222,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     t_ma = np.zeros(nt, dtype=np.int64)
     t_mode = np.zeros(nt, dtype=np.int64)
     flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat",
-                                                        "engineer", "indirect", "mortar", "soft_if")}
+                                                        "engineer", "indirect", "mortar", "soft_if", "overrun")}
     t_steps = np.zeros(nt, dtype=np.int64)
     for ti, uid in enumerate(type_ids):
         u = units[uid]
@@ -239,6 +245,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         flags["long"][ti] = (not flags["armored"][ti]) and t_mode[ti] == LEG and u.get("kind") == "infantry"
         flags["combat"][ti] = t["ap2"][ti, 0] > 0 or t["at"][ti, 0] > 0   # 2.3.3
         flags["engineer"][ti] = bool(u.get("engineer", False))
+        # 8.0: armored units with the overrun capability (red underlined MA) only
+        flags["overrun"][ti] = bool(u.get("overrun", False)) and flags["armored"][ti]
         flags["indirect"][ti] = bool(u.get("indirect_fire", False)) or bool(u.get("mortar", False))
         flags["mortar"][ti] = bool(u.get("mortar", False))
         # 14.4.5: "Infantry (Leg), Truck, and Wagon units" take -1 in woods against IF
@@ -318,12 +326,12 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         level=level, cover=cover, depression=depression, inherent=inherent, orchard=orchard, obstacle=obstacle,
         move_cost=move, woods_to_woods=woods_to_woods, town_to_town=town_to_town, road_side=road_side,
         slope_side=slope_side, side_cost=side_cost, play=sit.play_area.astype(np.bool_),
-        tem_df=tem, tem_nonveh_only=nonveh, spot_range=spot, open_ground=open_ground, remark_unspotted=remark,
+        tem_df=tem, tem_nonveh_only=nonveh, overrun_ok=overrun_ok, spot_range=spot, open_ground=open_ground, remark_unspotted=remark,
         dist=dist, obj_dist=obj_dist.astype(np.int64), field_of_fire=np.zeros(n, dtype=np.int64), los=np.zeros((1, 1), dtype=np.int8), partial_num=pn, partial_den=pd, slope_extra=slope_extra,
         t_ap=t["ap2"], t_at=t["at"], t_df=t["df"], t_sp=t["sp"], t_range=t_range, t_ma=t_ma, t_mode=t_mode,
         t_armored=flags["armored"], t_infantry=flags["infantry"], t_afv=flags["afv"], t_vehicle=flags["vehicle"],
         t_steps=t_steps, t_slope_exempt=flags["slope"], t_long_range=flags["long"], t_combat=flags["combat"],
-        t_engineer=flags["engineer"],
+        t_engineer=flags["engineer"], t_overrun=flags["overrun"],
         n_units=len(u_type), u_type=u_type_a, u_side=np.array(u_side, dtype=np.int64),
         u_group=np.array(u_group, dtype=np.int64), u_enter_turn=np.array(u_enter, dtype=np.int64), u_value=u_value,
         u_offboard=np.array(u_enter, dtype=np.int64) < 0,
