@@ -31,9 +31,10 @@ HEURISTIC_PARAMS = {
     "chit_disrupted": Param(0.4, "chit placement: value of an activated disrupted unit (recovery)"),
     "hold_bonus": Param(0.8, "move: value of staying put for the side defending the objective"),
     "jitter": Param(0.3, "spread of the random tie-breaking added to every score"),
-    "w_view": Param(0.04, "set-up and move: value of each hex seen within 8 hexes (field of fire)"),
+    "w_view": Param(0.01, "set-up and move: value of each hex seen within 8 hexes (field of fire)"),
     "cat_min": Param(0.25, "close-assault only when the expected step losses reach this"),
     "ar_min": Param(2.0, "request artillery only on a hex holding at least this many enemy steps"),
+    "w_objective": Param(1.5, "set-up and move: value of standing on an objective hex, for the side defending it"),
     "ovr_min": Param(0.45, "overrun only when the attack's expected step losses reach this (reaction fire comes first)"),
 }
 
@@ -45,7 +46,7 @@ PLAYERS_CATALOGUE = Catalogue([
 ], default="heuristic", replay_default="heuristic")
 
 (P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
- P_CAT_MIN, P_AR_MIN, P_OVR_MIN) = range(14)
+ P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN) = range(15)
 
 
 @njit(cache=True)
@@ -75,6 +76,8 @@ def heuristic(kind, opts, n, t, st, side):
         s = 0.0
         if kind == SETUP_HEX:      # hex, TEM, hexes to the objective, hexes seen
             s = p[P_COVER] * opts[i, 1] - 0.5 * opts[i, 2] + p[P_VIEW] * opts[i, 3]
+            if defender and opts[i, 2] == 0:
+                s += p[P_OBJECTIVE]
         elif kind == CHIT_HEX:     # hex, fresh, disrupted, with a target, SP
             if opts[i, 0] < 0:
                 s = 0.05
@@ -90,8 +93,8 @@ def heuristic(kind, opts, n, t, st, side):
         elif kind == MOVE_DEST:    # hex, half MP, hexes to an objective hex not held, TEM, seen by, hexes seen,
             # hexes to the objective
             s = -p[P_GOAL] * opts[i, 2] + p[P_COVER] * opts[i, 3] - p[P_SEEN] * opts[i, 4] + p[P_VIEW] * opts[i, 5]
-            if i == 0 and defender and opts[i, 6] == 0:
-                s += p[P_HOLD]
+            if defender and opts[i, 6] == 0:
+                s += p[P_OBJECTIVE] + (p[P_HOLD] if i == 0 else 0.0)
         elif kind == OPP_FIRE:     # fire?, firers, column, drm
             if opts[i, 0] == 0:
                 s = p[P_OPP_MIN]
