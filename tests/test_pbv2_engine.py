@@ -499,6 +499,35 @@ def test_pb2_11_3_3_fire_from_an_he_hex_and_its_removal(p1):
     assert combat.attacker_drm(t, st, firers, 2, b, K_DF, -1) == plain
 
 
+def test_pb2_3_1_2_3_reinforcements_entering_one_hex_pay_the_stacking_surcharge():
+    """PB2-EX-3.1.2.3: the first 6 SP through a hex pay its cost, SP 7-12 the cost + 1 MP, SP
+    13-18 + 2 MP; only the reinforcing units act."""
+    from simulator.rulesets.panzerblitz_v2.state import EV_ENTER
+
+    p = prepared(1)
+    t = p.tables
+    late = [u for u in range(t.n_units) if t.u_side[u] == 0 and t.u_enter_turn[u] > 0]
+    g = int(t.u_group[late[0]])
+    late = [u for u in late if t.u_group[u] == g]
+    t.g_entry_n[g] = 1                                   # one entry hex for the whole group
+    h = int(t.g_entry[g, 0])
+    st = fresh_state(p)                                  # nobody else on the map: they move on freely
+    st.turn[0] = int(t.u_enter_turn[late[0]])
+    game.reinforcement(t, st, 0)
+    ev = st.ev[:st.n_ev[0]]
+    ev = ev[ev[:, 2] == EV_ENTER]
+    assert [int(u) for u in ev[:, 4]] == late            # all of them: a blocked entry hex -> an adjacent one
+    before = {}
+    for u, at, paid in zip(ev[:, 4], ev[:, 5], ev[:, 6], strict=True):
+        assert at == h or t.dist[at, h] == 1
+        assert paid == t.move_cost[at, t.t_mode[t.u_type[u]]] + 2 * (before.get(at, 0) // 6)
+        before[at] = before.get(at, 0) + combat.sp_value(t, st, u)
+    before = before[h]
+    assert before > 6 and max(ev[:, 6]) > min(ev[:, 6])  # the surcharge came into play
+    assert all(st.spent[u] for u in late)                 # they acted, and only they (3.1.2.3)
+    assert not any(st.spent[u] for u in range(t.n_units) if u not in late)
+
+
 # ----------------------------------------------------------------------------- overrun (8)
 
 def _overrun_position(p, distance=2):

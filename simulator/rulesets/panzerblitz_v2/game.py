@@ -627,8 +627,23 @@ def reinforcement(t, st, side):
             st.opts[n, 0] = h
             st.opts[n, 1] = t.obj_dist[h]
             n += 1
+        if n == 0:                                       # 3.1.2.3: a blocked entry hex -> an adjacent one
+            for j in range(t.g_entry_n[g]):
+                for d in range(6):
+                    h = t.neighbours[t.g_entry[g, j], d]
+                    if h < 0 or not t.play[h] or enemy_in(t, st, h, side) or \
+                            stack_sp(t, st, h, side, u) > t.stack_limit or t.move_cost[h, t.t_mode[t.u_type[u]]] < 0:
+                        continue
+                    dup = False
+                    for k in range(n):
+                        if st.opts[k, 0] == h:
+                            dup = True
+                    if not dup and n < st.opts.shape[0]:
+                        st.opts[n, 0] = h
+                        st.opts[n, 1] = t.obj_dist[h]
+                        n += 1
         if n == 0:
-            continue                                     # blocked this turn; due again later
+            continue                                     # no room at all: due again later
         i = decide(ENTRY_HEX, n, t, st, side)
         h = st.opts[i, 0]
         ty = t.u_type[u]
@@ -637,7 +652,7 @@ def reinforcement(t, st, side):
         entered_sp[h] += stack_sp(t, st, h, side, u) - stack_sp(t, st, h, side, -1)
         st.hex[u] = h
         st.unspotted[u] = True
-        log_event(st, EV_ENTER, side, u, h, 0, 0, 0)
+        log_event(st, EV_ENTER, side, u, h, cost, 0, 0)      # c: half MP paid to enter
         st.active[u] = True
         if opportunity_fire(t, st, u, h, False):
             st.active[u] = False

@@ -105,7 +105,7 @@ class PBV2Replay:
                 out.append(f"    {self._unit(a)} goes to overrun {hx(b)} from {hx(c)}"
                            + (f" ({d} MP short: +{d}, PB2 8.1.10)" if d else " (PB2 8.1.1)"))
             elif kind == EV_ENTER:
-                out.append(f"    {self._unit(a)} enters at {hx(b)}")
+                out.append(f"    {self._unit(a)} enters at {hx(b)} ({c / 2:g} MP)")
             elif kind == EV_RECOVER:
                 how = ("recovers", "fails to recover", "catastrophe (natural 12): loses a step")[(1, 0, 2).index(c)]
                 out.append(f"    {self._unit(a)} recovery roll {b} (needs {d} or less): {how}")

@@ -26,7 +26,7 @@ EV_LOSS = 6         # a = unit, b = hex, c = steps left
 EV_DISRUPT = 7      # a = unit, b = hex
 EV_MOVE = 8         # a = unit, b = from, c = to, d = half-MP spent
 EV_RECOVER = 9      # a = unit, b = natural, c = 1 success / 0 failure / 2 catastrophe
-EV_ENTER = 10       # a = unit, b = hex
+EV_ENTER = 10       # a = unit, b = hex, c = half MP paid to enter (3.1.2.3)
 EV_SPOTTED = 11     # a = unit
 EV_ADMIN = 12       # end of turn
 EV_CARRY = 13       # a reinforcement chit drawn last, carried to the next turn
