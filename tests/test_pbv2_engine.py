@@ -528,6 +528,44 @@ def test_pb2_3_1_2_3_reinforcements_entering_one_hex_pay_the_stacking_surcharge(
     assert not any(st.spent[u] for u in range(t.n_units) if u not in late)
 
 
+# ----------------------------------------------------------------------------- wrecks (15.1)
+
+def test_pb2_15_1_wrecks_where_how_big_and_what_they_do():
+    p = prepared(1)
+    t = p.tables
+    st = fresh_state(p)
+    town = next(int(h) for h in np.flatnonzero(t.play) if t.wreck_ok[h] and t.cover[h] == 1)
+    field = next(int(h) for h in np.flatnonzero(t.play) if not t.wreck_ok[h] and t.cover[h] == 0)
+    tanks = units_of(p, "pzkw-iv-h")
+    inf = units_of(p, "de-ss-panzergrenadier-platoon")[0]
+    st.hex[tanks[0]], st.hex[tanks[1]], st.hex[tanks[2]] = town, field, town
+    combat.apply_result(t, st, np.array(tanks[1:2]), 1, R_2X, np.zeros(1, dtype=np.bool_))
+    assert st.hex[tanks[1]] == GONE and st.wreck_sp[field] == 0        # no wreck in a plain field
+    st.hex[inf] = town
+    drm0 = combat.defender_drm(t, st, np.array([inf]), 1, False, K_DF, False, False)
+    sp0 = combat.stack_sp(t, st, town, 1, -1)
+    combat.apply_result(t, st, np.array(tanks[:1]), 1, R_2X, np.zeros(1, dtype=np.bool_))
+    assert st.hex[tanks[0]] == GONE and st.wreck_sp[town] == t.wreck_full == 2      # outright: full (OQ-45)
+    assert combat.defender_drm(t, st, np.array([inf]), 1, False, K_DF, False, False) == drm0 + 1   # 15.1.2
+    f = t.vehicle_town_factor               # the tank's 2 SP left the hex, the wreck counts as a vehicle (15.1.4)
+    assert combat.stack_sp(t, st, town, 1, -1) == sp0 - 2 * f + t.wreck_full * f
+    assert combat.stack_sp(t, st, town, 0, -1) == t.wreck_full * f     # against both sides' capacity
+    st.steps[tanks[2]] = 1
+    combat.apply_result(t, st, np.array(tanks[2:3]), 1, R_1X, np.zeros(1, dtype=np.bool_))
+    assert st.hex[tanks[2]] == GONE and st.wreck_sp[town] == 2         # 15.1.6: 2 SP a hex at most
+    # 15.1.3, 15.1.5: +1 MP to enter, no road rate into it (a reduced wreck on a road in the open)
+    mover = units_of(p, "gb-sherman-v")[0]
+    frm, back, road = next((int(h), k, int(t.neighbours[h, k])) for h in np.flatnonzero(t.play) for k in range(6)
+                           if t.road_side[h, k] and t.cover[h] == 0 and t.neighbours[h, k] >= 0
+                           and t.cover[t.neighbours[h, k]] == 0 and t.play[t.neighbours[h, k]])
+    st.hex[mover] = frm
+    movement.reachable(t, st, mover, frm, 0, t.t_ma[t.u_type[mover]], True)
+    assert st.reach[road] == 1                                           # the road rate, 1/2 MP
+    st.wreck_sp[road] = t.wreck_reduced
+    movement.reachable(t, st, mover, frm, 0, t.t_ma[t.u_type[mover]], True)
+    assert st.reach[road] == movement.enter_cost(t, mover, frm, back, road, False) + t.wreck_extra2
+
+
 # ----------------------------------------------------------------------------- overrun (8)
 
 def _overrun_position(p, distance=2):

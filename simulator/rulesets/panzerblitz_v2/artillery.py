@@ -45,7 +45,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     OFF_BOARD,
     TS_FIRE,
 )
-from simulator.rulesets.panzerblitz_v2.tables import K_IF, M_DEF_DISRUPTED, M_UNSPOTTED
+from simulator.rulesets.panzerblitz_v2.tables import K_IF, M_DEF_DISRUPTED, M_UNSPOTTED, M_WRECK
 
 IF_KIND = K_IF
 
@@ -190,6 +190,8 @@ def indirect_fire(t, st, a, h, side):
             drm += t.drm_value[M_UNSPOTTED]
         if st.disrupted[u] and t.drm_applies[M_DEF_DISRUPTED, IF_KIND]:
             drm += t.drm_value[M_DEF_DISRUPTED]
+        if st.wreck_sp[hit] > 0 and t.drm_applies[M_WRECK, IF_KIND]:
+            drm += t.drm_value[M_WRECK]                # 15.1.2
         natural = two_dice(st.streams)
         res = dft_result(t, col, natural, drm)
         log_event(st, EV_IF, side, hit, col, natural, drm, res * 100 + 1)

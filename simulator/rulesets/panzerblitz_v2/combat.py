@@ -21,6 +21,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_OVERRUN,
     EV_REACTION,
     EV_SPOTTED,
+    EV_WRECK,
     GONE,
 )
 from simulator.rulesets.panzerblitz_v2.tables import (
@@ -39,6 +40,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     M_OPP_VEHICLE,
     M_OVR_INF_OPEN,
     M_UNSPOTTED,
+    M_WRECK,
     R_1X,
     R_2X,
     R_3X,
@@ -327,6 +329,8 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
             drm += t.drm_value[M_OPP_INF_OPEN]
     if majority(inf_open, nt) and t.drm_applies[M_OVR_INF_OPEN, kind]:
         drm += t.drm_value[M_OVR_INF_OPEN]         # 8.1.7: infantry overrun in the open
+    if st.wreck_sp[h] > 0 and t.drm_applies[M_WRECK, kind]:
+        drm += t.drm_value[M_WRECK]                # 15.1.2: a wreck hex
     return drm
 
 
@@ -389,6 +393,20 @@ def lose_step(t, st, u):
 
 
 @njit(cache=True)
+def place_wreck(t, st, u, h, full):
+    """PB2-15.1: an armored unit destroyed in a road, bridge, town or city hex leaves a wreck, full
+    (eliminated outright from full strength, readings PB2-OQ-45) or reduced; at most
+    `wreck_max_per_hex` SP of wrecks a hex (15.1.6: further ones are not placed)."""
+    if h < 0 or not t.t_armored[t.u_type[u]] or not t.wreck_ok[h]:
+        return
+    v = t.wreck_full if full else t.wreck_reduced
+    if st.wreck_sp[h] + v > t.wreck_max:
+        return
+    st.wreck_sp[h] += v
+    log_event(st, EV_WRECK, t.u_side[u], h, v, u, 0, 0)
+
+
+@njit(cache=True)
 def disrupt(t, st, u):
     """Marked Spent/Disrupted (7.7 D, DD, X)."""
     if st.hex[u] < 0:
@@ -417,6 +435,11 @@ def apply_result(t, st, targets, nt, result, was_disrupted):
     elif result == R_3X:
         losses = 3
     taken = np.zeros(nt, dtype=np.int64)
+    full0 = np.empty(nt, dtype=np.bool_)
+    h0 = np.empty(nt, dtype=np.int64)
+    for i in range(nt):
+        full0[i] = st.steps[targets[i]] >= t.t_steps[t.u_type[targets[i]]] and t.t_steps[t.u_type[targets[i]]] >= 2
+        h0[i] = st.hex[targets[i]]
     for _ in range(losses):
         # spread equally: the target with the fewest losses so far, full-strength first
         pick = -1
@@ -437,6 +460,12 @@ def apply_result(t, st, targets, nt, result, was_disrupted):
         if taken[i] == 0 and was_disrupted[i]:
             lose_step(t, st, u)           # DD (and the "other remaining" targets of an X)
         disrupt(t, st, u)
+    for i in range(nt):                   # 15.1: wrecks of the armored units destroyed
+        u = targets[i]
+        if st.steps[u] <= 0 and h0[i] >= 0:
+            place_wreck(t, st, u, h0[i], full0[i])
+        elif t.wreck_on_step_loss and h0[i] >= 0 and st.steps[u] < t.t_steps[t.u_type[u]] and full0[i]:
+            place_wreck(t, st, u, h0[i], False)     # readings.wreck_on_step_loss (PB2-OQ-40)
 
 
 @njit(cache=True)
@@ -523,4 +552,6 @@ def stack_sp(t, st, h, side, extra):
             if town and t.t_vehicle[t.u_type[u]]:
                 sp *= t.vehicle_town_factor
             total += sp
+    # 15.1.4: a wreck takes its value from the hex's capacity (a vehicle for stacking, 15.1)
+    total += st.wreck_sp[h] * (t.vehicle_town_factor if town else 1)
     return total

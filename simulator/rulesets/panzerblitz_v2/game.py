@@ -17,6 +17,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     fire_column,
     log_event,
     lose_step,
+    place_wreck,
     resolve_attack,
     spotted_now,
     stack_sp,
@@ -507,7 +508,10 @@ def recover_step(t, st, side):
         natural = two_dice(st.streams)
         outcome = 0
         if natural >= t.rec_catastrophe:               # 13.1.4
+            h0 = st.hex[u]
             lose_step(t, st, u)
+            if st.hex[u] < 0:
+                place_wreck(t, st, u, h0, False)       # 15.1: a reduced unit's wreck
             if st.hex[u] >= 0:
                 st.spent[u] = True
                 st.disrupted[u] = True

@@ -80,7 +80,9 @@ def reachable(t, st, u, start, spent0, ma, roads):
             n = t.neighbours[h, d]
             if n < 0 or not t.play[n]:
                 continue
-            c = enter_cost(t, u, h, d, n, roads)
+            c = enter_cost(t, u, h, d, n, roads and st.wreck_sp[n] == 0)    # 15.1.5: no road rate
+            if st.wreck_sp[n] > 0 and c != PROHIBITED and c != ALL_MA:
+                c += t.wreck_extra2                            # 15.1.3
             if c == PROHIBITED:
                 continue
             if c == ALL_MA or bc + c > ma:

@@ -29,6 +29,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_SETUP,
     EV_SPOTTED,
     EV_UNPLAYED,
+    EV_WRECK,
     OFF_MAP,
 )
 
@@ -109,6 +110,8 @@ class PBV2Replay:
             elif kind == EV_RECOVER:
                 how = ("recovers", "fails to recover", "catastrophe (natural 12): loses a step")[(1, 0, 2).index(c)]
                 out.append(f"    {self._unit(a)} recovery roll {b} (needs {d} or less): {how}")
+            elif kind == EV_WRECK:
+                out.append(f"      a wreck ({b} SP) of {self._unit(c)} stays in {hx(a)} (PB2 15.1)")
             elif kind == EV_SPOTTED:
                 out.append(f"      {self._unit(a)} ({s}) spotted")
             elif kind == EV_ADMIN:
