@@ -24,6 +24,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     ALL_MA,
     K_DF,
     K_OPP,
+    K_REACTION,
     PROHIBITED,
     R_1X,
     R_2X,
@@ -564,6 +565,53 @@ def test_pb2_15_1_wrecks_where_how_big_and_what_they_do():
     st.wreck_sp[road] = t.wreck_reduced
     movement.reachable(t, st, mover, frm, 0, t.t_ma[t.u_type[mover]], True)
     assert st.reach[road] == movement.enter_cost(t, mover, frm, back, road, False) + t.wreck_extra2
+
+
+# ----------------------------------------------------------------------------- improved positions (15.4)
+
+def test_pb2_15_4_improved_positions_placed_at_set_up_capacity_and_modifier():
+    from simulator.rulesets.panzerblitz_v2.state import EV_IP
+
+    p = prepared(1)
+    t = p.tables
+    german = p.sides.index("german")
+    assert t.s_ip[german] == 4                            # hod-01's card: four IPs
+    st = fresh_state(p)
+    game.setup(t, st)
+    ips = np.flatnonzero(st.ip)
+    assert len(ips) == 4 and all(t.ip_ok[ips])            # one a hex (15.4.2), where allowed (15.4.1)
+    assert (st.ev[:st.n_ev[0], 2] == EV_IP).sum() == 4
+    for h in ips:                                         # 15.4.2: 4 SP, non-vehicular units only
+        inside = [u for u in range(t.n_units) if st.hex[u] == h and st.in_ip[u]]
+        assert sum(combat.sp_value(t, st, u) for u in inside) <= t.ip_capacity
+        assert not any(t.t_vehicle[t.u_type[u]] for u in inside)
+    assert st.in_ip.any()
+    u = int(np.flatnonzero(st.in_ip)[0])
+    tg = np.array([u], dtype=np.int64)
+    with_ip = combat.defender_drm(t, st, tg, 1, False, K_DF, False, False)
+    with_ip_reaction = combat.defender_drm(t, st, tg, 1, False, K_REACTION, False, False)
+    st.in_ip[u] = False
+    assert with_ip == combat.defender_drm(t, st, tg, 1, False, K_DF, False, False) + 1   # 15.4.4
+    assert with_ip_reaction == combat.defender_drm(t, st, tg, 1, False, K_REACTION, False, False)  # not vs reaction fire (7.9e)
+    assert not combat.ip_room(t, st, int(st.hex[u]), units_of(p, "pzkw-iv-h")[0])
+
+
+def test_pb2_15_4_8_one_mp_to_leave_an_improved_position():
+    p = prepared(1)
+    t = p.tables
+    st = fresh_state(p, players=RULESET.players.parse(["random"], p.sides))
+    a, b = _adjacent_pair(t)
+    inf = units_of(p, "de-ss-panzergrenadier-platoon")[0]   # MA 1: an IP costs it its whole move out
+    st.hex[inf] = a
+    st.ip[a] = True
+    st.in_ip[inf] = True
+    ma = t.t_ma[t.u_type[inf]]
+    assert ma <= t.ip_extra2 + t.move_cost[b, t.t_mode[t.u_type[inf]]] - 1
+    assert not game.move_unit(t, st, inf, a, 0)           # no hex within reach: it stays in its IP
+    assert st.in_ip[inf] and st.hex[inf] == a
+    st.in_ip[inf] = False
+    n = movement.reachable(t, st, inf, a, 0, ma, True)
+    assert n > 1                                          # out of the IP, the minimum move (4.1.7) lets it go
 
 
 # ----------------------------------------------------------------------------- overrun (8)

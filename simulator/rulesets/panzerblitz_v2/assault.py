@@ -24,6 +24,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     attacker_drm,
     defender_drm,
     df_value,
+    ip_room,
     log_event,
     range_drm,
     resolve_attack,
@@ -298,4 +299,6 @@ def cat_step(t, st, side):
                 u = att[j]
                 if st.hex[u] >= 0 and stack_sp(t, st, h, side, u) <= t.stack_limit:
                     log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)
+                    st.in_ip[u] = False
                     st.hex[u] = h
+                    st.in_ip[u] = ip_room(t, st, h, u)     # 9.1.13: into its IP, free

@@ -35,6 +35,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     M_FROM_HE,
     M_HEIGHT_ADV,
     M_HEIGHT_DIS,
+    M_IP,
     M_OPP_INF_OPEN,
     M_OPP_ROAD,
     M_OPP_VEHICLE,
@@ -303,9 +304,12 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
     dis = 0
     veh = 0
     inf_open = 0
+    in_ip = 0
     for i in range(nt):
         u = targets[i]
         ty = t.u_type[u]
+        if st.in_ip[u]:
+            in_ip += 1
         if not (t.tem_nonveh_only[h] and t.t_vehicle[ty]):
             tem_units += 1
         if st.disrupted[u]:
@@ -331,7 +335,21 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
         drm += t.drm_value[M_OVR_INF_OPEN]         # 8.1.7: infantry overrun in the open
     if st.wreck_sp[h] > 0 and t.drm_applies[M_WRECK, kind]:
         drm += t.drm_value[M_WRECK]                # 15.1.2: a wreck hex
+    if majority(in_ip, nt) and t.drm_applies[M_IP, kind]:
+        drm += t.drm_value[M_IP]                   # 15.4.4: in an improved position
     return drm
+
+
+@njit(cache=True)
+def ip_room(t, st, h, u):
+    """PB2-15.4.2-15.4.3: may non-vehicular unit u go into the improved position of hex h?"""
+    if not st.ip[h] or t.t_vehicle[t.u_type[u]]:
+        return False
+    used = 0
+    for v in range(t.n_units):
+        if v != u and st.hex[v] == h and st.in_ip[v]:
+            used += sp_value(t, st, v)
+    return used + sp_value(t, st, u) <= t.ip_capacity
 
 
 @njit(cache=True)
@@ -387,6 +405,7 @@ def lose_step(t, st, u):
     st.steps[u] -= 1
     if st.steps[u] <= 0:
         st.steps[u] = 0
+        st.in_ip[u] = False
         st.hex[u] = GONE
         st.active[u] = False
     log_event(st, EV_LOSS, t.u_side[u], u, h, st.steps[u], 0, 0)

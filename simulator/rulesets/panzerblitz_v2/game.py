@@ -15,6 +15,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     can_fire,
     defender_drm,
     fire_column,
+    ip_room,
     log_event,
     lose_step,
     place_wreck,
@@ -31,6 +32,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
     CHIT_HEX,
     ENTRY_HEX,
     FIRE,
+    IP_HEX,
     MOVE_DEST,
     OPP_FIRE,
     OVERRUN,
@@ -43,6 +45,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_CARRY,
     EV_CHIT,
     EV_ENTER,
+    EV_IP,
     EV_MOVE,
     EV_OVR_MOVE,
     EV_RECOVER,
@@ -96,9 +99,12 @@ def goal_distance(t, st, h, side):
 @njit(cache=True)
 def setup(t, st):
     """Both sides place their at-start units in their groups' set-up areas, the first side first;
-    every unit starts Unspotted (6.1.1)."""
+    every unit starts Unspotted (6.1.1).  A side with improved positions on its card places them
+    first, in its set-up area (15.4, 15.4.1); a non-vehicular unit set up in an IP hex is in it
+    while the IP has room (15.4.2)."""
     for k in range(2):
         side = t.first_setup if k == 0 else 1 - t.first_setup
+        place_ips(t, st, side)
         for u in range(t.n_units):
             if t.u_side[u] != side or t.u_enter_turn[u] != 0:
                 continue
@@ -112,14 +118,53 @@ def setup(t, st):
                 st.opts[n, 1] = tem_for_type(t, u, h)
                 st.opts[n, 2] = t.obj_dist[h]
                 st.opts[n, 3] = t.field_of_fire[h]
+                st.opts[n, 4] = 1 if ip_room(t, st, h, u) else 0
                 n += 1
             if n == 0:
                 continue                                   # no room: the counter stays out
             i = decide(SETUP_HEX, n, t, st, side)
             st.hex[u] = st.opts[i, 0]
+            st.in_ip[u] = ip_room(t, st, st.hex[u], u)
             st.unspotted[u] = True
             log_event(st, EV_SETUP, side, u, st.hex[u], 0, 0, 0)
     update_control(t, st)
+
+
+@njit(cache=True)
+def place_ips(t, st, side):
+    """PB2-15.4: the side's card-allotted improved positions, one a hex (15.4.2), in hexes of its
+    at-start groups' set-up areas that allow them (15.4.1): one IP_HEX decision a marker."""
+    for _ in range(t.s_ip[side]):
+        n = 0
+        for g in range(t.g_setup.shape[0]):
+            grp = False
+            for u in range(t.n_units):
+                if t.u_group[u] == g and t.u_side[u] == side and t.u_enter_turn[u] == 0:
+                    grp = True
+                    break
+            if not grp:
+                continue
+            for j in range(t.g_setup_n[g]):
+                h = t.g_setup[g, j]
+                if st.ip[h] or not t.ip_ok[h]:
+                    continue
+                dup = False
+                for k in range(n):
+                    if st.opts[k, 0] == h:
+                        dup = True
+                if dup or n >= st.opts.shape[0]:
+                    continue
+                st.opts[n, 0] = h
+                st.opts[n, 1] = t.tem_df[h]
+                st.opts[n, 2] = t.obj_dist[h]
+                st.opts[n, 3] = t.field_of_fire[h]
+                st.opts[n, 4] = 0
+                n += 1
+        if n == 0:
+            return
+        i = decide(IP_HEX, n, t, st, side)
+        st.ip[st.opts[i, 0]] = True
+        log_event(st, EV_IP, side, st.opts[i, 0], 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -309,6 +354,8 @@ def move_unit(t, st, u, start, spent0):
     the unit is Spent when it has moved (4.1.10).  Returns True if it moved."""
     side = t.u_side[u]
     ma = t.t_ma[t.u_type[u]]
+    if st.in_ip[u] and st.hex[u] == start:
+        spent0 += t.ip_extra2                          # 15.4.8: 1 MP to leave the IP
     nl = reachable(t, st, u, start, spent0, ma, True)
     n = 0
     for i in range(nl):
@@ -320,13 +367,19 @@ def move_unit(t, st, u, start, spent0):
         st.opts[n, 4] = seen_by(t, st, h, side)
         st.opts[n, 5] = t.field_of_fire[h]
         st.opts[n, 6] = t.obj_dist[h]
+        st.opts[n, 7] = 1 if ((i == 0 and st.in_ip[u]) or (i > 0 and st.reach[h] + t.ip_extra2 <= ma
+                                                             and ip_room(t, st, h, u))) else 0
         n += 1
         if n >= st.opts.shape[0]:
             break
     i = decide(MOVE_DEST, n, t, st, side) if n > 1 else 0
     if i == 0:
         return False
-    walk(t, st, u, st.opts[i, 0], spent0)
+    dest = st.opts[i, 0]
+    into_ip = st.opts[i, 7] == 1
+    st.in_ip[u] = False
+    if walk(t, st, u, dest, spent0) and into_ip and ip_room(t, st, dest, u):
+        st.in_ip[u] = True                             # 15.4.8: 1 MP to enter it, with MP left
     if st.hex[u] >= 0:
         st.spent[u] = True
     st.acted[u] = True

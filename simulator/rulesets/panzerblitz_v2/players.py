@@ -15,8 +15,9 @@ from simulator.rulesets.panzerblitz_v2.rng import PLAYERS, below, uniform
 
 # Decision kinds: the code is the index (RULESET.decision_kinds).
 DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX", "CAT",
-                  "ASSAULT_FIRE", "ARTILLERY", "OVERRUN")
-SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN = range(11)
+                  "ASSAULT_FIRE", "ARTILLERY", "OVERRUN", "IP_HEX")
+(SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
+ IP_HEX) = range(12)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -74,8 +75,8 @@ def heuristic(kind, opts, n, t, st, side):
     best_s = -1e18
     for i in range(n):
         s = 0.0
-        if kind == SETUP_HEX:      # hex, TEM, hexes to the objective, hexes seen
-            s = p[P_COVER] * opts[i, 1] - 0.5 * opts[i, 2] + p[P_VIEW] * opts[i, 3]
+        if kind == SETUP_HEX or kind == IP_HEX:      # hex, TEM, hexes to the objective, hexes seen, IP room
+            s = p[P_COVER] * (opts[i, 1] + opts[i, 4]) - 0.5 * opts[i, 2] + p[P_VIEW] * opts[i, 3]
             if defender and opts[i, 2] == 0:
                 s += p[P_OBJECTIVE]
         elif kind == CHIT_HEX:     # hex, fresh, disrupted, with a target, SP
@@ -92,7 +93,8 @@ def heuristic(kind, opts, n, t, st, side):
                 s = expected_steps(t, opts[i, 3], opts[i, 4], nt, opts[i, 6] / nt)
         elif kind == MOVE_DEST:    # hex, half MP, hexes to an objective hex not held, TEM, seen by, hexes seen,
             # hexes to the objective
-            s = -p[P_GOAL] * opts[i, 2] + p[P_COVER] * opts[i, 3] - p[P_SEEN] * opts[i, 4] + p[P_VIEW] * opts[i, 5]
+            s = -p[P_GOAL] * opts[i, 2] + p[P_COVER] * (opts[i, 3] + opts[i, 7]) - p[P_SEEN] * opts[i, 4] \
+                + p[P_VIEW] * opts[i, 5]
             if defender and opts[i, 6] == 0:
                 s += p[P_OBJECTIVE] + (p[P_HOLD] if i == 0 else 0.0)
         elif kind == OPP_FIRE:     # fire?, firers, column, drm

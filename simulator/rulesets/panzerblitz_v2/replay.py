@@ -18,6 +18,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_ENTER,
     EV_FIRE,
     EV_IF,
+    EV_IP,
     EV_LOSS,
     EV_MOVE,
     EV_OPP_FIRE,
@@ -59,7 +60,7 @@ class PBV2Replay:
             tn, op, kind, side = (int(x) for x in e[:4])
             a, b, c, d, x = (int(v) for v in e[4:])
             s = sides[side] if side >= 0 else ""
-            if tn != turn and kind != EV_SETUP:
+            if tn != turn and kind not in (EV_SETUP, EV_IP):
                 turn = tn
                 out.append(f"== turn {tn} ==")
             if kind == EV_SETUP:
@@ -110,6 +111,11 @@ class PBV2Replay:
             elif kind == EV_RECOVER:
                 how = ("recovers", "fails to recover", "catastrophe (natural 12): loses a step")[(1, 0, 2).index(c)]
                 out.append(f"    {self._unit(a)} recovery roll {b} (needs {d} or less): {how}")
+            elif kind == EV_IP:
+                if turn != 0:
+                    turn = 0
+                    out.append("== set-up ==")
+                out.append(f"  {s} places an improved position in {hx(a)} (PB2 15.4)")
             elif kind == EV_WRECK:
                 out.append(f"      a wreck ({b} SP) of {self._unit(c)} stays in {hx(a)} (PB2 15.1)")
             elif kind == EV_SPOTTED:
@@ -143,7 +149,7 @@ class PBV2Replay:
         started = False
         for e in st.ev[:st.n_ev[0]]:
             kind = int(e[2])
-            if kind != EV_SETUP and not started:
+            if kind not in (EV_SETUP, EV_IP) and not started:
                 frame(0)
                 started = True
             if kind in (EV_SETUP, EV_ENTER):

@@ -39,13 +39,14 @@ EV_IF = 19          # indirect fire on a unit, as EV_FIRE (a = hex)
 EV_SCATTER = 20     # a = requested hex, b = hex hit, c = roll
 EV_AR_CANCEL = 21   # a = hex, b = artillery unit (11.3.6)
 EV_OVERRUN = 22     # overrun (8.0), as EV_FIRE
+EV_IP = 25          # a = hex (an improved position placed at set-up, 15.4)
 EV_WRECK = 24       # a = hex, b = wreck SP placed, c = the unit it was (15.1)
 EV_OVR_MOVE = 23    # a = unit, b = target hex, c = hex adjacent it attacks from, d = missing MP (8.1.10)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "ovr_op", "wreck_sp", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
     "dec", "n_dec", "forced", "n_forced",
     "ev", "n_ev", "ts", "player", "params", "n_params",
@@ -74,7 +75,8 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, forced: np.ndarray
         cat_target_op=np.full(nu, -1, dtype=np.int64), fo=np.zeros(nu, dtype=np.bool_),
         ar=np.zeros((64, 5), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), he=np.zeros(n, dtype=np.bool_),
-        ovr_op=np.full(n, -1, dtype=np.int64), wreck_sp=np.zeros(n, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
+        ovr_op=np.full(n, -1, dtype=np.int64), wreck_sp=np.zeros(n, dtype=np.int64),
+        ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int64), firers=np.zeros(nu, dtype=np.int64),
         targets=np.zeros(nu, dtype=np.int64), reach=np.zeros(n, dtype=np.int64), prev=np.zeros(n, dtype=np.int64),

@@ -32,10 +32,11 @@ K_DF, K_OPP, K_REACTION, K_ASSAULT, K_OVERRUN, K_CAT, K_IF = 0, 1, 2, 3, 4, 5, 6
 DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disadvantage",
              "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
              "cat", "cat_with_engineer", "cat_vs_armor_in_town_or_city", "cat_from_city_vs_vehicle_in_city",
-             "overrun", "overrun_vs_infantry_in_open", "overrun_per_missing_mp", "fire_from_he_hex", "wreck_hex")
+             "overrun", "overrun_vs_infantry_in_open", "overrun_per_missing_mp", "fire_from_he_hex", "wreck_hex",
+             "improved_position")
 M_UNSPOTTED, M_DEF_DISRUPTED, M_HEIGHT_ADV, M_HEIGHT_DIS, M_OPP_ROAD, M_OPP_VEHICLE, M_OPP_INF_OPEN = range(7)
 M_CAT, M_CAT_ENGINEER, M_CAT_ARMOR_TOWN, M_CAT_CITY_VEHICLE = range(7, 11)
-M_OVR, M_OVR_INF_OPEN, M_OVR_MISSING_MP, M_FROM_HE, M_WRECK = range(11, 16)
+M_OVR, M_OVR_INF_OPEN, M_OVR_MISSING_MP, M_FROM_HE, M_WRECK, M_IP = range(11, 17)
 # DFT results, best first (direct_fire.results without "-").
 R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
 MAX_RANGE_TABULATED = 200
@@ -44,7 +45,7 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # map
     "n_hexes", "neighbours", "q", "r", "level", "cover", "depression", "inherent", "orchard", "obstacle",
     "move_cost", "woods_to_woods", "town_to_town", "road_side", "slope_side", "side_cost", "play",
-    "tem_df", "tem_nonveh_only", "overrun_ok", "wreck_ok", "spot_range", "open_ground", "remark_unspotted", "dist", "obj_dist", "field_of_fire",
+    "tem_df", "tem_nonveh_only", "overrun_ok", "wreck_ok", "ip_ok", "spot_range", "open_ground", "remark_unspotted", "dist", "obj_dist", "field_of_fire",
     "los", "partial_num", "partial_den", "slope_extra",
     # units (by type)
     "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
@@ -65,6 +66,7 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "stack_limit", "vehicle_town_factor", "rec_sd", "rec_cover", "rec_catastrophe",
     "spent_units_spot", "idle_stay_fresh", "reinf_carry", "reinf_sp_step", "reinf_mp_step2",
     "wreck_full", "wreck_reduced", "wreck_max", "wreck_extra2", "wreck_on_step_loss",
+    "s_ip", "ip_capacity", "ip_extra2",
 ])
 
 
@@ -329,6 +331,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         slope_side=slope_side, side_cost=side_cost, play=sit.play_area.astype(np.bool_),
         tem_df=tem, tem_nonveh_only=nonveh, overrun_ok=overrun_ok,
         wreck_ok=(cover == TOWN) | (cover == CITY) | road_side.any(axis=1) | bridge,   # 15.1
+        # 15.4.1: no IP in swamp, all-water, beach, gully or stream hexes
+        ip_ok=~np.isin(cover, [SWAMP, WATER, BEACH, RIVER]) & ~depression,
         spot_range=spot, open_ground=open_ground, remark_unspotted=remark,
         dist=dist, obj_dist=obj_dist.astype(np.int64), field_of_fire=np.zeros(n, dtype=np.int64), los=np.zeros((1, 1), dtype=np.int8), partial_num=pn, partial_den=pd, slope_extra=slope_extra,
         t_ap=t["ap2"], t_at=t["at"], t_df=t["df"], t_sp=t["sp"], t_range=t_range, t_ma=t_ma, t_mode=t_mode,
@@ -372,4 +376,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         wreck_full=int(_v(stack["points"]["wreck_full"])), wreck_reduced=int(_v(stack["points"]["wreck_reduced"])),
         wreck_max=int(_v(stack["points"]["wreck_max_per_hex"])), wreck_extra2=_half(ter["rules"]["wreck_extra"]),
         wreck_on_step_loss=bool(read.get("wreck_on_step_loss", False)),
+        s_ip=np.array([int(s.markers.get("improved_position", 0)) for s in sit.sides], dtype=np.int64),
+        ip_capacity=int(_v(stack["points"]["improved_position_capacity"])),
+        ip_extra2=_half(ter["rules"]["ip_enter_or_exit"]),
     ), labels, type_ids
