@@ -70,7 +70,7 @@ class PBV2Report:
                 entries.append(EntryMark(s.name, tuple(hx), tuple([f"T{turn}"] + [""] * (len(hx) - 1))))
             for g in s.groups:
                 n = sum(g.units.values())
-                where = "off-board (artillery: not played yet)" if g.off_board else \
+                where = "off-board artillery (PB2 11)" if g.off_board else \
                     (f"enters turn {g.enter_turn}" if g.enter_turn else "sets up")
                 notes.append(f"{s.name}: {g.name} — {n} counters, {where}")
         stated = next(s for s in situation.sides if s.victory.get("measure") == "hexes_controlled")
@@ -104,9 +104,9 @@ class PBV2Report:
                 "(PB2 3.2). There are no draws.")
 
     def notes(self, summary: dict) -> list[str]:
-        return ["Panzer Blitz v2.0 engine, first increment: indirect fire, off-board artillery, overrun, close "
-                "assault, transport, assault fire and the artificial terrain markers are not played yet "
-                "(docs/panzerblitz-v2/engine.md); results are of that subset of the rules."]
+        return ["Panzer Blitz v2.0 engine, not yet complete: transport and riders, Panzer Blitz assault, smoke, "
+                "minefields, blocks, fortifications, hull-down, air support and engineers' works are not played "
+                "yet (docs/panzerblitz-v2/README.md, 'Implemented and not yet'); results are of the rules that are."]
 
     def warnings(self, summary: dict) -> list[str]:
         return []

@@ -151,7 +151,7 @@ class PBV2Schema:
                         probs.add(f"{gf}.units.{uid}", "unknown unit", "a unit of units-classic.toml or units-hod.toml")
                     elif units[uid].get("kind") == "marker":
                         probs.add(f"{gf}.units.{uid}", "a marker, not a unit",
-                                  "markers go in side.markers (their rules are not in the engine yet, engine.md)")
+                                  "markers go in side.markers (improved positions are played; minefields, blocks and fortifications not yet, engine.md)")
                     elif units[uid].get("side") not in (name, "any"):
                         probs.add(f"{gf}.units.{uid}", f"a {units[uid].get('side')} unit", f"a {name} unit")
                     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
