@@ -11,20 +11,29 @@ import numpy as np
 
 from simulator.jit import njit
 
-RANDOM = 0  # kernel id (policies/spec.py)
+# The kinds of decision are PanzerBlitz's (simulator/panzerblitz/decision_kinds.py); the engine
+# still imports them from here until it asks one dispatcher (issue 17 phase B).
+from simulator.panzerblitz.decision_kinds import (  # noqa: F401
+    ASSAULT_TARGET,
+    ENTRY_BOARD,
+    ENTRY_HEX,
+    FIRE_TARGET,
+    FORT_SWITCH,
+    INTENSIVE,
+    LOAD,
+    MARCH_ORDER,
+    MINE_CLEAR,
+    MOVE_DEST,
+    MOVE_ON,
+    OVERRUN_JOIN,
+    PBA_DISMOUNT,
+    RETURN,
+    SETUP_HEX,
+    TECHNIQUE,
+    UNLOAD,
+)
 
-# Decision kinds the engine asks about (the options' meaning is per kind; see game.py).
-SETUP_HEX, FIRE_TARGET, MOVE_DEST, ENTRY_HEX, LOAD, UNLOAD, ASSAULT_TARGET, TECHNIQUE, MINE_CLEAR = range(9)
-MOVE_ON = 9  # where an empty carrier goes on to after unloading (PB-TRANS-3); staying is an option
-OVERRUN_JOIN = 10  # which path a unit joins another's overrun by (PB-OVR-4); the last option: not at all
-# Optional rules (asked only when their switch is on): fire intensively (PB-OPT-AMMO), dismount
-# at an overrun's entry hex to close-assault its target (PB-OPT-PBA).
-INTENSIVE, PBA_DISMOUNT = 11, 12
-# PB-FORT-2: a unit in its side's fort moves between inside and on top (its move this turn).
-FORT_SWITCH = 13
-MARCH_ORDER = 14  # which of the counters left goes next in a road-march column (PB-SIT-7)
-RETURN = 15  # a unit off the map on a round trip comes back on now, or stays off (PB-SIT-5)
-ENTRY_BOARD = 16  # which rider of its group boards an empty carrier before it enters; -1 none
+RANDOM = 0  # kernel id (policies/spec.py)
 
 # Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
 # games are not all-out brawls.

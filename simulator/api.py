@@ -17,6 +17,8 @@ A ruleset provides:
   workers import it by that name;
 - its victory levels (`levels`) and the columns of its results (`results`), which the runner
   checks on every batch;
+- its kinds of decision (`decision_kinds`: a tuple of simulator.decisions.DecisionKind, a kind's
+  code its index), which its engine asks its players through one dispatcher (simulator/decisions.py);
 - its players (`players`), its replay (`replay`), the figures its summary adds
   (`summary_facts`), its levers for `balance suggest` (`levers`), its report hooks (`report`)
   and, if it has one, its blunder audit (`audit`: a module with `COUNTS`, `load_thresholds`,
@@ -38,6 +40,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+    from simulator.decisions import DecisionKind
     from simulator.los import LineOfSight
     from simulator.mapdata import GameMap
     from simulator.situation import LoadContext, Situation
@@ -400,6 +403,7 @@ class Ruleset(Protocol):
     levels: VictoryLevels
     results: ResultsSchema
     players: Players
+    decision_kinds: tuple[DecisionKind, ...]   # what its engine asks its players (simulator/decisions.py)
     report: ReportHooks
 
     def engine_ready(self) -> bool:

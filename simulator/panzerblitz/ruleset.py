@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simulator.panzerblitz.decision_kinds import DECISION_KINDS
 from simulator.panzerblitz.report_hooks import REPORT
 from simulator.panzerblitz.results_schema import LEVELS, RESULTS
 from simulator.panzerblitz.situation_schema import SCHEMA, PanzerBlitzSituation
@@ -104,6 +105,7 @@ class PanzerBlitz:
     levels = LEVELS
     results = RESULTS
     players = PanzerBlitzPlayers()
+    decision_kinds = DECISION_KINDS
     report = REPORT
 
     def engine_ready(self) -> bool:

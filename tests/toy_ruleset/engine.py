@@ -4,7 +4,8 @@ Each game-turn each runner, the `first` side's first, rolls one die: that many m
 a clear hex costing `race.clear_cost` and a mud hex `race.mud_cost` to enter; walls and water
 cannot be crossed, nor the other runner's hex entered.  The engine lists every hex the runner
 can end in (staying put included) and its player picks one.  A roll of `race.stumble_roll` is a
-stumble, recorded where it happened.  The first runner in its goal hex wins, clearly if the
+stumble, recorded where it happened.  The dice and the players' choices are two random streams
+of the game's seed (simulator/decisions.py), so a recorded game replays from its decisions alone.  The first runner in its goal hex wins, clearly if the
 other is still `race.clear_margin` hexes or more from its own goal; nobody home after the last
 turn is a draw.
 """
@@ -17,8 +18,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simulator.decisions import (
+    Decisions,
+    dice_stream,
+    finished,
+    for_play,
+    for_record,
+    for_replay,
+    option_buffer,
+)
 from simulator.hexgrid import distance_matrix
-from tests.toy_ruleset.players import choose
+from tests.toy_ruleset.players import DECISION_KINDS, END_HEX, choose
 from tests.toy_ruleset.schema import RaceSituation
 
 LEVELS = ("narrow", "clear")
@@ -36,6 +46,7 @@ class Tables:
     die_sides: int
     stumble_roll: int
     clear_margin: int
+    options: np.ndarray       # int32[n, 1]: the options of a decision (one hex a row)
 
 
 def prepare(sit: RaceSituation) -> Tables:
@@ -49,7 +60,7 @@ def prepare(sit: RaceSituation) -> Tables:
     sides = sit.side_names
     t = Tables(sit, sides, m.neighbours.astype(np.int64), cost, wall, np.zeros((2, m.n_hexes), dtype=np.int64),
                np.array([dist[sit.goal[s]] for s in sides], dtype=np.int64), int(race["die_sides"]),
-               int(race["stumble_roll"]), int(race["clear_margin"]))
+               int(race["stumble_roll"]), int(race["clear_margin"]), option_buffer(DECISION_KINDS, m.n_hexes))
     for si, s in enumerate(sides):
         t.to_goal[si] = _costs_from(t, sit.goal[s], budget=10**9, blocked=-1, backwards=True)
     return t
@@ -92,10 +103,13 @@ class Game:
     turns_played: int
 
 
-def play_one(t: Tables, seed: int, players) -> Game:
-    """One game; `players` per side index."""
+def play_one(t: Tables, seed: int, players, decisions: Decisions | None = None) -> Game:
+    """One game; `players` per side index (None when `decisions` replays a record)."""
     sit = t.situation
-    rng = np.random.default_rng(seed)
+    dec = decisions if decisions is not None else for_play(seed)
+    kernel = [p.kernel_id if p is not None else 0 for p in players]
+    params = [p.vector(1) if p is not None else np.zeros(1) for p in players]
+    rng = dice_stream(seed)
     pos = [sit.start[s] for s in t.sides]
     first = t.sides.index(sit.first)
     order = (first, 1 - first)
@@ -105,7 +119,8 @@ def play_one(t: Tables, seed: int, players) -> Game:
         for si in order:
             roll = int(rng.integers(1, t.die_sides + 1))
             options = legal_moves(t, pos[si], roll, pos[1 - si])
-            to = choose(players[si], options, t.to_goal[si], rng)
+            t.options[:len(options), 0] = options
+            to = int(t.options[choose(END_HEX, t.options, len(options), t.to_goal[si], kernel[si], params[si], dec), 0])
             moves.append((turn, si, roll, pos[si], to))
             pos[si] = to
             if to == sit.goal[t.sides[si]]:
@@ -120,6 +135,22 @@ def play_one(t: Tables, seed: int, players) -> Game:
     # The race is over: every later turn stands where it ended (the turns table has every turn).
     distances += [distances[-1]] * (sit.turns + 1 - len(distances))
     return Game(seed, moves, distances, winner, level, turn)
+
+
+def record_one(t: Tables, seed: int, players) -> tuple[Game, np.ndarray]:
+    """One game and its decisions, rows (kind, n, chosen) (simulator/decisions.py)."""
+    dec = for_record(seed)
+    game = play_one(t, seed, players, dec)
+    return game, finished(dec, DECISION_KINDS)
+
+
+def replay_one(t: Tables, seed: int, record: np.ndarray) -> Game:
+    """The game with this seed played again from its recorded decisions, with no players;
+    `ReplayMismatch` if the record is not that game's."""
+    dec = for_replay(record, DECISION_KINDS, seed)
+    game = play_one(t, seed, (None, None), dec)
+    finished(dec, DECISION_KINDS)
+    return game
 
 
 def play_games(t: Tables, seeds: list[int], players: dict) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

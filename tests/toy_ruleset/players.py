@@ -1,9 +1,15 @@
-"""Hex race players: the engine lists the hexes a runner can end its move in, a player picks one."""
+"""Hex race players: the engine lists the hexes a runner can end its move in, a player picks one.
+
+`choose` is the ruleset's one dispatcher (simulator/decisions.py): the engine calls it at every
+decision with the options it wrote, and never asks which player plays.  The random player is
+the core's `random_option`, unchanged; the runner scores the options it is given.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from simulator.decisions import DecisionKind, decided, random_option, replayed, replaying
 from simulator.players import Catalogue, Param, PlayerType
 
 RANDOM, RUNNER = 0, 1
@@ -14,9 +20,21 @@ PLAYERS = Catalogue([
                "the hex nearest its goal (in movement points)"),
 ], default="runner", replay_default="random")
 
+# The race's only kind of decision (its code is its index).
+DECISION_KINDS = (
+    DecisionKind("END_HEX", "where the runner ends its move; staying put is always one of them", ("hex",)),
+)
+END_HEX = 0
+DAWDLE = 0  # the runner's parameter row
 
-def choose(player, options: list[int], to_goal: np.ndarray, rng: np.random.Generator) -> int:
-    """The chosen end hex among `options` (never empty: staying put is always one)."""
-    if player.kernel_id == RANDOM or rng.random() < player.full_params().get("dawdle", 0.0):
-        return options[int(rng.integers(len(options)))]
-    return min(options, key=lambda h: (to_goal[h], h))
+
+def choose(kind: int, options: np.ndarray, n: int, to_goal: np.ndarray, player: int, params: np.ndarray,
+           decisions) -> int:
+    """The chosen row of `options` (never empty: staying put is always one)."""
+    if replaying(decisions):
+        return int(replayed(decisions, kind, n))
+    if player == RANDOM or decisions.rng.random() < params[DAWDLE]:
+        chosen = int(random_option(decisions.rng, n))
+    else:
+        chosen = min(range(n), key=lambda i: (to_goal[options[i, 0]], options[i, 0]))
+    return int(decided(decisions, kind, n, chosen))

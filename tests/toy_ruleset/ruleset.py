@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from simulator.api import Column, ResultsSchema, TableSchema, VictoryLevels
-from tests.toy_ruleset.players import PLAYERS
+from tests.toy_ruleset.players import DECISION_KINDS, PLAYERS
 from tests.toy_ruleset.report import REPORT
 from tests.toy_ruleset.schema import SCHEMA
 
@@ -86,6 +86,7 @@ class HexRace:
     levels = VictoryLevels(("narrow", "clear"))
     results = RESULTS
     players = PLAYERS
+    decision_kinds = DECISION_KINDS
     report = REPORT
 
     def engine_ready(self) -> bool:
