@@ -13,6 +13,7 @@ import numpy as np
 
 from simulator.errors import DataError
 from simulator.jit import njit
+from simulator.tablespec import computed, entry, read_entries, switch
 
 # Result codes (PB-CRT-2).
 NO_EFFECT, DISPERSED, DOUBLE_DISPERSED, ELIMINATED = 0, 1, 2, 3
@@ -28,48 +29,76 @@ WEC_COLUMNS = ("armored_near", "armored_far", "non_armored")
 
 @dataclass(frozen=True)
 class CombatTables:
-    crt: np.ndarray           # int8[rows, columns] of result codes
-    lowest_roll: int          # the modified roll of row 0
-    col_attack: np.ndarray    # int64[columns]: the "a" of column "a-d"
-    col_defense: np.ndarray   # int64[columns]: the "d"
-    column_names: tuple[str, ...]
-    below_table_allowed: bool
-    multiple_minimum: int     # column index
-    minefield_column: int
-    wec: np.ndarray           # float64[4 classes, 3 WEC columns]
-    hill_halving: float
-    mod_terrain: int
-    mod_dispersed: int
-    mod_overrun: int
-    mod_close_assault: int
-    terrain_mod_features: tuple[str, ...]
-    dispersed_mode: int       # OQ-4: 0 any, 1 all, 2 never against a stack
-    overrun_hill_halving: bool  # OQ-10
-    halftrack_majority: bool  # OQ-11
-    load_and_move: bool       # OQ-21
-    fired_units_stay_spotted: bool  # Panzer Leader spotting variant
-    multiple_weakest_by_odds: bool  # OQ-5: PB-STK-4 "weakest" by the odds achieved (else printed DF)
-    leftovers_open: bool      # OQ-23: leftovers of a multiple attack may still be fired on
-    cat_rf1_armor_barred: bool  # OQ-18: RF-1 I-class units may not close-assault armored targets
-    passengers_counted: bool  # OQ-20: passengers count by their own type in PB-WEC-6
+    """The combat tables, checked: every field declared once with its source in the ruleset data
+    (simulator/tablespec.py); the kernels' CombatT (tables.py) is made from the declarations."""
+
+    crt: np.ndarray = computed("crt.rows", "PB-CRT-1: int8[rows, columns] of result codes")
+    lowest_roll: int = computed("crt.lowest_roll", "the modified roll of row 0")
+    col_attack: np.ndarray = computed("crt.columns", "int64[columns]: the \"a\" of column \"a-d\"")
+    col_defense: np.ndarray = computed("crt.columns", "int64[columns]: the \"d\"")
+    column_names: tuple[str, ...] = computed("crt.columns", "the odds columns", kernel=False)
+    below_table_allowed: bool = entry("odds.below_table_allowed", "OQ-2: an attack below the first column is "
+                                      "resolved on it", default=False)
+    multiple_minimum: int = computed("odds.multiple_attack_minimum", "PB-STK-4: the least column of a battle of "
+                                     "a multiple attack (column index)")
+    minefield_column: int = computed("odds.minefield_odds", "PB-MINE-5: the column minefields attack on")
+    wec: np.ndarray = computed("wec", "PB-WEC-4: float64[4 classes, 3 WEC columns]")
+    hill_halving: float = entry("hill.halving", "PB-HILL-1: the multiplier on a halved AF", kernel="halving")
+    mod_terrain: int = entry("die_modifiers.terrain", "PB-CBT-10: the defender is in cover")
+    mod_dispersed: int = entry("die_modifiers.dispersed", "PB-DISP-2: the defender is already dispersed")
+    mod_overrun: int = entry("die_modifiers.overrun", "PB-OVR-5: an overrun")
+    mod_close_assault: int = entry("die_modifiers.close_assault", "PB-CAT-6: a close assault")
+    terrain_mod_features: tuple[str, ...] = computed("die_modifiers.terrain_features",
+                                                     "the hex features that give the terrain modifier", kernel=False)
+    dispersed_mode: int = switch("readings.dispersed_modifier", ("any", "all", "never"), "any",
+                                 "OQ-4: the dispersed modifier against a stack: 0 any, 1 all, 2 never")
+    overrun_hill_halving: bool = switch("readings.overrun_hill_halving", (True, False), False, "OQ-10")
+    halftrack_majority: bool = switch("readings.halftrack_overrun", ("any", "majority"), "any", "OQ-11",
+                                      on="majority")
+    load_and_move: bool = switch("readings.load_and_move", (True, False), False, "OQ-21")
+    fired_units_stay_spotted: bool = switch("readings.fired_units_stay_spotted", (True, False), False,
+                                            "the Panzer Leader spotting variant")
+    multiple_weakest_by_odds: bool = switch("readings.multiple_attack_weakest", ("printed", "odds"), "printed",
+                                            "OQ-5: PB-STK-4 \"weakest\" by the odds achieved (else printed DF)",
+                                            on="odds")
+    leftovers_open: bool = switch("readings.attack_leftovers", ("any_technique", "selective_only"), "any_technique",
+                                  "OQ-23: leftovers of a multiple attack may still be fired on", on="selective_only")
+    cat_rf1_armor_barred: bool = switch("readings.rf1_close_assault_armor", (True, False), True,
+                                        "OQ-18: RF-1 I-class units may not close-assault armored targets", on=False)
+    passengers_counted: bool = switch("readings.passengers_in_type_count", (True, False), False,
+                                      "OQ-20: passengers count by their own type in PB-WEC-6")
     # Optional rules (PB-OPT), all off by default.
-    indirect_fire: bool = False            # PB-OPT-IF-1..5
-    indirect_armor_any_range: bool = True  # OQ-15: armored targets halved at any range
-    intensive_fire: bool = False           # PB-OPT-AMMO-1..4
-    intensive_factor: int = 3              # PB-OPT-AMMO-1
-    intensive_printed: bool = True         # OQ-14: multiply the printed AF (else the final AF)
-    real_space_los: bool = False           # PB-OPT-RSLOS-1 / PB-LOS-9
-    band_chains: bool = False              # OQ-17 alternative: every shortest chain near the line
-    removal_then_move: bool = False        # OQ-13 alternative: a mine-clearing engineer may move
-    mine_block_apart: bool = False         # OQ-25 alternative: no minefield and block in one hex
-    panzerblitz_assault: bool = False      # PB-OPT-PBA-1
+    indirect_fire: bool = switch("readings.indirect_fire", (True, False), False, "PB-OPT-IF-1..5")
+    indirect_armor_any_range: bool = switch("readings.indirect_fire_armor", ("any_range", "wec"), "any_range",
+                                            "OQ-15: armored targets halved at any range", on="any_range")
+    intensive_fire: bool = switch("readings.intensive_fire", (True, False), False, "PB-OPT-AMMO-1..4")
+    intensive_factor: int = entry("readings.intensive_fire_factor", "PB-OPT-AMMO-1: the multiplier", default=3,
+                                  minimum=1)
+    intensive_printed: bool = switch("readings.intensive_fire_order", ("printed", "final"), "printed",
+                                     "OQ-14: multiply the printed AF (else the final AF)", on="printed")
+    real_space_los: bool = switch("readings.real_space_los", (True, False), False, "PB-OPT-RSLOS-1 / PB-LOS-9",
+                                  kernel=False)
+    band_chains: bool = switch("readings.los_chains", ("nearest", "band"), "nearest",
+                               "OQ-17 alternative: every shortest chain near the line", on="band", kernel=False)
+    removal_then_move: bool = switch("readings.mine_removal_then_move", (True, False), False,
+                                     "OQ-13 alternative: a mine-clearing engineer may move")
+    mine_block_apart: bool = switch("readings.mine_and_block_in_one_hex", (True, False), True,
+                                    "OQ-25 alternative: no minefield and block in one hex", on=False)
+    panzerblitz_assault: bool = switch("readings.panzerblitz_assault", (True, False), False, "PB-OPT-PBA-1")
     # Forts with units on top (PB-FORT-10..13, PB-STK-7).
-    fort_whole_armored: bool = False       # OQ-12: the whole fort+top stack is armored (else the fort counts as one armored unit)
-    own_fire_next_turn: bool = False       # OQ-22: own units hit by own fire stay dispersed through their next player-turn
-    fort_excess_eliminated: bool = False   # OQ-26: a destroyed fort's block eliminates the excess on top at once
+    fort_whole_armored: bool = switch("readings.fort_top_armored", ("fort_as_one", "whole_stack"), "fort_as_one",
+                                      "OQ-12: the whole fort+top stack is armored (else the fort counts as one "
+                                      "armored unit)", on="whole_stack")
+    own_fire_next_turn: bool = switch("readings.own_fire_recovery", ("same_turn", "next_turn"), "same_turn",
+                                      "OQ-22: own units hit by own fire stay dispersed through their next "
+                                      "player-turn", on="next_turn")
+    fort_excess_eliminated: bool = switch("readings.fort_block_excess", ("stays", "eliminated"), "stays",
+                                          "OQ-26: a destroyed fort's block eliminates the excess on top at once",
+                                          on="eliminated")
     # Victory (PB-VIC-3): both sides reach a level; the higher wins at its own level (else at
     # the difference of the two levels, as published game reports count it).
-    levels_by_difference: bool = False
+    levels_by_difference: bool = switch("readings.both_sides_reach_level", ("higher", "difference"), "higher",
+                                        "PB-VIC-3", on="difference", kernel=False)
 
     def column(self, name: str) -> int:
         return self.column_names.index(name)
@@ -119,58 +148,19 @@ def compile_tables(data: dict, where: str) -> CombatTables:
             raise DataError(where, fld, f"unknown column {name!r}", f"one of {list(columns)}")
         return columns.index(name)
 
-    mods = get("die_modifiers")
-    readings = data.get("readings", {})
-
-    def choice(key: str, allowed: tuple, default):
-        v = readings.get(key, default)
-        if v not in allowed or type(v) is not type(default):
-            raise DataError(where, f"readings.{key}", f"got {v!r}", f"one of {list(allowed)}")
-        return v
-
+    features = get("die_modifiers").get("terrain_features", ())
+    if not isinstance(features, list | tuple) or not all(isinstance(f, str) for f in features):
+        raise DataError(where, "die_modifiers.terrain_features", f"got {features!r}", "a list of hex features")
     return CombatTables(
         crt=crt, lowest_roll=lowest,
         col_attack=np.array([a for a, _ in ratios], dtype=np.int64),
         col_defense=np.array([d for _, d in ratios], dtype=np.int64),
         column_names=columns,
-        below_table_allowed=bool(odds.get("below_table_allowed", False)),
         multiple_minimum=col_index(odds.get("multiple_attack_minimum", columns[0]), "odds.multiple_attack_minimum"),
         minefield_column=col_index(odds.get("minefield_odds", columns[0]), "odds.minefield_odds"),
-        wec=wec, hill_halving=float(get("hill.halving")),
-        mod_terrain=int(mods["terrain"]), mod_dispersed=int(mods["dispersed"]),
-        mod_overrun=int(mods["overrun"]), mod_close_assault=int(mods["close_assault"]),
-        terrain_mod_features=tuple(mods.get("terrain_features", ())),
-        dispersed_mode=("any", "all", "never").index(choice("dispersed_modifier", ("any", "all", "never"), "any")),
-        overrun_hill_halving=choice("overrun_hill_halving", (True, False), False),
-        halftrack_majority=choice("halftrack_overrun", ("any", "majority"), "any") == "majority",
-        load_and_move=choice("load_and_move", (True, False), False),
-        fired_units_stay_spotted=choice("fired_units_stay_spotted", (True, False), False),
-        multiple_weakest_by_odds=choice("multiple_attack_weakest", ("printed", "odds"), "printed") == "odds",
-        leftovers_open=choice("attack_leftovers", ("any_technique", "selective_only"), "any_technique")
-        == "selective_only",
-        cat_rf1_armor_barred=not choice("rf1_close_assault_armor", (True, False), True),
-        passengers_counted=choice("passengers_in_type_count", (True, False), False),
-        indirect_fire=choice("indirect_fire", (True, False), False),
-        indirect_armor_any_range=choice("indirect_fire_armor", ("any_range", "wec"), "any_range") == "any_range",
-        intensive_fire=choice("intensive_fire", (True, False), False),
-        intensive_factor=_positive_int(readings.get("intensive_fire_factor", 3), where, "readings.intensive_fire_factor"),
-        intensive_printed=choice("intensive_fire_order", ("printed", "final"), "printed") == "printed",
-        real_space_los=choice("real_space_los", (True, False), False),
-        band_chains=choice("los_chains", ("nearest", "band"), "nearest") == "band",
-        removal_then_move=choice("mine_removal_then_move", (True, False), False),
-        mine_block_apart=not choice("mine_and_block_in_one_hex", (True, False), True),
-        panzerblitz_assault=choice("panzerblitz_assault", (True, False), False),
-        fort_whole_armored=choice("fort_top_armored", ("fort_as_one", "whole_stack"), "fort_as_one") == "whole_stack",
-        own_fire_next_turn=choice("own_fire_recovery", ("same_turn", "next_turn"), "same_turn") == "next_turn",
-        fort_excess_eliminated=choice("fort_block_excess", ("stays", "eliminated"), "stays") == "eliminated",
-        levels_by_difference=choice("both_sides_reach_level", ("higher", "difference"), "higher") == "difference",
+        wec=wec, terrain_mod_features=tuple(features),
+        **read_entries(CombatTables, data, where),
     )
-
-
-def _positive_int(v, where: str, fld: str) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-        raise DataError(where, fld, f"got {v!r}", "an integer >= 1")
-    return v
 
 
 @njit(cache=True)

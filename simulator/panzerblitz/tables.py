@@ -19,6 +19,7 @@ from simulator.panzerblitz.situation_schema import PanzerBlitzSituation as Situa
 from simulator.panzerblitz.stacking import stacking_limit
 from simulator.panzerblitz.units import UnitTypes, compile_units
 from simulator.soa import struct_of_arrays
+from simulator.tablespec import kernel_struct, to_kernel
 
 MapT = struct_of_arrays("MapT", module=__name__, fields=[
     "neighbours", "side_features", "level", "dist", "los", "concealing", "terrain_mod",
@@ -29,21 +30,10 @@ MoveT = struct_of_arrays("MoveT", module=__name__, fields=[
     "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits", "gully_whole",
     "clear_cost", "swamp_stack_cost", "side_cost", "assault_cost", "road_side",
 ])
-CombatT = struct_of_arrays("CombatT", module=__name__, fields=[
-    "crt", "lowest_roll", "col_attack", "col_defense", "below_table_allowed", "wec", "halving",
-    "mod_terrain", "mod_dispersed", "minefield_column", "mod_overrun", "mod_close_assault",
-    "dispersed_mode", "overrun_hill_halving", "halftrack_majority", "load_and_move", "fired_units_stay_spotted",
-    "multiple_minimum", "multiple_weakest_by_odds", "leftovers_open", "cat_rf1_armor_barred", "passengers_counted",
-    "indirect_fire", "indirect_armor_any_range", "intensive_fire", "intensive_factor", "intensive_printed",
-    "panzerblitz_assault", "fort_whole_armored", "own_fire_next_turn", "fort_excess_eliminated",
-    "removal_then_move", "mine_block_apart",
-])
-UnitT = struct_of_arrays("UnitT", module=__name__, fields=[
-    "side", "category", "attack", "weapon", "range", "defense", "movement", "mclass", "armored",
-    "vehicle", "carrier", "positional", "stack_count", "victory_count", "leaves_wreck",
-    "can_overrun", "can_assault", "engineer", "fort",
-    "indirect", "intensive", "observer", "cp_within", "card_indirect",
-])
+# The kernels' structs of the combat tables and unit types: made from their declarations
+# (combat.py, units.py; simulator/tablespec.py) and filled by field name.
+CombatT = kernel_struct("CombatT", __name__, CombatTables)
+UnitT = kernel_struct("UnitT", __name__, UnitTypes, extra=("cp_within", "card_indirect"))
 
 # Map edges as bits of edge_mask (north, south, east, west).
 EDGE_BITS = {"north": 1, "south": 2, "east": 4, "west": 8}
@@ -107,24 +97,9 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
                    mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
                    mv.pond_bit, mv.along_gully_bits, mv.gully_whole, mv.clear_cost, mv.swamp_stack_cost,
                    mv.side_cost, mv.assault_cost, mv.road_side)
-    combat_t = CombatT(combat.crt, combat.lowest_roll, combat.col_attack, combat.col_defense,
-                       combat.below_table_allowed, combat.wec, combat.hill_halving, combat.mod_terrain,
-                       combat.mod_dispersed, combat.minefield_column, combat.mod_overrun,
-                       combat.mod_close_assault, combat.dispersed_mode, combat.overrun_hill_halving,
-                       combat.halftrack_majority, combat.load_and_move, combat.fired_units_stay_spotted,
-                       combat.multiple_minimum, combat.multiple_weakest_by_odds, combat.leftovers_open,
-                       combat.cat_rf1_armor_barred, combat.passengers_counted,
-                       combat.indirect_fire, combat.indirect_armor_any_range, combat.intensive_fire,
-                       combat.intensive_factor, combat.intensive_printed, combat.panzerblitz_assault,
-                       combat.fort_whole_armored, combat.own_fire_next_turn, combat.fort_excess_eliminated,
-                       combat.removal_then_move, combat.mine_block_apart)
-    u = units
-    unit_t = UnitT(u.side.astype(np.int64), u.category.astype(np.int64), u.attack.astype(np.int64),
-                   u.weapon.astype(np.int64), u.range.astype(np.int64), u.defense.astype(np.int64),
-                   u.movement.astype(np.int64), u.mclass.astype(np.int64), u.armored, u.vehicle,
-                   u.carrier, u.positional, u.stack_count.astype(np.int64), u.victory_count,
-                   u.leaves_wreck, u.can_overrun, u.can_assault, u.engineer, u.fort,
-                   u.indirect.astype(np.int64), u.intensive, u.observer, *_cp_within(sit, units))
+    combat_t = to_kernel(CombatT, combat)
+    cp_within, card_indirect = _cp_within(sit, units)
+    unit_t = to_kernel(UnitT, units, cp_within=cp_within, card_indirect=card_indirect)
     # Imported here: road_march needs the state module, which needs this one.
     from simulator.panzerblitz.road_march import check_columns
     check_columns(sit, units)  # PB-SIT-7

@@ -8,6 +8,7 @@ import numpy as np
 
 from simulator.errors import DataError
 from simulator.panzerblitz.combat import NO_WEAPON, WEAPON_INDEX
+from simulator.tablespec import computed
 
 CATEGORIES = ("tank", "assault_gun", "tank_destroyer", "self_propelled_artillery", "armored_car",
               "transport", "towed_gun", "infantry", "cavalry", "command_post", "fortification",
@@ -23,32 +24,46 @@ CLOSE_ASSAULT = ("infantry", "cavalry")
 INDIRECT_KINDS = ("none", "any_range", "beyond_half_range")
 
 
+def _column(source: str, meaning: str, kernel_dtype=None):
+    return computed(f"units.*.{source}" if source else "units", meaning, kernel_dtype=kernel_dtype)
+
+
 @dataclass(frozen=True)
 class UnitTypes:
-    names: tuple[str, ...]
-    side: np.ndarray          # int8: side index, -1 = either side
-    category: np.ndarray      # int8 into CATEGORIES
-    attack: np.ndarray        # int32
-    weapon: np.ndarray        # int8 into WEAPON_CLASSES, -1 none
-    range: np.ndarray         # int32
-    defense: np.ndarray       # int32
-    movement: np.ndarray      # int32, half MF
-    mclass: np.ndarray        # int8 into the terrain movement classes, -1 never moves
-    armored: np.ndarray       # bool: an armored target (PB-WEC-2)
-    vehicle: np.ndarray       # bool: moves in the vehicle phase (PB-SEQ-2 S4; cavalry too, PB-CAV-2)
-    carrier: np.ndarray       # bool (PB-TRANS-1)
-    positional: np.ndarray    # bool: fort, block, minefield
-    stack_count: np.ndarray   # int8: what it counts against the stacking limit (PB-STACK-3)
-    victory_count: np.ndarray  # bool: counts as a unit for victory (PB-VIC-4)
-    leaves_wreck: np.ndarray  # bool: an armored vehicle leaves a wreck (PB-WRECK-1)
-    can_overrun: np.ndarray   # bool (PB-OVR-1)
-    can_assault: np.ndarray   # bool (PB-CAT-1)
-    engineer: np.ndarray      # bool
-    fort: np.ndarray          # bool: a fortification (PB-FORT)
+    """The unit types, checked: one array a property, one entry a type (sorted by name).  Every
+    field is declared once (simulator/tablespec.py); the kernels' UnitT (tables.py) is made
+    from the declarations, integer columns widened to int64."""
+
+    names: tuple[str, ...] = computed("units", "the unit types' names", kernel=False)
+    side: np.ndarray = _column("side", "int8: side index, -1 = either side", np.int64)
+    category: np.ndarray = _column("category", "int8 into CATEGORIES", np.int64)
+    attack: np.ndarray = _column("attack", "int32: AF", np.int64)
+    weapon: np.ndarray = _column("weapon", "int8 into WEAPON_CLASSES, -1 none", np.int64)
+    range: np.ndarray = _column("range", "int32: RF", np.int64)
+    defense: np.ndarray = _column("defense", "int32: DF", np.int64)
+    movement: np.ndarray = _column("movement", "int32: MF in half movement factors", np.int64)
+    mclass: np.ndarray = _column("movement_class", "int8 into the terrain movement classes, -1 never moves",
+                                 np.int64)
+    armored: np.ndarray = _column("armored", "bool: an armored target (PB-WEC-2)")
+    vehicle: np.ndarray = _column("vehicle", "bool: moves in the vehicle phase (PB-SEQ-2 S4; cavalry too, "
+                                  "PB-CAV-2)")
+    carrier: np.ndarray = _column("carrier", "bool (PB-TRANS-1)")
+    positional: np.ndarray = _column("category", "bool: fort, block, minefield")
+    stack_count: np.ndarray = computed("stacking.category_counts", "int8: what it counts against the stacking "
+                                       "limit (PB-STACK-3)", kernel_dtype=np.int64)
+    victory_count: np.ndarray = computed("victory.uncounted_categories", "bool: counts as a unit for victory "
+                                         "(PB-VIC-4)")
+    leaves_wreck: np.ndarray = _column("", "bool: an armored vehicle leaves a wreck (PB-WRECK-1)")
+    can_overrun: np.ndarray = _column("", "bool (PB-OVR-1)")
+    can_assault: np.ndarray = _column("category", "bool (PB-CAT-1)")
+    engineer: np.ndarray = _column("engineer", "bool")
+    fort: np.ndarray = _column("category", "bool: a fortification (PB-FORT)")
     # Optional rules (PB-OPT): who may fire indirectly / intensively, who observes for them.
-    indirect: np.ndarray = None   # int8: 0 never, 1 at any range, 2 beyond half range (PB-OPT-IF-1/4)
-    intensive: np.ndarray = None  # bool: may fire intensively (PB-OPT-AMMO-1/4)
-    observer: np.ndarray = None   # bool: a command post (PB-CP-2, PB-OPT-IF-2)
+    indirect: np.ndarray = _column("optional_indirect_fire", "int8: 0 never, 1 at any range, 2 beyond half range "
+                                   "(PB-OPT-IF-1/4)", np.int64)
+    intensive: np.ndarray = computed("readings.intensive_fire_classes", "bool: may fire intensively "
+                                     "(PB-OPT-AMMO-1/4)")
+    observer: np.ndarray = _column("category", "bool: a command post (PB-CP-2, PB-OPT-IF-2)")
 
     def index(self, name: str) -> int:
         return self.names.index(name)
