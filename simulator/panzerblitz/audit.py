@@ -35,6 +35,7 @@ import pandas as pd
 from policies.goals import NO_GOAL
 from policies.spec import PolicySpec
 from simulator.errors import DataError
+from simulator.panzerblitz.combat import NOW_ELIMINATED
 from simulator.panzerblitz.replay import play, policy_tables
 from simulator.panzerblitz.rules import (
     EV_ASSAULT,
@@ -224,7 +225,7 @@ def count_blunders(t: Tables, st, events: np.ndarray, carried_at_start: np.ndarr
             if attackers:
                 last_attackers = attackers
             attackers = 0
-        elif kind == EV_HIT and b == 2:
+        elif kind == EV_HIT and b == NOW_ELIMINATED:
             s = int(side[a])
             if worth[a] >= th["high_worth"] and last_attackers >= massed and on_map[a] and hexes[a] >= 0:
                 near = on_map & piece & (side == s) & (carried_by < 0) & (hexes >= 0) & (dist[hexes[a], np.maximum(hexes, 0)] <= radius)
@@ -237,9 +238,9 @@ def count_blunders(t: Tables, st, events: np.ndarray, carried_at_start: np.ndarr
         elif kind == EV_MINE:
             if mine_owner.get(b) == side[a]:
                 out[side[a]]["own_mine_attacks"] += 1
-                if e == 2:
+                if e == NOW_ELIMINATED:
                     out[side[a]]["own_mine_losses"] += 1 + (1 if carrying[a] >= 0 else 0)
-            if e == 2:
+            if e == NOW_ELIMINATED:
                 gone(a)
         elif kind == EV_MINE_REMOVAL:
             if mine_owner.get(b) == side[a]:

@@ -19,6 +19,10 @@ from simulator.tablespec import computed, entry, read_entries, switch
 NO_EFFECT, DISPERSED, DOUBLE_DISPERSED, ELIMINATED = 0, 1, 2, 3
 RESULT_CODES = {"-": NO_EFFECT, "D": DISPERSED, "DD": DOUBLE_DISPERSED, "X": ELIMINATED}
 RESULT_NAMES = {v: k for k, v in RESULT_CODES.items()}
+# What a result does to one unit (apply_result; the `b` of an EV_HIT event).
+UNHURT, NOW_DISPERSED, NOW_ELIMINATED = 0, 1, 2
+# Hex levels of the boards' `elevation` (PB-HILL): ground, slope, hilltop.
+GROUND, SLOPE, HILLTOP = 0, 1, 2
 
 # Weapon classes (PB-WEC-1) and the WEC columns.
 WEAPON_CLASSES = ("A", "H", "M", "I")
@@ -209,9 +213,9 @@ def weapon_factor(af, weapon, target_armored, distance, rf, wec):
 @njit(cache=True)
 def hill_halves(attacker_level, defender_level, adjacent, brown_between):
     """PB-HILL-1..4: is the attacker's AF halved against this defender?"""
-    if defender_level == 2:  # hilltop: only attackers on a hilltop are spared (PB-HILL-2)
-        return attacker_level != 2
-    if defender_level == 1:  # slope: adjacent attackers are spared unless a brown bar lies between (PB-HILL-3)
+    if defender_level == HILLTOP:  # only attackers on a hilltop are spared (PB-HILL-2)
+        return attacker_level != HILLTOP
+    if defender_level == SLOPE:  # slope: adjacent attackers are spared unless a brown bar lies between (PB-HILL-3)
         return not (adjacent and not brown_between)
     return False
 
@@ -227,14 +231,14 @@ def modified_attack(af, weapon, target_armored, distance, rf, halved, wec, halvi
 
 @njit(cache=True)
 def apply_result(result, already_dispersed):
-    """PB-CRT-2 / PB-DISP-4 on one unit: returns 0 unharmed, 1 dispersed, 2 eliminated."""
-    if result == 3:
-        return 2
-    if result == 2:
-        return 2 if already_dispersed else 1
-    if result == 1:
-        return 1
-    return 1 if already_dispersed else 0
+    """PB-CRT-2 / PB-DISP-4 on one unit: UNHURT, NOW_DISPERSED or NOW_ELIMINATED."""
+    if result == ELIMINATED:
+        return NOW_ELIMINATED
+    if result == DOUBLE_DISPERSED:
+        return NOW_ELIMINATED if already_dispersed else NOW_DISPERSED
+    if result == DISPERSED:
+        return NOW_DISPERSED
+    return NOW_DISPERSED if already_dispersed else UNHURT
 
 
 @njit(cache=True)

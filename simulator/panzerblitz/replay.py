@@ -12,7 +12,7 @@ import numpy as np
 
 from policies.goals import PolicyT, build_policy_tables
 from policies.spec import N_PARAMS, PolicySpec, parse_policy
-from simulator.panzerblitz.combat import RESULT_NAMES
+from simulator.panzerblitz.combat import NOW_DISPERSED, NOW_ELIMINATED, RESULT_NAMES
 from simulator.panzerblitz.game import run_game
 from simulator.panzerblitz.invariants import NAMES as VIOLATION_NAMES
 from simulator.panzerblitz.rules import (
@@ -170,7 +170,7 @@ def describe(rec: GameRecord, t: Tables) -> list[str]:
         elif kind == EV_ASSAULTER:
             pending_firers.append(f"{unit(a)} ({c})")
         elif kind == EV_HIT:
-            what = {1: "dispersed", 2: "eliminated"}.get(b, "unharmed")
+            what = {NOW_DISPERSED: "dispersed", NOW_ELIMINATED: "eliminated"}.get(b, "unharmed")
             lines.append(f"    {unit(a)} {what}")
         elif kind == EV_ELIMINATED_PASSENGER:
             lines.append(f"    passenger {unit(a)} eliminated with its carrier")

@@ -8,6 +8,7 @@ loading), so the pictures show exactly what the log says happened; the core draw
 from __future__ import annotations
 
 from simulator.api import Counter, MapFrame
+from simulator.panzerblitz.combat import NOW_DISPERSED, NOW_ELIMINATED
 from simulator.panzerblitz.rules import (
     EV_ELIMINATED_PASSENGER,
     EV_ENTER,
@@ -44,10 +45,10 @@ def positions_by_player_turn(rec, tables) -> list[tuple[int, str, dict[int, int]
         elif kind == EV_EXIT or kind == EV_ELIMINATED_PASSENGER:
             where.pop(a, None)
         elif kind == EV_HIT:
-            if b == 2:
+            if b == NOW_ELIMINATED:
                 where.pop(a, None)
                 dispersed.discard(a)
-            elif b == 1:
+            elif b == NOW_DISPERSED:
                 dispersed.add(a)
         elif kind == EV_LOAD:
             aboard[b] = a
