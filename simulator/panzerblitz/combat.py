@@ -20,7 +20,7 @@ NO_EFFECT, DISPERSED, DOUBLE_DISPERSED, ELIMINATED = 0, 1, 2, 3
 RESULT_CODES = {"-": NO_EFFECT, "D": DISPERSED, "DD": DOUBLE_DISPERSED, "X": ELIMINATED}
 RESULT_NAMES = {v: k for k, v in RESULT_CODES.items()}
 # What a result does to one unit (apply_result; the `b` of an EV_HIT event).
-UNHURT, NOW_DISPERSED, NOW_ELIMINATED = 0, 1, 2
+UNHARMED, NOW_DISPERSED, NOW_ELIMINATED = 0, 1, 2
 # Hex levels of the boards' `elevation` (PB-HILL): ground, slope, hilltop.
 GROUND, SLOPE, HILLTOP = 0, 1, 2
 
@@ -231,14 +231,14 @@ def modified_attack(af, weapon, target_armored, distance, rf, halved, wec, halvi
 
 @njit(cache=True)
 def apply_result(result, already_dispersed):
-    """PB-CRT-2 / PB-DISP-4 on one unit: UNHURT, NOW_DISPERSED or NOW_ELIMINATED."""
+    """PB-CRT-2 / PB-DISP-4 on one unit: UNHARMED, NOW_DISPERSED or NOW_ELIMINATED."""
     if result == ELIMINATED:
         return NOW_ELIMINATED
     if result == DOUBLE_DISPERSED:
         return NOW_ELIMINATED if already_dispersed else NOW_DISPERSED
     if result == DISPERSED:
         return NOW_DISPERSED
-    return NOW_DISPERSED if already_dispersed else UNHURT
+    return NOW_DISPERSED if already_dispersed else UNHARMED
 
 
 @njit(cache=True)
