@@ -51,13 +51,15 @@ def test_a_ruleset_declares_its_kinds_and_their_codes():
 
 
 def test_panzerblitz_kinds_are_declared_by_the_ruleset_in_the_engines_order():
-    from policies import random_play
     from simulator.panzerblitz import decision_kinds as pk
+    from simulator.panzerblitz import game
 
     kinds = registry.ruleset("panzerblitz").decision_kinds
     assert kinds is pk.DECISION_KINDS and len(kinds) == 17
     for name, code in pk.CODES.items():
-        assert getattr(pk, name) == code == getattr(random_play, name), name
+        assert getattr(pk, name) == code, name
+        if hasattr(game, name):  # the engine asks with the ruleset's codes
+            assert getattr(game, name) == code, name
     assert {k.name for k in kinds if k.none} >= {"FIRE_TARGET", "MOVE_DEST", "ASSAULT_TARGET", "LOAD", "RETURN"}
 
 

@@ -45,6 +45,7 @@ from simulator.panzerblitz.rules import (
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, TS_LOST
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
+from tests.pb_players import pb_players
 from tests.test_rules import GERMAN, hexn, placed_state, position_file, random_players, unit_of
 from tests.test_rules import position as build_position
 
@@ -332,7 +333,7 @@ def test_PB_OPT_IF_1_the_heuristic_fires_indirectly(tmp_path):
         from policies.spec import N_PARAMS
         params = np.tile(parse_policy("heuristic").vector(), (2, 1)).reshape(2, N_PARAMS)
         seed_dice(1)
-        fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, policy, params)
+        fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, policy, params))
         fired = events(st, EV_FIRER)
         assert (len(fired) > 0) == on
         if on:
@@ -500,7 +501,7 @@ def test_PB_OPT_PBA_1_riders_assault_the_overrun_hex_only(tmp_path):
         _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, ht, hexn(t, "3M3"), entry, target, exit_hex, occ)
         assert st.hex[rider] == entry and st.carried_by[rider] == -1 and st.hex[ht] == exit_hex
         assert may_assault(st, t.unit_t, rider, GERMAN)  # the exception to PB-CAT-9
-        assault_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+        assault_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         hit = {int(r[4]) for r in events(st, EV_ASSAULTER) if r[3] == rider}
         assert hit <= {target}  # only the units just overrun, never the other hex beside it
         assaults += len(hit)
@@ -521,10 +522,9 @@ def test_PB_CAT_9_without_pba_unloaded_riders_never_assault(tmp_path):
             bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(4)]
             opts = np.empty(2 * n_hex + 2, dtype=np.int64)
             ov = [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
-            fields = np.zeros((5, n_hex), dtype=np.int64)
             seed_dice(seed)
-            move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, GERMAN, ht,
-                      *players(), occ, bufs[0], bufs[1], opts, bufs[2], bufs[3], ov[0], ov[1], ov[2], fields)
+            move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN, ht,
+                      pb_players(t, st, *players()), occ, bufs[0], bufs[1], opts, bufs[2], bufs[3], ov[0], ov[1], ov[2])
             if len(events(st, EV_OVERRUNNER)):
                 overruns += 1
                 if st.carried_by[rider] < 0:

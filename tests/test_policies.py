@@ -26,6 +26,7 @@ from simulator.panzerblitz.replay import play, policy_tables
 from simulator.panzerblitz.rules import EV_ATTACK, EV_FIRER, occupancy
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import builtin_situations, load_situation
+from tests.pb_players import pb_players
 from tests.test_rules import GERMAN, hexn, position, unit_of
 
 SITUATIONS = [p.stem for p in builtin_situations()]
@@ -158,7 +159,7 @@ def test_heuristic_concentrates_fire_on_one_stack(tmp_path):
              ("russian", "t-34-c", "3K8"), ("russian", "t-34-c", "3M6")]
     t, st = position(tmp_path, units)
     policy, params = heuristic_players()
-    fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, policy, params)
+    fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, policy, params))
     log = st.log[: st.clock[2]]
     attacks = log[log[:, 2] == EV_ATTACK]
     firers = log[log[:, 2] == EV_FIRER]
@@ -326,7 +327,7 @@ def test_engineers_clear_enemy_minefields_never_their_own(tmp_path):
           ("russian", "rifle-company-43", "3A10")], []),
     ):
         t, st = position(tmp_path, units)
-        fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, policy, params)
+        fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, policy, params))
         log = st.log[: st.clock[2]]
         tried = [t.situation.map.labels[int(r[4])] for r in log[log[:, 2] == EV_MINE_REMOVAL]]
         assert tried == expect, units

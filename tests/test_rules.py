@@ -12,7 +12,6 @@ import pytest
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
 from simulator.panzerblitz.combat import crt_result, seed_dice
 from simulator.panzerblitz.game import FORT, assault_phase
-from simulator.panzerblitz.replay import policy_tables
 from simulator.panzerblitz.rules import (
     EV_ASSAULT,
     EV_OVERRUN,
@@ -30,6 +29,7 @@ from simulator.panzerblitz.rules import (
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, new_state
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
+from tests.pb_players import pb_players
 
 GERMAN, RUSSIAN = 0, 1
 
@@ -167,7 +167,7 @@ def test_pb_cat_6_engineer_bonus_and_modifiers(tmp_path):
     # Random play holds back a quarter of the time: try a few seeds until the assault happens.
     for s in range(20):
         seed_dice(s)
-        assault_phase(st, ut, mt, t.combat_t, policy_tables(t), GERMAN, policy, params)
+        assault_phase(st, ut, mt, t.combat_t, GERMAN, pb_players(t, st, policy, params))
         if st.assaulted_hex[hexn(t, "3M6")]:
             break
     ev = [r for r in st.log[: st.clock[N_EVENTS]] if r[2] == EV_ASSAULT][0]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from policies import heuristic as hp
 from policies.random_play import HOLD_FIRE, STAY_PUT
 from simulator.panzerblitz.combat import DISPERSED, WEAPON_CLASSES, seed_dice
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
@@ -23,7 +22,7 @@ from simulator.panzerblitz.game import (
 )
 from simulator.panzerblitz.move_view import reach_of
 from simulator.panzerblitz.movement import path_to, step_cost
-from simulator.panzerblitz.replay import play, policy_tables
+from simulator.panzerblitz.replay import play
 from simulator.panzerblitz.rules import (
     EV_ASSAULT,
     EV_ASSAULTER,
@@ -64,6 +63,7 @@ from simulator.panzerblitz.rules import (
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, WAITING, new_state
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
+from tests.pb_players import pb_players
 from tests.test_movement import column_road, run, setup
 from tests.test_rules import GERMAN, RUSSIAN, hexn, placed_state, random_players, unit_of
 from tests.test_rules import position as build_position
@@ -127,12 +127,11 @@ class Move:
         self.ov_entry = ov_entry = np.full(6 * n_hex, self.SENTINEL, dtype=np.int64)
         self.ov_exit = ov_exit = np.full(6 * n_hex, self.SENTINEL, dtype=np.int64)
         bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(4)]
-        fields = np.zeros((hp.N_FIELDS, n_hex), dtype=np.int64)
         policy, params = players(hold, stay)
         seed_dice(seed)
-        move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, int(st.side[u]), u,
-                  policy, params, occ, bufs[0], bufs[1], self.options, bufs[2], bufs[3], ov_entry, self.ov_target,
-                  ov_exit, fields)
+        move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, int(st.side[u]), u,
+                  pb_players(t, st, policy, params), occ, bufs[0], bufs[1], self.options, bufs[2], bufs[3], ov_entry,
+                  self.ov_target, ov_exit)
 
     def destinations(self):
         return {int(h) for h in self.options if h != self.SENTINEL and h >= 0}
@@ -311,7 +310,7 @@ def test_pb_fort_6_a_fort_has_no_attack_and_does_not_block_fire(tmp_path):
     # An empty fort is no target and fires at nothing: fire_phase gives it no attack.
     t, st = position(tmp_path, [("german", "fort-40", "3M5"), ("russian", "t-34-c", "3M6")])
     seed_dice(0)
-    fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+    fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
     assert len(events(st, EV_FIRER)) == 0
 
 
@@ -527,7 +526,7 @@ def test_pb_cbt_12_at_most_one_attack_of_each_kind_per_player_turn(tmp_path):
 
     # One normal attack on the hex, however many units fire at it (S3).
     seed_dice(0)
-    fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+    fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
     assert len(events(st, EV_FIRER)) == 5 and sum(1 for r in events(st, EV_ATTACK) if r[3] == h) == 1
     survive()
     st.fired[:] = False
@@ -563,7 +562,7 @@ def test_pb_stk_2_one_technique_per_stack_per_turn(tmp_path):
         t, st = position(tmp_path, [("german", "panther-g", "3M3"), ("german", "pzkw-iv-h", "3K5"),
                                     ("russian", "rifle-company-43", "3M6"), ("russian", "smg-company-43", "3M6")])
         seed_dice(seed)
-        fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+        fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         attacks = events(st, EV_ATTACK)
         assert len(attacks) == 1  # one procedure against the stack, whatever the technique
         df = int(attacks[0, 5])

@@ -38,6 +38,7 @@ from simulator.panzerblitz.rules import (
     stack_kind_of,
 )
 from simulator.panzerblitz.state import ELIMINATED, ON_MAP, PHASING
+from tests.pb_players import pb_players
 from tests.test_rules import GERMAN, RUSSIAN, hexn, unit_of
 from tests.test_rules_coverage_more import (
     Move,
@@ -286,7 +287,7 @@ def test_pb_fort_13_inside_and_top_fire_at_each_other_as_if_adjacent(tmp_path):
         t, st = position(tmp_path, units)
         _on_top(st, t34)
         seed_dice(seed)
-        fire_phase(st, ut, mt, ct, policy_tables(t), RUSSIAN, *players())
+        fire_phase(st, ut, mt, ct, RUSSIAN, pb_players(t, st, *players()))
         a = events(st, EV_ATTACK)
         assert len(a) == 1 and int(a[0][3]) == h and int(a[0][5]) == 40
         assert st.status[t34] == ON_MAP and not st.dispersed[t34]
@@ -300,7 +301,7 @@ def test_pb_fort_13_firing_at_the_top_of_ones_own_fort_rolls_twice(tmp_path):
         h = hexn(t, "3M6")
         _on_top(st, unit_of(t, st, "rifle-company-43"))
         seed_dice(seed)
-        fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+        fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         firsts, seconds = events(st, EV_ATTACK), events(st, EV_OWN_FORT_ATTACK)
         assert len(firsts) == 1 and int(firsts[0][5]) == 16  # the Russians on top (DF 16)
         assert len(seconds) == 1 and int(seconds[0][3]) == h and int(seconds[0][5]) == 40  # the own fort
@@ -351,10 +352,10 @@ def test_pb_cat_8_units_on_top_close_assault_the_fort_not_the_other_way(tmp_path
         _on_top(st, rus, unit_of(t, st, "guards-company-43"))
         seed_dice(seed)
         # The German units inside may not close-assault the Russians on top (not adjacent).
-        assault_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+        assault_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         assert len(events(st, EV_ASSAULTER)) == 0
         # The Russians on top may assault the fort under them: the fort's DF.
-        assault_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), RUSSIAN, *players())
+        assault_phase(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN, pb_players(t, st, *players()))
         a = events(st, EV_ASSAULT)
         assert len(a) == 1 and int(a[0][3]) == h and int(a[0][5]) == 40
         assert sorted(int(r[3]) for r in events(st, EV_ASSAULTER)) == sorted([rus, unit_of(t, st, "guards-company-43")])
@@ -426,7 +427,7 @@ def test_pb_fort_13_random_play_fires_from_inside_at_the_top(tmp_path):
     t, st = position(tmp_path, units)
     _on_top(st, unit_of(t, st, "45mm-at"))  # DF 3: the rifle platoon's 3 makes 1-1
     seed_dice(1)
-    fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+    fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
     f = events(st, EV_FIRER)
     assert len(f) == 1 and int(f[0][3]) == unit_of(t, st, "rifle-platoon-german-42") \
         and int(f[0][4]) == hexn(t, "3M6")
@@ -436,6 +437,7 @@ def test_pb_fort_12_the_heuristic_moves_onto_an_enemy_fort_it_must_hold(tmp_path
     """The heuristic player whose goal is the fort hex (the Russians must occupy 3M6) moves onto
     the German fort and ends there, on top."""
     from policies.spec import parse_policy
+    from simulator.panzerblitz.dispatch import begin_move
     from simulator.panzerblitz.game import move_unit
     from simulator.panzerblitz.tables import build_tables
     from simulator.situation import load_situation
@@ -451,15 +453,14 @@ def test_pb_fort_12_the_heuristic_moves_onto_an_enemy_fort_it_must_hold(tmp_path
     policy = np.array([spec.kernel_id] * 2, dtype=np.int64)
     params = np.tile(spec.vector(), (2, 1))
     n_hex = t.situation.map.n_hexes
-    pt = policy_tables(t)
-    fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
-    hp.enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[RUSSIAN], RUSSIAN, fields)
+    pl = pb_players(t, st, policy, params)
+    begin_move(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN, pl)  # the heuristic reads the enemy (hp.enemy_fields)
     occ = occupancy(st, t.unit_t, n_hex)
     bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(4)]
     options = np.empty(2 * n_hex + 2, dtype=np.int64)
     ov = [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
-    move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, pt, t.stack_limit, RUSSIAN, u, policy, params, occ,
-              bufs[0], bufs[1], options, bufs[2], bufs[3], ov[0], ov[1], ov[2], fields)
+    move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, RUSSIAN, u, pl, occ,
+              bufs[0], bufs[1], options, bufs[2], bufs[3], ov[0], ov[1], ov[2])
     assert st.hex[u] == hexn(t, "3M6") and st.on_top[u]
     assert st.side[unit_of(t, st, "fort-40")] == GERMAN
 

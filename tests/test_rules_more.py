@@ -7,7 +7,7 @@ import pytest
 
 from simulator.panzerblitz.combat import DISPERSED, DOUBLE_DISPERSED, crt_result
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
-from simulator.panzerblitz.replay import play, policy_tables
+from simulator.panzerblitz.replay import play
 from simulator.panzerblitz.rules import (
     EV_ENTER,
     EV_MOVE,
@@ -26,6 +26,7 @@ from simulator.panzerblitz.rules import (
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
+from tests.pb_players import pb_players
 from tests.test_rules import GERMAN, RUSSIAN, hexn, position, random_players, unit_of
 
 
@@ -204,8 +205,8 @@ def test_pb_move_10_units_leave_only_by_edges_the_card_allows(tmp_path):
             t, st = position(tmp_path, [("german", "panther-g", "3M2"), ("russian", "rifle-company-43", "3A10")])
             st.exit_edges[GERMAN] = edges
             seed_dice(seed)
-            movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, GERMAN, True,
-                           *random_players())
+            movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN, True,
+                           pb_players(t, st, *random_players()))
             u = unit_of(t, st, "panther-g")
             if st.status[u] == EXITED:
                 exits += 1
@@ -321,7 +322,7 @@ def test_oq_13_mine_removal_then_move(tmp_path, then_move):
     st.mine[hexn(t, "3M6")] = True
     ct = t.combat_t._replace(removal_then_move=then_move)
     policy, params = random_players()
-    fire_phase(st, t.unit_t, t.map_t, ct, policy_tables(t), GERMAN, np.array([1, 1]), params)  # heuristic
+    fire_phase(st, t.unit_t, t.map_t, ct, GERMAN, pb_players(t, st, np.array([1, 1]), params))  # heuristic
     rows = st.log[:st.clock[N_EVENTS]]
     assert (rows[:, 2] == EV_MINE_REMOVAL).sum() == 1  # it tried
     assert st.fired[eng] == (not then_move)

@@ -28,6 +28,7 @@ from simulator.panzerblitz.rules import (
 )
 from simulator.panzerblitz.state import ELIMINATED, ON_MAP
 from simulator.situation import load_situation
+from tests.pb_players import pb_players
 from tests.test_rules import GERMAN, RUSSIAN, hexn, unit_of
 from tests.test_rules_coverage_more import events, players, position, units_named
 
@@ -108,7 +109,7 @@ def test_pb_stk_4_random_and_heuristic_players_use_multiple_attacks(tmp_path):
     for seed in range(30):
         t, st = position(tmp_path, TANK_AND_TRUCK)
         seed_dice(seed)
-        fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+        fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         attacks = events(st, EV_ATTACK)
         dfs = sorted(int(a[5]) for a in attacks)
         techniques.add({(10,): "combination", (1,): "selective", (9,): "selective",
@@ -129,7 +130,7 @@ def test_pb_stk_4_random_and_heuristic_players_use_multiple_attacks(tmp_path):
     assert tech == hp.MULTIPLE
     assert set(assign) == {unit_of(t, st, "t-34-c"), unit_of(t, st, "truck-russian")}
     seed_dice(1)
-    fire_phase(st, t.unit_t, t.map_t, t.combat_t, pt, GERMAN, *heuristic_players())
+    fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *heuristic_players()))
     assert len(events(st, EV_ATTACK)) == 2
     # Two trucks: one combined 4-1 is as good as two 4-1 battles, so it combines.
     t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("german", "pzkw-iv-h", "3M3"),
@@ -244,7 +245,7 @@ def test_pb_stk_8_random_player_may_attack_the_passenger_alone(tmp_path):
         st.carrying[tank] = rifle
         st.carried_by[rifle] = tank
         seed_dice(seed)
-        fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+        fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         a = events(st, EV_ATTACK)
         assert len(a) == 1
         seen.add(int(a[0][5]))  # DF 9: the carrier (with its passenger); DF 1: the passenger alone
@@ -259,12 +260,11 @@ def _unload_call(t, st, u, left, seed, stay=0.0):
     n_hex = t.situation.map.n_hexes
     bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(2)]
     options = np.empty(2 * n_hex + 2, dtype=np.int64)
-    fields = np.zeros((hp.N_FIELDS, n_hex), dtype=np.int64)
     policy, params = players(stay=stay)
     seed_dice(seed)
-    _unload(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, int(st.side[u]), u,
-            int(st.carrying[u]), left, policy, params, occupancy(st, t.unit_t, n_hex), bufs[0], bufs[1], options,
-            fields)
+    _unload(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, int(st.side[u]), u,
+            int(st.carrying[u]), left, pb_players(t, st, policy, params), occupancy(st, t.unit_t, n_hex), bufs[0],
+            bufs[1], options)
 
 
 def test_pb_trans_3_carrier_moves_on_empty_after_unloading(tmp_path):
@@ -382,7 +382,7 @@ def test_pb_vic_5_control_by_last_passed_through(tmp_path):
                                     ("russian", "82mm-mortar", "3M6")])
         st.control[hexn(t, "3M6")] = RUSSIAN
         seed_dice(seed)
-        assault_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+        assault_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         if st.status[unit_of(t, st, "82mm-mortar")] == ELIMINATED:
             killed += 1
             assert controlled(t, st, GERMAN, "3M6") == 0  # the assaulters never entered
@@ -399,7 +399,7 @@ def test_pb_vic_6_no_battle_when_nobody_engages(tmp_path):
     assert out.no_battle and out.winner is None and out.level == "none"
     # Once a side has fired, the card's conditions apply.
     seed_dice(0)
-    fire_phase(st, t.unit_t, t.map_t, t.combat_t, policy_tables(t), GERMAN, *players())
+    fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
     assert st.engaged[GERMAN] and not st.engaged[RUSSIAN]
     assert not evaluate(st, t).no_battle
     # Or moved a unit toward the enemy: a move that ends nearer the nearest enemy engages,
@@ -480,12 +480,11 @@ def test_pb_ovr_4_several_units_overrun_one_hex_together(tmp_path):
         n_hex = t.situation.map.n_hexes
         bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(2)] + [np.empty(6 * n_hex, dtype=np.int64)
                                                                         for _ in range(3)]
-        fields = np.zeros((hp.N_FIELDS, n_hex), dtype=np.int64)
         policy, params = players()
         seed_dice(seed)
-        _overrun_together(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, GERMAN,
-                          tanks[0], hexn(t, "3M4"), hexn(t, "3M5"), hexn(t, "3M6"), hexn(t, "3M7"), policy, params,
-                          occupancy(st, t.unit_t, n_hex), *bufs, fields)
+        _overrun_together(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN,
+                          tanks[0], hexn(t, "3M4"), hexn(t, "3M5"), hexn(t, "3M6"), hexn(t, "3M7"),
+                          pb_players(t, st, policy, params), occupancy(st, t.unit_t, n_hex), *bufs)
         ovr = events(st, EV_OVERRUN)
         movers = events(st, EV_OVERRUNNER)
         assert len(ovr) == 1  # one combined attack

@@ -7,7 +7,6 @@ import pytest
 from simulator.panzerblitz.combat import DISPERSED, crt_result
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
 from simulator.panzerblitz.movement import compile_movement
-from simulator.panzerblitz.replay import policy_tables
 from simulator.panzerblitz.rules import (
     apply_to_stack,
     defender_stack,
@@ -23,6 +22,7 @@ from simulator.panzerblitz.tables import build_tables
 from simulator.panzerblitz.victory import evaluate, level_reached
 from simulator.situation import load_situation
 from tests.conftest import make_map
+from tests.pb_players import pb_players
 from tests.test_movement import column_road, run, setup
 from tests.test_rules import GERMAN, RUSSIAN, hexn, position, random_players, unit_of
 
@@ -77,8 +77,8 @@ def test_pb_move_2_dispersed_or_fired_units_and_mf_0_do_not_move(tmp_path):
     st.fired[pz] = True
     before = st.hex.copy()
     for phase in (True, False):
-        movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, GERMAN, phase,
-                       *random_players())
+        movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN, phase,
+                       pb_players(t, st, *random_players()))
     assert st.hex[panther] == before[panther] and st.hex[pz] == before[pz] and st.hex[gun] == before[gun]
 
 

@@ -29,6 +29,7 @@ from simulator.panzerblitz.replay import policy_tables
 from simulator.panzerblitz.state import NOT_PLACED, ON_MAP, WAITING, new_state
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import SITUATIONS_DIR, check_file, load_situation
+from tests.pb_players import pb_players
 from tests.test_situation import _dump  # the document as TOML, inline tables only
 
 BASES = ("pb-01", "pb-07", "pb-12")
@@ -105,7 +106,7 @@ def set_up(t, pt, seed: int):
 
     params = np.tile(parse_policy("random").vector(), (2, 1)).reshape(2, N_PARAMS)
     for side in (first, 1 - first):
-        setup_side(st_, t.unit_t, t.map_t, t.move_t, t.combat_t, pt, t.stack_limit, side, policy, params)
+        setup_side(st_, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, side, pb_players(t, st_, policy, params))
     return st_
 
 

@@ -13,6 +13,7 @@ from simulator.panzerblitz.state import ELIMINATED, ON_MAP, WAITING, new_state
 from simulator.panzerblitz.tables import build_tables
 from simulator.panzerblitz.victory import evaluate, measure_value
 from simulator.situation import load_situation
+from tests.pb_players import pb_players
 from tests.test_rules import GERMAN, RUSSIAN
 
 # Situation 7's columns: the German enters at 1Q10 toward 3Q1, the Russian the other way.
@@ -194,12 +195,11 @@ def round_trip_position(tmp_path, turns=9, return_leg=True, units=None):
 def german_moves(t, st, turn):
     """The German vehicle movement of game-turn `turn` (S4), heuristic player."""
     from simulator.panzerblitz.game import movement_phase
-    from simulator.panzerblitz.replay import policy_tables
     from tests.test_policies import heuristic_players
 
     st.clock[0] = turn  # TURN
-    movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit, GERMAN, True,
-                   *heuristic_players())
+    movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN, True,
+                   pb_players(t, st, *heuristic_players()))
     st.moved[:] = False
 
 

@@ -62,11 +62,11 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
 def floor_positions(t, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where the floor's units stand: a random set-up (the engine's), entering units at their
     group's first entry hex, passengers and positional counters left out (hex -1)."""
-    from policies.random_play import RANDOM
-    from policies.spec import N_PARAMS
+    from policies.spec import parse_policy
+    from simulator import decisions
     from simulator.panzerblitz.combat import seed_dice
     from simulator.panzerblitz.game import setup_side
-    from simulator.panzerblitz.replay import policy_tables
+    from simulator.panzerblitz.replay import players
     from simulator.panzerblitz.state import new_state
 
     sit = t.situation
@@ -74,11 +74,9 @@ def floor_positions(t, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarra
     st = new_state(t, np.random.default_rng(seed))
     seed_dice(seed)
     first = sides.index(sit.sets_up_first)
-    policy = np.full(2, RANDOM, dtype=np.int64)
-    params = np.zeros((2, N_PARAMS), dtype=np.float64)
-    pt = policy_tables(t)
+    pl = players(t, st, [parse_policy("random")] * 2, decisions.for_play(seed))
     for s in (first, 1 - first):
-        setup_side(st, t.unit_t, t.map_t, t.move_t, t.combat_t, pt, t.stack_limit, s, policy, params)
+        setup_side(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, s, pl)
     hexes = np.where(st.status == ON_MAP, st.hex, -1)
     for u in np.flatnonzero(st.status == WAITING):
         g = st.group[u]

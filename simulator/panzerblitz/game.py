@@ -1,17 +1,21 @@
 """One complete PanzerBlitz game, compiled: set-up, then the sequence of play (PB-SEQ-2).
 
-The kernel enumerates the legal options of each decision through the rules module and asks
-the side's policy to choose (policies/random_play.py `choose`).  Everything is arrays; the
-Python wrapper `play_game` builds the initial state and evaluates the victory conditions.
+The kernel enumerates the legal options of each decision through the rules module, writes
+them into the options buffer and asks PanzerBlitz's one dispatcher (dispatch.py `choose`),
+which alone knows the players; it never asks which player plays a side.  Everything is arrays;
+the Python wrapper (replay.play) builds the initial state and evaluates the victory conditions.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from policies import heuristic as hp
-from policies.random_play import (
+from simulator.jit import njit
+from simulator.panzerblitz import dispatch as ask
+from simulator.panzerblitz.combat import seed_dice
+from simulator.panzerblitz.decision_kinds import (
     ASSAULT_TARGET,
+    COMBINE,
     ENTRY_BOARD,
     ENTRY_HEX,
     FIRE_TARGET,
@@ -21,22 +25,22 @@ from policies.random_play import (
     MINE_CLEAR,
     MOVE_DEST,
     MOVE_ON,
+    MULTIPLE,
     OVERRUN_JOIN,
+    PASSENGER,
     PBA_DISMOUNT,
     RETURN,
+    SELECT,
     SETUP_HEX,
     TECHNIQUE,
     UNLOAD,
-    choose,
 )
-from simulator.jit import njit
-from simulator.panzerblitz.combat import seed_dice
+from simulator.panzerblitz.dispatch import DEFENDERS, ENTRY, EXIT, HEX, TARGET, TECH
 from simulator.panzerblitz.invariants import check, check_view, road_hex
 from simulator.panzerblitz.move_view import close_view, open_view, reach_of, view_loads
 from simulator.panzerblitz.road_march import end_marches, march_columns
 from simulator.panzerblitz.rules import (
     EV_ENTER,
-    EV_FIRE_CHANCE,
     EV_FORT_SWITCH,
     EV_LOAD,
     EV_MOVE,
@@ -191,7 +195,7 @@ def _constraints_ok(st, ut, mt, u, h):
 
 
 @njit(cache=True)
-def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
+def setup_side(st, ut, mt, mv, ct, limits, side, pl):
     """Place every unit of `side` that sets up on the map, group by group, in file order: first
     the groups without minefields or blocks (the card's fixed positions, forts with their
     command posts), then the minefields and blocks, then the units of the groups that have them.
@@ -201,12 +205,7 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
     (PB-SEQ-1)."""
     n_hex = mt.neighbours.shape[0]
     options = np.empty(n_hex, dtype=np.int64)
-    heuristic = policy[side] == hp.HEURISTIC
-    fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
-    occ = occupancy(st, ut, n_hex)
-    pairing = np.zeros(n_hex, dtype=np.int64)
-    if heuristic:
-        hp.enemy_fields(st, ut, mt, ct, pt, params[side], side, fields)
+    ask.begin_setup(st, ut, mt, ct, side, pl)
     n_units = st.utype.shape[0]
     barrier = np.zeros(n_units, dtype=np.bool_)
     group_barriers = np.zeros(st.group_entering.shape[0], dtype=np.bool_)
@@ -219,15 +218,14 @@ def setup_side(st, ut, mt, mv, ct, pt, limits, side, policy, params):
         for u in range(n_units):
             s = 0 if not group_barriers[st.group[u]] else (1 if barrier[u] else 2)
             if s == stage:
-                _setup_unit(st, ut, mt, mv, ct, pt, limits, side, policy, params, u, options, occ, fields, pairing)
+                _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options)
 
 
 @njit(cache=True)
-def _setup_unit(st, ut, mt, mv, ct, pt, limits, side, policy, params, u, options, occ, fields, pairing):
+def _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options):
     """Set-up of one counter of `side` (if it sets up on the map): the legal hexes of its group,
     and the player's choice among them."""
     n_hex = mt.neighbours.shape[0]
-    heuristic = policy[side] == hp.HEURISTIC
     g = st.group[u]
     if st.side[u] != side or st.group_entering[g] or st.carried_by[u] >= 0:
         return
@@ -240,12 +238,8 @@ def _setup_unit(st, ut, mt, mv, ct, pt, limits, side, policy, params, u, options
             options[n] = h
             n += 1
     cat = ut.category[st.utype[u]]
-    if heuristic and (cat == MINE or cat == BLOCK):
-        i = hp.pick_barrier(st, ut, mt, pt, params[side], side, u, options, n, occ)
-    elif heuristic:
-        i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, pairing)
-    else:
-        i = choose(policy[side], params[side], SETUP_HEX, n)
+    # (`load` stands for the phase's count of units: the heuristic keeps its own at set-up)
+    i = ask.choose(SETUP_HEX, _offer_hexes(pl.options, options, n), n, u, 0, options, st, ut, mt, ct, side, load, pl)
     if i < 0:
         # Nowhere legal (stacking, terrain, enemy units, the group's constraints): the unit
         # is lost at set-up, logged with the number of hexes of its area, and reported in
@@ -258,19 +252,32 @@ def _setup_unit(st, ut, mt, mv, ct, pt, limits, side, policy, params, u, options
     place(st, u, h)
     if not ut.positional[st.utype[u]]:
         mark_passed(st, h, side)  # PB-VIC-5
-        if heuristic:
-            hp.note_unit(mt, params[side], fields, h, 1)
-    occ[h, side] += 1
-    if ut.carrier[st.utype[u]]:
-        pairing[h] -= 1
-    elif hp.is_rider(ut, st.utype[u]):
-        pairing[h] += 1
+    ask.placed(st, ut, mt, side, u, h, pl)
     if cat == MINE:
         st.mine[h] = True
         st.mine_side[h] = side  # the owner knows its minefields (PB-MINE-2: they still attack both sides)
     elif cat == BLOCK:
         st.block[h] = True
     log_event(st, EV_SETUP, u, h, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _offer_hexes(rows, hexes, n):
+    """Write n options, one hex each, as rows of the options buffer; returns the buffer."""
+    for i in range(n):
+        rows[i, HEX] = hexes[i]
+    return rows
+
+
+@njit(cache=True)
+def _offer_overruns(rows, at, entries, targets, exits, n):
+    """Write n overrun options (entry, target, exit hexes) as rows at..at+n-1; returns the buffer."""
+    for j in range(n):
+        rows[at + j, HEX] = -1
+        rows[at + j, ENTRY] = entries[j]
+        rows[at + j, TARGET] = targets[j]
+        rows[at + j, EXIT] = exits[j]
+    return rows
 
 
 @njit(cache=True)
@@ -292,62 +299,79 @@ def _aiming_at(target_of, h, out):
 
 # Inlined into its one caller: one module less for LLVM to optimise (docs/performance.md, cold start).
 @njit(cache=True, inline="always")
-def fire_phase(st, ut, mt, ct, pt, side, policy, params):
+def fire_phase(st, ut, mt, ct, side, pl):
     """PB-SEQ-2 S2/S3: every attack is declared, then resolved (PB-SEQ-3.3)."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
     spotted = spotted_hexes(st, ut, mt, ct, side)  # spotters in place at the start of the turn
+    pl.seen[:] = spotted
     occ = occupancy(st, ut, n_hex)
     if ct.indirect_fire or ut.card_indirect.any():
         # PB-OPT-IF-2/3 (PB-SIT-8: the card's own rule): what the CPs observe for indirect fire
         observe(st, ut, mt, side, spotted)
     # PB-MINE-9 (OQ-13): engineers beside a minefield may try to clear it instead of firing.
-    heuristic = policy[side] == hp.HEURISTIC
     mines_near = np.empty(6, dtype=np.int64)
     clearing = np.zeros(n_units, dtype=np.bool_)
     for u in range(n_units):
         k = mine_removal_targets(st, ut, mt, side, u, mines_near)
         if k > 0:
-            if heuristic:
-                i = hp.pick_mine_clear(st, ut, mt, pt, side, u, mines_near, k)
-            else:
-                i = choose(policy[side], params[side], MINE_CLEAR, k)
+            i = ask.choose(MINE_CLEAR, _offer_hexes(pl.options, mines_near, k), k, u, 0, mines_near, st, ut, mt, ct,
+                           side, occ, pl)
             if i >= 0:
                 attempt_mine_removal(st, ut, u, mines_near[i], MINE)
                 clearing[u] = True
     target_of = np.full(n_units, -1, dtype=np.int64)
-    opt_hex = np.empty(n_hex, dtype=np.int64)
-    opt_af = np.empty(n_hex, dtype=np.int64)
     # The target type of every enemy stack, worked out once (it does not change while
     # attacks are being declared).
     stack_kind = np.full(n_hex, -1, dtype=np.int64)
     for h in range(n_hex):
         if occ[h, 1 - side] > 0:
             stack_kind[h] = stack_kind_of(st, ut, mt, ct, h, 1 - side, defender_stack(st, ut, mt, h, 1 - side)[1])
-    if heuristic:
-        reach = hp.plan_fire(st, ut, mt, ct, pt, params[side], side, spotted, occ, stack_kind, target_of)
-        # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).
-        log_event(st, EV_FIRE_CHANCE, reach, 0, 0, 0, 0, 0, 0)
-        if ct.intensive_fire:
-            hp.plan_intensive(st, ut, mt, ct, pt, params[side], side, spotted, stack_kind, target_of)
-    else:
-        for u in np.random.permutation(n_units):
-            if not may_fire(st, ut, u, side):
-                continue
-            n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af, stack_kind)
-            i = choose(policy[side], params[side], FIRE_TARGET, n)
-            if i >= 0:
-                target_of[u] = opt_hex[i]
-                # PB-OPT-AMMO-1: random play fires intensively now and then.
-                if may_fire_intensively(st, ut, ct, u, side) and \
-                        choose(policy[side], params[side], INTENSIVE, 1) == 0:
-                    st.intensive[u] = True
+    # Every unit's options (target hex, AF), offered to the player at once to plan the phase,
+    # then unit by unit: attacks are declared all together (PB-SEQ-3.3).
+    start = np.zeros(n_units + 1, dtype=np.int64)
+    may_intensive = np.zeros(n_units, dtype=np.bool_)
+    n_targets = 0
+    for h in range(n_hex):
+        if occ[h, 1 - side] > 0:
+            n_targets += 1
+    rows_hex = np.empty(n_units * n_targets, dtype=np.int64)
+    rows_af = np.empty(n_units * n_targets, dtype=np.int64)
+    opt_hex = np.empty(n_hex, dtype=np.int64)
+    opt_af = np.empty(n_hex, dtype=np.int64)
+    for u in range(n_units):
+        start[u + 1] = start[u]
+        if not may_fire(st, ut, u, side):
+            continue
+        n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af, stack_kind)
+        rows_hex[start[u]:start[u] + n] = opt_hex[:n]
+        rows_af[start[u]:start[u] + n] = opt_af[:n]
+        start[u + 1] = start[u] + n
+        may_intensive[u] = may_fire_intensively(st, ut, ct, u, side)
+    ask.begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, start, may_intensive, pl)
+    unit = np.empty(1, dtype=np.int64)
+    for u in range(n_units):
+        n = start[u + 1] - start[u]
+        if n == 0:
+            continue
+        rows = pl.options
+        for j in range(n):
+            rows[j, 0] = rows_hex[start[u] + j]
+            rows[j, 1] = rows_af[start[u] + j]
+        i = ask.choose(FIRE_TARGET, rows, n, u, 0, unit, st, ut, mt, ct, side, occ, pl)
+        if i >= 0:
+            target_of[u] = rows_hex[start[u] + i]
+            # PB-OPT-AMMO-1: intensive fire, where the unit may
+            unit[0] = u
+            if may_intensive[u] and ask.choose(INTENSIVE, _offer_hexes(pl.options, unit, 1), 1, u, 0, unit, st, ut,
+                                               mt, ct, side, occ, pl) == 0:
+                st.intensive[u] = True
     attackers = np.empty(n_units, dtype=np.int64)
     assign = np.empty(n_units, dtype=np.int64)
     for h in _targets(target_of):
         k = _aiming_at(target_of, h, attackers)
         if k > 0:
-            attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, policy, params)
+            attack_hex(st, ut, mt, ct, side, h, attackers, k, assign, spotted, pl)
             if ct.intensive_fire:
                 spend_intensive(st, attackers, k)  # PB-OPT-AMMO-2
     if ct.removal_then_move:
@@ -360,12 +384,12 @@ def fire_phase(st, ut, mt, ct, pt, side, policy, params):
 
 
 @njit(cache=True)
-def attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, policy, params):
+def attack_hex(st, ut, mt, ct, side, h, attackers, k, assign, spotted, pl):
     """PB-STK-2: one technique against the stack in h, by the k units declared against it:
     combination (PB-STK-5), selective (PB-STK-3), multiple (PB-STK-4) or an armored carrier's
     passenger alone (PB-TRANS-8).  Each is offered only where the rules allow it (a multiple
-    attack where a legal one exists: on the most defenders these attackers can take on).  The
-    heuristic player never attacks selectively (`hp.pick_technique`)."""
+    attack on each number of defenders these attackers can take on, the most first); the
+    player chooses among them (a row: technique, defenders hit)."""
     enemy = 1 - side
     sel = selective_allowed(st, ut, mt, h, enemy)
     n_multi = 0
@@ -381,30 +405,38 @@ def attack_hex(st, ut, mt, ct, pt, side, h, attackers, k, assign, spotted, polic
                 break
     passenger = exposed_passenger(st, ut, mt, h, enemy) >= 0
     own_fort = enemy_on_own_fort(st, ut, h, side)  # PB-FORT-13, judged before the attack
-    if policy[side] == hp.HEURISTIC:
-        tech = hp.pick_technique(st, ut, mt, ct, pt, params[side], side, h, attackers, k, spotted, assign, n_multi,
-                                 passenger)
-    else:
-        codes = np.empty(4, dtype=np.int64)
-        n = 0
-        codes[n] = hp.COMBINE
+    rows = pl.options
+    n = 0
+    rows[n, TECH], rows[n, DEFENDERS] = COMBINE, 0
+    n += 1
+    if sel:
+        rows[n, TECH], rows[n, DEFENDERS] = SELECT, 1
         n += 1
-        if sel:
-            codes[n] = hp.SELECT
-            n += 1
-        if n_multi > 0:
-            codes[n] = hp.MULTIPLE
-            n += 1
-        if passenger:
-            codes[n] = hp.PASSENGER
-            n += 1
-        tech = codes[choose(policy[side], params[side], TECHNIQUE, n)] if n > 1 else hp.COMBINE
-    if tech == hp.SELECT:
+    if n_multi > 0:
+        rows[n, TECH], rows[n, DEFENDERS] = MULTIPLE, n_multi
+        n += 1
+        trial = np.empty(k, dtype=np.int64)
+        for n_hit in range(n_multi - 1, 1, -1):
+            if plan_multiple(st, ut, mt, ct, side, h, attackers, k, spotted, n_hit, trial):
+                rows[n, TECH], rows[n, DEFENDERS] = MULTIPLE, n_hit
+                n += 1
+    if passenger:
+        rows[n, TECH], rows[n, DEFENDERS] = PASSENGER, 1
+        n += 1
+    tech = COMBINE
+    if n > 1:
+        no_occ = np.zeros((0, 2), dtype=np.int64)  # (not read for a technique)
+        i = ask.choose(TECHNIQUE, rows, n, h, k, attackers, st, ut, mt, ct, side, no_occ, pl)
+        tech = np.int64(rows[i, TECH])
+        n_hit = np.int64(rows[i, DEFENDERS])
+        if tech == MULTIPLE and n_hit != n_multi:
+            plan_multiple(st, ut, mt, ct, side, h, attackers, k, spotted, n_hit, assign)
+    if tech == SELECT:
         r = resolve_selective(st, ut, mt, ct, side, h, attackers, k, spotted)
-    elif tech == hp.MULTIPLE:
-        # `assign` holds the plan: the random player's (on the most defenders) or the heuristic's
+    elif tech == MULTIPLE:
+        # `assign` holds the plan on the chosen number of defenders
         r = resolve_multiple(st, ut, mt, ct, side, h, attackers, k, assign, spotted)
-    elif tech == hp.PASSENGER:
+    elif tech == PASSENGER:
         r = resolve_passenger(st, ut, mt, ct, side, h, attackers, k, spotted)
     else:
         r = resolve_fire(st, ut, mt, ct, side, h, attackers, k, spotted)
@@ -462,19 +494,20 @@ def _passenger_here(st, ut, c, h, side):
 
 
 @njit(cache=True)
-def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost, prev, options, cost_o, prev_o,
-              ov_entry, ov_target, ov_exit, fields):
+def move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options, cost_o, prev_o,
+              ov_entry, ov_target, ov_exit):
     """One unit's move (or entry, load, unload, exit) in S4/S5."""
-    heuristic = policy[side] == hp.HEURISTIC
     t = st.utype[u]
     mf = ut.movement[t]
     spent = 0
     if st.march_state[st.group[u]] != MARCH_OVER:
         return  # PB-SIT-7: the column moves as one (road_march.py)
     back = may_return(st, u)  # PB-SIT-5: off on a round trip, and it may come back on now
-    if back and not (hp.want_return(st, ut, pt, side, u) if heuristic
-                     else choose(policy[side], params[side], RETURN, 1) == 0):
-        return  # it stays off this turn: the player's choice
+    if back:
+        options[0] = st.trip_hex[u]
+        if ask.choose(RETURN, _offer_hexes(pl.options, options, 1), 1, u, 0, options, st, ut, mt, ct, side, occ,
+                      pl) != 0:
+            return  # it stays off this turn: the player's choice
     entering = back or st.status[u] == WAITING
     if entering:
         if not back and (st.entry_turn[u] > st.clock[TURN] or st.carried_by[u] >= 0):
@@ -499,15 +532,9 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         if ut.can_overrun[t] and mf > 0:
             n_eo = entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, FORT, ov_target, ov_exit,
                                          view_loads(st, ut, mt, side, occ))
-        if heuristic:
-            i = hp.pick_hex(st, ut, mt, ct, pt, params[side], side, u, options, n, occ, fields, fields[hp.PAIRING])
-            if n_eo > 0:
-                k = hp.pick_entry_overrun(st, ut, mt, ct, pt, params[side], side, u, ov_target, ov_exit, n_eo,
-                                          options, n, occ, fields)
-                if k >= 0:
-                    i = n + k
-        else:
-            i = choose(policy[side], params[side], ENTRY_HEX, n + n_eo)
+        rows = _offer_overruns(_offer_hexes(pl.options, options, n), n, ov_target, ov_target, ov_exit, n_eo)
+        rows[n:n + n_eo, ENTRY] = -1  # from the off-map hex
+        i = ask.choose(ENTRY_HEX, rows, n + n_eo, u, n, options, st, ut, mt, ct, side, occ, pl)
         if i >= n and mf > 0:
             _overrun_entering(st, ut, mt, ct, side, u, ov_target[i - n], ov_exit[i - n], occ)
             return
@@ -522,7 +549,7 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         if fort_in(st, ut, st.hex[u], side) >= 0:
             if enemy_in_hex(st, ut, st.hex[u], side):
                 return  # PB-FORT-12: while enemy units sit on top, the units inside may not leave
-            if _fort_switch(st, ut, limits, side, u, policy, params):
+            if _fort_switch(st, ut, mt, ct, limits, side, u, pl, occ, options):
                 return  # PB-FORT-2: it moved between inside and on top; that is its move
         if ut.mclass[t] < 0 or mf <= 0:
             return
@@ -531,11 +558,10 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         # PB-TRANS-3 load: carrier and passenger began the turn together; neither moves (OQ-21).
         if ut.carrier[t] and st.carrying[u] < 0:
             p = _passenger_here(st, ut, u, start, side)
-            if heuristic:
-                load_now = p >= 0 and hp.want_load(st, ut, pt, params[side], side, u, p, fields)
-            else:
-                load_now = p >= 0 and choose(policy[side], params[side], LOAD, 1) == 0
-            if load_now:
+            if p >= 0:
+                options[0] = p
+            if p >= 0 and ask.choose(LOAD, _offer_hexes(pl.options, options, 1), 1, u, 0, options, st, ut, mt, ct,
+                                     side, occ, pl) == 0:
                 st.carrying[u] = p
                 st.carried_by[p] = u
                 st.moved[p] = True
@@ -571,20 +597,19 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
                                  FORT, ov_entry, ov_target, ov_exit, load)
         n_over = edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, FORT,
                                       ov_entry, ov_target, ov_exit, n_over, load)  # PB-OVR-10
-    if heuristic:
-        i = hp.pick_move(st, ut, mt, ct, pt, params[side], side, u, options, n, n_over, ov_target, ov_exit, occ,
-                         fields)
-    else:
-        i = choose(policy[side], params[side], MOVE_DEST, n + n_over)
+    rows = _offer_overruns(_offer_hexes(pl.options, options, n), n, ov_entry, ov_target, ov_exit, n_over)
+    i = ask.choose(MOVE_DEST, rows, n + n_over, u, n, options, st, ut, mt, ct, side, occ, pl)
     if i >= n:
         k = i - n
         _pass_through(st, mt, side, prev_o, start, ov_entry[k])  # PB-VIC-5: the approach
         rider = -1
-        if ct.panzerblitz_assault and pba_rider(st, ut, side, u, ov_entry[k]) >= 0 and \
-                (heuristic or choose(policy[side], params[side], PBA_DISMOUNT, 1) == 0):
-            rider = pba_dismount(st, ut, side, u, ov_entry[k], ov_target[k], occ)
-        _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, ov_entry[k], ov_target[k], ov_exit[k],
-                          policy, params, occ, cost_o, prev_o, ov_entry, ov_target, ov_exit, fields)
+        if ct.panzerblitz_assault:
+            options[0] = pba_rider(st, ut, side, u, ov_entry[k])
+            if options[0] >= 0 and ask.choose(PBA_DISMOUNT, _offer_hexes(pl.options, options, 1), 1, u, 0, options,
+                                              st, ut, mt, ct, side, occ, pl) == 0:
+                rider = pba_dismount(st, ut, side, u, ov_entry[k], ov_target[k], occ)
+        _overrun_together(st, ut, mt, mv, ct, limits, side, u, start, ov_entry[k], ov_target[k], ov_exit[k],
+                          pl, occ, cost_o, prev_o, ov_entry, ov_target, ov_exit)
         if rider >= 0 and not st.overrun_hex[ov_target[k]]:
             st.pba_target[rider] = -1  # the overrun was not made: nothing was overrun
             st.steps[rider] = 99
@@ -630,16 +655,15 @@ def move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost
         left = budget - cost[dest]
         if dest != start and (st.mine[dest] or st.block[dest] or (st.on_top[u] and fort_in(st, ut, dest, 1 - side) >= 0)):
             left = 0  # it stopped there (PB-MINE-3, PB-BLOCK-2; PB-FORT-12: it may not move off an enemy fort)
-        _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, occ, cost, prev, options, fields)
+        _unload(st, ut, mt, mv, ct, limits, side, u, p, left, pl, occ, cost, prev, options)
 
 
 @njit(cache=True)
-def _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, occ, cost, prev, options, fields):
+def _unload(st, ut, mt, mv, ct, limits, side, u, p, left, pl, occ, cost, prev, options):
     """PB-TRANS-3 / PB-TRANS-11 / PB-STACK-4: carrier u may set its passenger p down in its hex
     if the hex ends within the limit: with the carrier still in it, or with the carrier moving
     on empty with the MF it has `left` (so several carriers may drop passengers in one hex and
     drive away).  Then, with MF left, the carrier may move on; it must if the hex is full."""
-    heuristic = policy[side] == hp.HEURISTIC
     here = st.hex[u]
     c_count = ut.stack_count[st.utype[u]]
     load_here = side_load(st, ut, here, side)  # the carrier and its passenger count once
@@ -662,16 +686,14 @@ def _unload(st, ut, mt, mv, ct, pt, limits, side, u, p, left, policy, params, oc
                 n += 1
     if not stay_ok and (n == 0 or not alone_ok):
         return
-    if not (hp.want_unload(st, pt, params[side], side, u, fields) if heuristic
-            else choose(policy[side], params[side], UNLOAD, 1) == 0):
+    rows = pl.options
+    rows[0, 0] = p
+    if ask.choose(UNLOAD, rows, 1, u, 0, options, st, ut, mt, ct, side, occ, pl) != 0:
         return
     _set_down(st, u, p, here, side, occ, 99, 0)  # PB-CAT-9: no close assault in the turn it is unloaded
     if n == 0 or (n == 1 and options[0] == here):
         return
-    if heuristic:
-        i = hp.pick_move(st, ut, mt, ct, pt, params[side], side, u, options, n, 0, options, options, occ, fields)
-    else:
-        i = choose(policy[side], params[side], MOVE_ON, n)
+    i = ask.choose(MOVE_ON, _offer_hexes(pl.options, options, n), n, u, 0, options, st, ut, mt, ct, side, occ, pl)
     dest = options[i]
     if dest == here:
         return
@@ -753,18 +775,18 @@ def _set_down(st, u, p, h, side, occ, steps, how):
 
 
 @njit(cache=True)
-def _fort_switch(st, ut, limits, side, u, policy, params):
+def _fort_switch(st, ut, mt, ct, limits, side, u, pl, occ, options):
     """PB-FORT-2: unit u, in a fort of its side with no enemy on top, not yet moved or fired this
     turn, may move between inside and on top (even with MF 0); that is its whole move, and it
     must respect stacking (the side's units in the hex, inside and on top, within the limit).
     Random play takes it half the time; the heuristic never does (docs/rulings.md).  Returns
     whether it did."""
-    if policy[side] == hp.HEURISTIC:
-        return False
     h = st.hex[u]
     if side_load(st, ut, h, side) > limits[side]:
         return False
-    if choose(policy[side], params[side], FORT_SWITCH, 1) != 0:
+    options[0] = h
+    if ask.choose(FORT_SWITCH, _offer_hexes(pl.options, options, 1), 1, u, 0, options, st, ut, mt, ct, side, occ,
+                  pl) != 0:
         return False
     st.on_top[u] = not st.on_top[u]
     st.moved[u] = True
@@ -866,8 +888,8 @@ def _came_back(st, u):
 
 
 @njit(cache=True)
-def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, target, exit_hex, policy, params, occ,
-                      cost_o, prev_o, ov_entry, ov_target, ov_exit, fields):
+def _overrun_together(st, ut, mt, mv, ct, limits, side, u, start, entry, target, exit_hex, pl, occ,
+                      cost_o, prev_o, ov_entry, ov_target, ov_exit):
     """PB-OVR-4: unit u overruns `target`; other armored units of its side that have not moved
     may join it, each through its own entry and exit hexes (one's entry may be another's exit),
     all moved up to the target before one combined attack.  Each candidate in turn is offered
@@ -883,7 +905,6 @@ def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, tar
     entries[0] = entry
     exits[0] = exit_hex
     n = 1
-    heuristic = policy[side] == hp.HEURISTIC
     paths = np.empty(6, dtype=np.int64)
     load = view_loads(st, ut, mt, side, occ)  # nobody moves until all have been asked
     for v in range(n_units):
@@ -908,12 +929,13 @@ def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, tar
                 m += 1
         if m == 0:
             continue
-        if heuristic:
-            pick = hp.want_join(st, ut, mt, ct, pt, params[side], side, v, movers, n, target, paths, m, ov_exit,
-                                occ, fields)
-        else:
-            pick = choose(policy[side], params[side], OVERRUN_JOIN, m + 1)
-            pick = -1 if pick >= m else pick
+        rows = pl.options
+        for q in range(m):
+            rows[q, HEX] = -1
+            rows[q, ENTRY] = ov_entry[paths[q]]
+            rows[q, TARGET] = target
+            rows[q, EXIT] = ov_exit[paths[q]]
+        pick = ask.choose(OVERRUN_JOIN, rows, m, v, n, movers, st, ut, mt, ct, side, occ, pl)
         if pick < 0:
             continue
         j = paths[pick]
@@ -927,7 +949,7 @@ def _overrun_together(st, ut, mt, mv, ct, pt, limits, side, u, start, entry, tar
 
 
 @njit(cache=True)
-def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, params):
+def movement_phase(st, ut, mt, mv, ct, limits, side, vehicles, pl):
     """PB-SEQ-2 S4 (vehicles, cavalry included) or S5 (everything else)."""
     n_hex = mt.neighbours.shape[0]
     occ = occupancy(st, ut, n_hex)
@@ -939,24 +961,20 @@ def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, param
     ov_entry = np.empty(6 * n_hex, dtype=np.int64)
     ov_target = np.empty(6 * n_hex, dtype=np.int64)
     ov_exit = np.empty(6 * n_hex, dtype=np.int64)
-    fields = np.empty((hp.N_FIELDS, n_hex), dtype=np.int64)
     if vehicles:
-        march_columns(st, ut, mt, mv, side, policy, params)  # PB-SIT-7
-    heuristic = policy[side] == hp.HEURISTIC
-    if heuristic:
-        hp.enemy_fields(st, ut, mt, ct, pt, params[side], side, fields)
+        march_columns(st, ut, mt, mv, ct, side, pl)  # PB-SIT-7
+    ask.begin_move(st, ut, mt, ct, side, pl)
     if vehicles:
-        board_entering(st, ut, mt, pt, side, policy, params, fields)
+        board_entering(st, ut, mt, ct, side, pl, occ)
     open_view(st, ut, mt, side, occ)
     for u in np.random.permutation(st.utype.shape[0]):
         if st.side[u] != side or ut.vehicle[st.utype[u]] != vehicles or ut.positional[st.utype[u]]:
             continue
         before = st.hex[u]
         was_piece = is_piece(st, ut, u)
-        move_unit(st, ut, mt, mv, ct, pt, limits, side, u, policy, params, occ, cost, prev, options,
-                  cost_o, prev_o, ov_entry, ov_target, ov_exit, fields)
-        if heuristic:
-            hp.moved(st, ut, mt, params[side], fields, u, before, was_piece)
+        move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
+                  cost_o, prev_o, ov_entry, ov_target, ov_exit)
+        ask.moved(st, ut, mt, side, u, before, was_piece, pl)
         if st.clock[DEBUG]:
             check(st, ut, mt, mv, limits)
             check_view(st, ut, mt, mv, side, u, occ)
@@ -964,7 +982,7 @@ def movement_phase(st, ut, mt, mv, ct, pt, limits, side, vehicles, policy, param
 
 
 @njit(cache=True)
-def board_entering(st, ut, mt, pt, side, policy, params, fields):
+def board_entering(st, ut, mt, ct, side, pl, occ):
     """Riders of a group entering by the map edge this turn may enter aboard the group's carriers.
 
     Reading (docs/rulings.md): off the map, a group's counters are stacked as their owner
@@ -993,10 +1011,8 @@ def board_entering(st, ut, mt, pt, side, policy, params, fields):
                 n += 1
         if n == 0:
             continue
-        if policy[side] == hp.HEURISTIC:
-            i = hp.pick_entry_rider(st, ut, mt, pt, params[side], side, c, riders, n, fields)
-        else:
-            i = choose(policy[side], params[side], ENTRY_BOARD, n)
+        i = ask.choose(ENTRY_BOARD, _offer_hexes(pl.options, riders, n), n, c, 0, riders, st, ut, mt, ct, side, occ,
+                       pl)
         if i < 0:
             continue
         p = riders[i]
@@ -1007,7 +1023,7 @@ def board_entering(st, ut, mt, pt, side, policy, params, fields):
 
 # Inlined into its one caller: one module less for LLVM to optimise (docs/performance.md, cold start).
 @njit(cache=True, inline="always")
-def assault_phase(st, ut, mt, ct, pt, side, policy, params):
+def assault_phase(st, ut, mt, ct, side, pl):
     """PB-SEQ-2 S5 end / PB-CAT: each eligible unit may close-assault one adjacent enemy hex."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
@@ -1034,11 +1050,13 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
             cand[u, n] = a
             n += 1
         n_cand[u] = n
-    if policy[side] == hp.HEURISTIC:
-        hp.plan_assaults(st, ut, mt, ct, pt, params[side], side, cand, n_cand, target_of)
-    else:
-        for u in np.random.permutation(n_units):
-            i = choose(policy[side], params[side], ASSAULT_TARGET, n_cand[u])
+    # Every unit's options at once (the player plans the phase), then unit by unit: assaults
+    # are declared all together (PB-CAT).
+    ask.begin_assault(st, ut, mt, ct, side, cand, n_cand, pl)
+    for u in range(n_units):
+        if n_cand[u] > 0:
+            i = ask.choose(ASSAULT_TARGET, _offer_hexes(pl.options, cand[u], n_cand[u]), n_cand[u], u, 0, cand[u], st,
+                           ut, mt, ct, side, occ, pl)
             if i >= 0:
                 target_of[u] = cand[u, i]
     group = np.empty(n_units, dtype=np.int64)
@@ -1053,16 +1071,16 @@ def assault_phase(st, ut, mt, ct, pt, side, policy, params):
 
 # Inlined into its one caller: one module less for LLVM to optimise (docs/performance.md, cold start).
 @njit(cache=True, inline="always")
-def player_turn(st, ut, mt, mv, ct, pt, limits, side, policy, params):
+def player_turn(st, ut, mt, mv, ct, limits, side, pl):
     st.clock[PHASING] = side
     log_event(st, EV_TURN, side, 0, 0, 0, 0, 0, 0)
     minefield_attacks(st, ut, mt, ct, side)            # S1
-    fire_phase(st, ut, mt, ct, pt, side, policy, params)    # S2, S3
+    fire_phase(st, ut, mt, ct, side, pl)               # S2, S3
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
-    movement_phase(st, ut, mt, mv, ct, pt, limits, side, True, policy, params)   # S4 (with overruns)
-    movement_phase(st, ut, mt, mv, ct, pt, limits, side, False, policy, params)  # S5
-    assault_phase(st, ut, mt, ct, pt, side, policy, params)                      # S5, close assaults
+    movement_phase(st, ut, mt, mv, ct, limits, side, True, pl)   # S4 (with overruns)
+    movement_phase(st, ut, mt, mv, ct, limits, side, False, pl)  # S5
+    assault_phase(st, ut, mt, ct, side, pl)                      # S5, close assaults
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
     recover(st, side)                                   # S6
@@ -1108,11 +1126,12 @@ def record_turn(st, ut, turn):
 
 
 @njit(cache=True)
-def run_game(st, ut, mt, mv, ct, pt, limits, setup_order, policy, params, seed):
-    """Set up, then play every game-turn (PB-SEQ-1). Mutates `st`."""
+def run_game(st, ut, mt, mv, ct, limits, setup_order, pl, seed):
+    """Set up, then play every game-turn (PB-SEQ-1). Mutates `st`; `pl` (dispatch.Players) answers
+    every decision and records them when the game is recorded."""
     seed_dice(seed)
     for k in range(setup_order.shape[0]):
-        setup_side(st, ut, mt, mv, ct, pt, limits, setup_order[k], policy, params)
+        setup_side(st, ut, mt, mv, ct, limits, setup_order[k], pl)
     if st.clock[DEBUG]:
         check(st, ut, mt, mv, limits)
     record_turn(st, ut, 0)
@@ -1120,5 +1139,5 @@ def run_game(st, ut, mt, mv, ct, pt, limits, setup_order, policy, params, seed):
     for turn in range(1, st.clock[N_TURNS] + 1):
         st.clock[TURN] = turn
         for k in range(2):
-            player_turn(st, ut, mt, mv, ct, pt, limits, (first + k) % 2, policy, params)
+            player_turn(st, ut, mt, mv, ct, limits, (first + k) % 2, pl)
         record_turn(st, ut, turn)

@@ -12,7 +12,10 @@ import numpy as np
 
 from policies.goals import PolicyT, build_policy_tables
 from policies.spec import N_PARAMS, PolicySpec, parse_policy
+from simulator import decisions
 from simulator.panzerblitz.combat import NOW_DISPERSED, NOW_ELIMINATED, RESULT_NAMES
+from simulator.panzerblitz.decision_kinds import DECISION_KINDS
+from simulator.panzerblitz.dispatch import Players, new_players
 from simulator.panzerblitz.game import run_game
 from simulator.panzerblitz.invariants import NAMES as VIOLATION_NAMES
 from simulator.panzerblitz.rules import (
@@ -59,6 +62,7 @@ class GameRecord:
     state: State
     outcome: Outcome
     policies: tuple[str, str]
+    decisions: np.ndarray | None = None  # rows (kind, n, chosen), when the game was recorded
 
     @property
     def events(self) -> np.ndarray:
@@ -82,34 +86,52 @@ def policy_tables(t: Tables) -> PolicyT:
     return hit[1]
 
 
-def play(t: Tables, seed: int, policies: tuple[str | PolicySpec, str | PolicySpec] = ("random", "random"),
-         debug: bool = False, state: State | None = None) -> GameRecord:
-    """One complete game; `policies` per side index (names or specs with parameters).  `state`:
-    a fresh state to play it in (`StateBuffer.fresh()`), else a new one."""
-    specs = [p if isinstance(p, PolicySpec) else parse_policy(p) for p in policies]
-    st = new_state(t) if state is None else state
-    play_into(st, t, seed, game_arguments(t, specs), debug)
-    return GameRecord(seed, st, evaluate(st, t), tuple(p.label() for p in specs))
-
-
-def game_arguments(t: Tables, specs) -> tuple:
-    """What every game of a batch passes to the kernel besides the state and the seed: the side
-    order, the players' kernel ids and parameter vectors, the policy tables (made once a batch)."""
-    sit = t.situation
-    first = sit.ruleset.sides.index(sit.sets_up_first)
-    order = np.array([first, 1 - first], dtype=np.int64)
+def players(t: Tables, st: State, specs, dec: decisions.Decisions) -> Players:
+    """The engine's players (dispatch.Players) for these specs (one a side index) in game `st`."""
     policy_ids = np.array([p.kernel_id for p in specs], dtype=np.int64)
     params = np.zeros((2, N_PARAMS), dtype=np.float64)
     for i, p in enumerate(specs):
         params[i] = p.vector()
-    return order, policy_ids, params, policy_tables(t)
+    return new_players(policy_ids, params, policy_tables(t), st.utype.shape[0], t.map_t.neighbours.shape[0], dec)
+
+
+def play(t: Tables, seed: int, policies: tuple[str | PolicySpec, str | PolicySpec] = ("random", "random"),
+         debug: bool = False, state: State | None = None, record: bool = False,
+         replay: np.ndarray | None = None) -> GameRecord:
+    """One complete game; `policies` per side index (names or specs with parameters).  `state`:
+    a fresh state to play it in (`StateBuffer.fresh()`), else a new one.
+
+    `record`: keep the game's decisions (`GameRecord.decisions`, rows kind, n, chosen);
+    `replay`: play a record's decisions instead of asking the players (simulator/decisions.py;
+    `decisions.ReplayMismatch` if the record is not this game's)."""
+    specs = [p if isinstance(p, PolicySpec) else parse_policy(p) for p in policies]
+    st = new_state(t) if state is None else state
+    dec = None
+    if replay is not None:
+        dec = decisions.for_replay(replay, DECISION_KINDS, seed)
+    elif record:
+        dec = decisions.for_record(seed)
+    arguments = game_arguments(t, specs, dec)
+    play_into(st, t, seed, arguments, debug)
+    kept = decisions.finished(arguments[1].dec, DECISION_KINDS)
+    return GameRecord(seed, st, evaluate(st, t), tuple(p.label() for p in specs), kept if record else None)
+
+
+def game_arguments(t: Tables, specs, dec: decisions.Decisions | None = None) -> tuple:
+    """What every game of a batch passes to the kernel besides the state and the seed: the side
+    order and the players (dispatch.Players: kernel ids, parameter vectors, policy tables, their
+    workspace, the decisions; made once a batch)."""
+    sit = t.situation
+    first = sit.ruleset.sides.index(sit.sets_up_first)
+    order = np.array([first, 1 - first], dtype=np.int64)
+    return order, players(t, new_state(t), specs, dec if dec is not None else decisions.for_play(0))
 
 
 def play_into(st: State, t: Tables, seed: int, arguments: tuple, debug: bool = False) -> None:
     """Plays one game in the fresh state `st` (the kernel call of `play`, without its outcome)."""
-    order, policy_ids, params, pt = arguments
+    order, pl = arguments
     st.clock[DEBUG] = int(debug)
-    run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, pt, t.stack_limit, order, policy_ids, params, seed)
+    run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, order, pl, seed)
 
 
 def _odds(t: Tables, column: int, roll: int, modifier: int, result: int) -> str:

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from policies import heuristic as hp
-from policies.random_play import MARCH_ORDER, choose
 from simulator.errors import DataError
 from simulator.jit import njit
+from simulator.panzerblitz import dispatch as ask
+from simulator.panzerblitz.decision_kinds import MARCH_ORDER
 from simulator.panzerblitz.rules import (
     EV_ENTER,
     EV_MOVE,
@@ -73,24 +73,22 @@ def _in_column(st, g, u):
 
 
 @njit(cache=True)
-def _order_column(st, ut, g, side, policy, params):
-    """The road-march order, chosen by the column's player when it first moves: the heuristic
-    puts its fighting vehicles first (`hp.march_key`), the random player draws one."""
+def _order_column(st, ut, mt, ct, g, side, pl):
+    """The road-march order, chosen by the column's player when it first moves, one counter
+    after another among those left (the heuristic puts its fighting vehicles first, the random
+    player draws one)."""
     members = np.empty(st.utype.shape[0], dtype=np.int64)
     n = 0
     for u in range(st.utype.shape[0]):
         if _in_column(st, g, u):
             members[n] = u
             n += 1
+    no_occ = np.zeros((0, 2), dtype=np.int64)  # (not read for the march order)
     for rank in range(n):
-        if policy[side] == hp.HEURISTIC:
-            best, best_key = rank, -1 << 40
-            for k in range(rank, n):
-                key = hp.march_key(st, ut, members[k])
-                if key > best_key:
-                    best, best_key = k, key
-        else:
-            best = rank + choose(policy[side], params[side], MARCH_ORDER, n - rank)
+        rows = pl.options
+        for k in range(rank, n):
+            rows[k - rank, 0] = members[k]
+        best = rank + ask.choose(MARCH_ORDER, rows, n - rank, -1, 0, members, st, ut, mt, ct, side, no_occ, pl)
         members[rank], members[best] = members[best], members[rank]
         st.march_rank[members[rank]] = rank
 
@@ -109,13 +107,13 @@ def _free_for_column(st, g, h):
 
 
 @njit(cache=True)
-def march_columns(st, ut, mt, mv, side, policy, params):
+def march_columns(st, ut, mt, mv, ct, side, pl):
     """S4 of `side`: each of its marching columns advances along its road (PB-SIT-7)."""
     for g in range(st.march_state.shape[0]):
         if st.march_state[g] != MARCHING or st.march_side[g] != side or st.march_turn[g] > st.clock[TURN]:
             continue
         if st.march_lead[g] < 0:
-            _order_column(st, ut, g, side, policy, params)
+            _order_column(st, ut, mt, ct, g, side, pl)
         else:
             lead_hex = st.march_path[st.march_path_start[g] + st.march_lead[g]]
             if nearest_enemy(st, ut, mt, side, lead_hex) <= st.march_stop[g]:
