@@ -331,17 +331,14 @@ def fire_phase(st, ut, mt, ct, side, pl):
     # then unit by unit: attacks are declared all together (PB-SEQ-3.3).
     start = np.zeros(n_units + 1, dtype=np.int64)
     may_intensive = np.zeros(n_units, dtype=np.bool_)
-    n_targets = 0
-    for h in range(n_hex):
-        if occ[h, 1 - side] > 0:
-            n_targets += 1
-    rows_hex = np.empty(n_units * n_targets, dtype=np.int64)
-    rows_af = np.empty(n_units * n_targets, dtype=np.int64)
+    targets = np.flatnonzero(occ[:, 1 - side] > 0)
+    rows_hex = np.empty(n_units * targets.shape[0], dtype=np.int64)
+    rows_af = np.empty(n_units * targets.shape[0], dtype=np.int64)
     opt_hex = np.empty(n_hex, dtype=np.int64)
     opt_af = np.empty(n_hex, dtype=np.int64)
     for u in range(n_units):
         start[u + 1] = start[u]
-        if not may_fire(st, ut, u, side):
+        if not may_fire(st, ut, u, side) or not _enemy_in_range(mt, targets, st.hex[u], ut.range[st.utype[u]]):
             continue
         n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af, stack_kind)
         rows_hex[start[u]:start[u] + n] = opt_hex[:n]
@@ -381,6 +378,16 @@ def fire_phase(st, ut, mt, ct, side, pl):
             if clearing[u]:
                 st.fired[u] = False
                 st.assaulted[u] = True
+
+
+@njit(cache=True)
+def _enemy_in_range(mt, targets, a, reach):
+    """Whether an enemy stack stands within `reach` hexes of hex a (else a unit there has no
+    target: `fire_options` would scan the map to find none)."""
+    for j in range(targets.shape[0]):
+        if mt.dist[a, targets[j]] <= reach:
+            return True
+    return False
 
 
 @njit(cache=True)
