@@ -208,13 +208,13 @@ def random_choice(rng, n, none_chance):
     return random_option(rng, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def replaying(dec):
     """Whether the game replays a record (the dispatcher then asks no player: `replayed`)."""
     return dec.at[MODE] == REPLAY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def replayed(dec, kind, n):
     """The recorded answer to the next decision.  A record that does not match what the game
     offers (another kind, another number of options, or no decision left) is noted for
@@ -233,7 +233,7 @@ def replayed(dec, kind, n):
     return np.int64(dec.log[i, CHOSEN])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decided(dec, kind, n, chosen):
     """Note a player's answer (recording) and return it."""
     at = dec.at

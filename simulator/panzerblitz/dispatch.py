@@ -31,8 +31,6 @@ own (docs/architecture.md).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from policies import heuristic as hp
@@ -63,6 +61,7 @@ from simulator.panzerblitz.decision_kinds import (
 )
 from simulator.panzerblitz.rules import EV_FIRE_CHANCE, log_event, occupancy
 from simulator.panzerblitz.units import CATEGORY_INDEX
+from simulator.soa import struct_of_arrays
 
 MINE = CATEGORY_INDEX["minefield"]
 BLOCK = CATEGORY_INDEX["roadblock"]
@@ -74,32 +73,32 @@ N_COLUMNS = 4
 NOT_FIRING = -1  # an attacker left out of a multiple attack (rules.plan_multiple)
 
 
-class Workspace(NamedTuple):
-    """What the players keep between decisions (made once a game, one side at a time)."""
+# What the players keep between decisions (made once a game, one side at a time).  Like the
+# state, a struct of arrays: the kernels receive it as one pointer (simulator/soa.py).
+Workspace = struct_of_arrays("Workspace", module=__name__, fields=[
+    "fields",     # int64[N_FIELDS, n_hex]: the heuristic's reading of the enemy (hp.enemy_fields)
+    "pairing",    # int64[n_hex]: set-up, riders minus carriers placed in a hex
+    "occ",        # int64[n_hex, 2]: set-up, units of each side in a hex
+    "plan",       # int64[n_units]: a phase's plan: the target hex (heuristic) or row (random), -1 none
+    "intensive",  # bool[n_units]: planned intensive fire (PB-OPT-AMMO)
+    "cand",       # int64[n_units, 7]: the heuristic's copy of the close-assault options
+    "hexes",      # int64[n_options]: the rows' hex column, for the heuristic's scoring
+    "ov_target",  # int64[n_options]: the overrun rows' target
+    "ov_exit",    # int64[n_options]: the overrun rows' exit
+    "units",      # int64[n_units]: the rows' unit column
+    "assign",     # int64[n_units]: the heuristic's multiple-attack plan
+])
 
-    fields: np.ndarray      # int64[N_FIELDS, n_hex]: the heuristic's reading of the enemy (hp.enemy_fields)
-    pairing: np.ndarray     # int64[n_hex]: set-up, riders minus carriers placed in a hex
-    occ: np.ndarray         # int64[n_hex, 2]: set-up, units of each side in a hex
-    plan: np.ndarray        # int64[n_units]: a phase's plan: the target hex (heuristic) or row (random), -1 none
-    intensive: np.ndarray   # bool[n_units]: planned intensive fire (PB-OPT-AMMO)
-    cand: np.ndarray        # int64[n_units, 7]: the heuristic's copy of the close-assault options
-    hexes: np.ndarray       # int64[n_options]: the rows' hex column, for the heuristic's scoring
-    ov_target: np.ndarray   # int64[n_options]: the overrun rows' target
-    ov_exit: np.ndarray     # int64[n_options]: the overrun rows' exit
-    units: np.ndarray       # int64[n_units]: the rows' unit column
-    assign: np.ndarray      # int64[n_units]: the heuristic's multiple-attack plan
-
-
-class Players(NamedTuple):
-    """The two players of a game, as the engine carries them: it writes only `options` and `seen`."""
-
-    policy: np.ndarray      # int64[2]: each side's player (policies/spec.py kernel ids)
-    params: np.ndarray      # float64[2, N_PARAMS]: each side's parameters
-    pt: PolicyT             # the heuristic's reading of the situation (policies/goals.py)
-    ws: Workspace
-    dec: Decisions
-    options: np.ndarray     # int32[n_options, N_COLUMNS]: the engine writes a decision's rows here
-    seen: np.ndarray        # bool[n_hex]: the hexes the firing side spots (the engine writes it each fire phase)
+# The two players of a game, as the engine carries them: it writes only `options` and `seen`.
+Players = struct_of_arrays("Players", module=__name__, fields=[
+    "policy",     # int64[2]: each side's player (policies/spec.py kernel ids)
+    "params",     # float64[2, N_PARAMS]: each side's parameters
+    "pt",         # PolicyT: the heuristic's reading of the situation (policies/goals.py)
+    "ws",         # Workspace
+    "dec",        # simulator.decisions.Decisions: the players' stream, the record
+    "options",    # int32[n_options, N_COLUMNS]: the engine writes a decision's rows here
+    "seen",       # bool[n_hex]: the hexes the firing side spots (the engine writes it each fire phase)
+])
 
 
 def max_options(n_hex: int, n_units: int) -> int:
@@ -109,6 +108,7 @@ def max_options(n_hex: int, n_units: int) -> int:
 
 def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, n_units: int, n_hex: int,
                 dec: Decisions) -> Players:
+    """The players of one game (`n_units` counters, `n_hex` hexes)."""
     m = max_options(n_hex, n_units)
     ws = Workspace(np.zeros((hp.N_FIELDS, n_hex), dtype=np.int64), np.zeros(n_hex, dtype=np.int64),
                    np.zeros((n_hex, 2), dtype=np.int64), np.full(n_units, -1, dtype=np.int64),
@@ -121,7 +121,9 @@ def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, n_units: in
 
 # ----------------------------------------------------------------------------- decisions
 
-@njit(cache=True)
+# `choose` and the notices below are inlined where the engine calls them: the players' arrays and
+# the game's are passed by value, one call level less a decision (docs/performance.md).
+@njit(cache=True, inline="always")
 def choose(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
     """The side's answer to one decision: a row of `options[:n]`, or -1 (none, where the kind
     allows it).  No options: -1, and no player is asked."""
@@ -250,12 +252,12 @@ def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
 
 # ----------------------------------------------------------------------------- what players hear
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _listening(pl, side):
     return pl.policy[side] != RANDOM and not replaying(pl.dec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_setup(st, ut, mt, ct, side, pl):
     """`side` is about to set up (PB-SEQ-1): the heuristic reads the enemy already placed."""
     if _listening(pl, side):
@@ -265,7 +267,7 @@ def begin_setup(st, ut, mt, ct, side, pl):
         ws.pairing[:] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placed(st, ut, mt, side, u, h, pl):
     """Unit u of `side` was set up in hex h."""
     if _listening(pl, side):
@@ -280,14 +282,14 @@ def placed(st, ut, mt, side, u, h, pl):
             ws.pairing[h] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_move(st, ut, mt, ct, side, pl):
     """A movement phase of `side` begins (after its road-march columns have moved)."""
     if _listening(pl, side):
         hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, pl.ws.fields)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def moved(st, ut, mt, side, u, before, was_piece, pl):
     """Unit u's move is over (`before`: its hex before, `was_piece`: on the map on its own then)."""
     if _listening(pl, side):
