@@ -22,11 +22,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from policies.spec import N_PARAMS, parse_policy  # noqa: E402
+from policies.spec import parse_policy  # noqa: E402
+from simulator import decisions  # noqa: E402
 from simulator.panzerblitz import game as g  # noqa: E402
 from simulator.panzerblitz.batch import play_games, prepare  # noqa: E402
 from simulator.panzerblitz.combat import seed_dice  # noqa: E402
-from simulator.panzerblitz.replay import play, policy_tables  # noqa: E402
+from simulator.panzerblitz.replay import play, players  # noqa: E402
 from simulator.panzerblitz.road_march import end_marches  # noqa: E402
 from simulator.panzerblitz.rules import minefield_attacks, recover  # noqa: E402
 from simulator.panzerblitz.state import FIRST_SIDE, N_EVENTS, N_TURNS, PHASING, TURN, new_state  # noqa: E402
@@ -42,18 +43,15 @@ def timed_game(t, seed, specs, clock):
 
     sit = t.situation
     sides = sit.ruleset.sides
-    ut, mt, mv, ct, pt, limits = t.unit_t, t.map_t, t.move_t, t.combat_t, policy_tables(t), t.stack_limit
+    ut, mt, mv, ct, limits = t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit
     t0 = time.process_time()
     st = new_state(t, np.random.default_rng(seed))
     first = sides.index(sit.sets_up_first)
-    policy = np.array([p.kernel_id for p in specs], dtype=np.int64)
-    params = np.zeros((2, N_PARAMS), dtype=np.float64)
-    for i, p in enumerate(specs):
-        params[i] = p.vector()
+    pl = players(t, st, specs, decisions.for_play(seed))
     clock["new_state (Python)"] += time.process_time() - t0
     seed_dice(seed)
     for s in (first, 1 - first):
-        tick("set-up", g.setup_side, st, ut, mt, mv, ct, pt, limits, s, policy, params)
+        tick("set-up", g.setup_side, st, ut, mt, mv, ct, limits, s, pl)
     tick("record_turn", g.record_turn, st, ut, 0)
     for turn in range(1, st.clock[N_TURNS] + 1):
         st.clock[TURN] = turn
@@ -62,10 +60,10 @@ def timed_game(t, seed, specs, clock):
             st.clock[PHASING] = side
             g.log_event(st, g.EV_TURN, side, 0, 0, 0, 0, 0, 0)
             tick("minefield attacks", minefield_attacks, st, ut, mt, ct, side)
-            tick("fire phase", g.fire_phase, st, ut, mt, ct, pt, side, policy, params)
-            tick("movement: vehicles (S4)", g.movement_phase, st, ut, mt, mv, ct, pt, limits, side, True, policy, params)
-            tick("movement: others (S5)", g.movement_phase, st, ut, mt, mv, ct, pt, limits, side, False, policy, params)
-            tick("close assault", g.assault_phase, st, ut, mt, ct, pt, side, policy, params)
+            tick("fire phase", g.fire_phase, st, ut, mt, ct, side, pl)
+            tick("movement: vehicles (S4)", g.movement_phase, st, ut, mt, mv, ct, limits, side, True, pl)
+            tick("movement: others (S5)", g.movement_phase, st, ut, mt, mv, ct, limits, side, False, pl)
+            tick("close assault", g.assault_phase, st, ut, mt, ct, side, pl)
             tick("recover", recover, st, side)
             tick("road march (PB-SIT-7)", end_marches, st)
         tick("record_turn", g.record_turn, st, ut, turn)

@@ -132,6 +132,18 @@ def for_play(seed: int) -> Decisions:
     return _decisions(seed, PLAY, np.zeros((0, 3), dtype=np.int32))
 
 
+def restart(dec: Decisions, seed: int) -> Decisions:
+    """`dec` (made `for_play`) ready for the game with another seed, in place: the players'
+    stream reseeded as `player_stream(seed)` would start, the count back to 0.  A batch reuses
+    one, so that the kernels' structs holding it are made once (simulator/soa.py)."""
+    if int(dec.at[MODE]) != PLAY:
+        raise ValueError("only a Decisions made for_play is restarted (a record or a replay is made for its game)")
+    dec.rng.bit_generator.state = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(PLAYER_STREAM,))).state
+    dec.at[:] = 0
+    dec.at[MODE] = PLAY
+    return dec
+
+
 def for_record(seed: int, capacity: int = 1 << 16) -> Decisions:
     """Play the game with this seed and record every decision (at most `capacity`)."""
     return _decisions(seed, RECORD, np.zeros((capacity, 3), dtype=np.int32))

@@ -208,3 +208,14 @@ def test_record_and_replay_inside_compiled_kernels():
     _game(99, 0, chances, wrong)
     with pytest.raises(ReplayMismatch, match="does not match the game"):
         dm.finished(wrong, KINDS)
+
+
+def test_a_batch_restarts_one_decisions_for_each_seed_as_if_made_for_it():
+    dec = dm.for_play(3)
+    dec.rng.random()
+    dec.at[dm.COUNT] = 7
+    dm.restart(dec, 11)
+    assert dec.at[dm.COUNT] == 0 and dec.at[dm.MODE] == dm.PLAY
+    assert dec.rng.random() == dm.player_stream(11).random() == dm.for_play(11).rng.random()
+    with pytest.raises(ValueError, match="only a Decisions made for_play"):
+        dm.restart(dm.for_record(3), 4)

@@ -130,6 +130,8 @@ def game_arguments(t: Tables, specs, dec: decisions.Decisions | None = None) -> 
 def play_into(st: State, t: Tables, seed: int, arguments: tuple, debug: bool = False) -> None:
     """Plays one game in the fresh state `st` (the kernel call of `play`, without its outcome)."""
     order, pl = arguments
+    if pl.dec.at[decisions.MODE] == decisions.PLAY:
+        decisions.restart(pl.dec, seed)  # a batch's players, made once (game_arguments)
     st.clock[DEBUG] = int(debug)
     run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, order, pl, seed)
 
