@@ -27,9 +27,10 @@ from simulator import decisions  # noqa: E402
 from simulator.panzerblitz import game as g  # noqa: E402
 from simulator.panzerblitz.batch import play_games, prepare  # noqa: E402
 from simulator.panzerblitz.combat import seed_dice  # noqa: E402
+from simulator.panzerblitz.mines import minefield_attacks
+from simulator.panzerblitz.recovery import recover
 from simulator.panzerblitz.replay import play, players  # noqa: E402
 from simulator.panzerblitz.road_march import end_marches  # noqa: E402
-from simulator.panzerblitz.rules import minefield_attacks, recover  # noqa: E402
 from simulator.panzerblitz.state import FIRST_SIDE, N_EVENTS, N_TURNS, PHASING, TURN, new_state  # noqa: E402
 from simulator.panzerblitz.victory import evaluate  # noqa: E402
 from simulator.situation import load_situation  # noqa: E402

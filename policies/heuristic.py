@@ -27,7 +27,7 @@ import numpy as np
 from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL, P_D, P_DD, P_X
 from simulator.jit import njit
 from simulator.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack, odds_column
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.for_players import (
     EV_ASSAULT,
     EV_ASSAULTER,
     EV_ATTACK,

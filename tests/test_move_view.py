@@ -1,6 +1,6 @@
 """The movement view (simulator/panzerblitz/move_view.py): the search's flags and the stacking
 loads kept up to date through a movement phase must always equal the ones worked out afresh
-(rules.move_flags, swamp_road_stacks, stack_loads)."""
+(presence.move_flags, swamp_road_stacks, stack_loads)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,14 @@ from simulator.panzerblitz.batch import prepare
 from simulator.panzerblitz.invariants import NAMES, VIEW_STALE
 from simulator.panzerblitz.move_view import close_view, open_view, reach_of, view_loads, view_stale
 from simulator.panzerblitz.movement import reachable
+from simulator.panzerblitz.presence import (
+    move_flags,
+    occupancy,
+    place,
+    stack_loads,
+    swamp_road_stacks,
+)
 from simulator.panzerblitz.replay import play
-from simulator.panzerblitz.rules import move_flags, occupancy, place, stack_loads, swamp_road_stacks
 from simulator.panzerblitz.state import VIEW_SIDE
 from simulator.situation import builtin_situations, load_situation
 from tests.test_rules import GERMAN, RUSSIAN, hexn, position, unit_of

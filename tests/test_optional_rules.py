@@ -14,7 +14,18 @@ from policies.random_play import HOLD_FIRE, STAY_PUT
 from policies.spec import parse_policy
 from simulator.errors import DataError
 from simulator.los import LineOfSight, compile_rules
+from simulator.panzerblitz.close_assault import may_assault
 from simulator.panzerblitz.combat import seed_dice
+from simulator.panzerblitz.events import EV_ASSAULTER, EV_FIRER, EV_INTENSIVE, EV_OVERRUNNER
+from simulator.panzerblitz.fire import (
+    fire_options,
+    firer_af,
+    firer_af_mode,
+    may_fire_indirect,
+    may_fire_intensively,
+    resolve_fire,
+    spend_intensive,
+)
 from simulator.panzerblitz.game import (
     _overrun,
     assault_phase,
@@ -23,25 +34,10 @@ from simulator.panzerblitz.game import (
     pba_dismount,
     pba_rider,
 )
+from simulator.panzerblitz.overrun import resolve_overrun
+from simulator.panzerblitz.presence import occupancy
 from simulator.panzerblitz.replay import play, policy_tables
-from simulator.panzerblitz.rules import (
-    EV_ASSAULTER,
-    EV_FIRER,
-    EV_INTENSIVE,
-    EV_OVERRUNNER,
-    fire_options,
-    firer_af,
-    firer_af_mode,
-    may_assault,
-    may_fire_indirect,
-    may_fire_intensively,
-    observe,
-    occupancy,
-    resolve_fire,
-    resolve_overrun,
-    spend_intensive,
-    spotted_hexes,
-)
+from simulator.panzerblitz.spotting import observe, spotted_hexes
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, TS_LOST
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
@@ -301,7 +297,7 @@ def test_PB_SIT_8_the_card_rule_lets_its_mortars_fire_indirectly_without_the_opt
 def test_PB_SIT_8_situation_8_mortars_fire_indirectly_in_play():
     """Situation 8 as shipped, optional rule off: the heuristic's CPs set up near the mortars
     and the mortars fire indirectly (the replay marks it)."""
-    from simulator.panzerblitz.rules import EV_FIRER
+    from simulator.panzerblitz.events import EV_FIRER
 
     t = build_tables(load_situation("pb-08"))
     assert not t.combat.indirect_fire and t.unit_t.card_indirect.sum() == 2
@@ -368,7 +364,7 @@ def test_PB_OPT_AMMO_2_fires_once_then_is_lost(tmp_path):
     assert resolve_fire(st, ut, mt, ct, GERMAN, hexn(t, "3M6"), attackers, 1, spotted) >= 0
     assert events(st, EV_FIRER)[0, 5] == 45  # 15 x 3 against armor at half range or less (WEC x 1)
     spend_intensive(st, attackers, 1)
-    assert st.status[u] == ELIMINATED and st.lost_hex[u] == hexn(t, "3M4")  # through rules.mark_lost
+    assert st.status[u] == ELIMINATED and st.lost_hex[u] == hexn(t, "3M4")  # through losses.mark_lost
     assert len(events(st, EV_INTENSIVE)) == 1
     assert not may_fire_intensively(st, ut, ct, u, GERMAN)  # once per game: it is gone
     from simulator.panzerblitz.game import record_turn

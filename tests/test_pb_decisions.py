@@ -12,8 +12,8 @@ import pytest
 from simulator.decisions import CHOSEN, KIND, N_OPTIONS, ReplayMismatch
 from simulator.panzerblitz.batch import prepare
 from simulator.panzerblitz.decision_kinds import DECISION_KINDS
+from simulator.panzerblitz.events import EV_FIRE_CHANCE
 from simulator.panzerblitz.replay import play
-from simulator.panzerblitz.rules import EV_FIRE_CHANCE
 from simulator.situation import load_situation
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,3 +84,19 @@ def test_the_techniques_the_heuristic_answers_are_the_rulesets_codes():
     from simulator.panzerblitz import decision_kinds as dk
 
     assert (hp.COMBINE, hp.SELECT, hp.MULTIPLE, hp.PASSENGER) == (dk.COMBINE, dk.SELECT, dk.MULTIPLE, dk.PASSENGER)
+
+
+RULES = {"events", "presence", "forts", "spotting", "losses", "fire", "techniques", "overrun", "close_assault",
+         "mines", "recovery", "game", "road_march", "movement", "move_view", "invariants", "combat", "victory"}
+
+
+def test_rules_and_players_never_import_each_other():
+    """Players read the rules through for_players.py only; no rules module imports a player
+    (only the dispatcher, dispatch.py, knows them)."""
+    for path in (ROOT / "policies").glob("*.py"):
+        for m in _imports(path):
+            if m.startswith("simulator.panzerblitz."):
+                assert m.split(".")[2] not in RULES - {"combat"}, (path.name, m)
+    for name in RULES:
+        path = ROOT / "simulator" / "panzerblitz" / f"{name}.py"
+        assert not {m for m in _imports(path) if m == "policies" or m.startswith("policies.")}, name

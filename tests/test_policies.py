@@ -21,9 +21,10 @@ from policies.goals import (
 from policies.heuristic import column_for_ratio, hex_score, is_rider
 from policies.spec import N_PARAMS, parse_policy, parse_side_policies
 from simulator.errors import DataError
+from simulator.panzerblitz.events import EV_ATTACK, EV_FIRER
 from simulator.panzerblitz.game import fire_phase
+from simulator.panzerblitz.presence import occupancy
 from simulator.panzerblitz.replay import play, policy_tables
-from simulator.panzerblitz.rules import EV_ATTACK, EV_FIRER, occupancy
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import builtin_situations, load_situation
 from tests.pb_players import pb_players
@@ -275,7 +276,7 @@ def test_heuristic_makes_situation_5_round_trips(tables_of):
 
 def _setup_hexes(rec, t):
     """(unit, hex) of every set-up event of a game."""
-    from simulator.panzerblitz.rules import EV_SETUP
+    from simulator.panzerblitz.events import EV_SETUP
 
     ev = rec.events
     return [(int(r[3]), int(r[4])) for r in ev[ev[:, 2] == EV_SETUP]]
@@ -317,7 +318,7 @@ def test_minefields_lie_across_the_enemy_way_not_under_own_units(tables_of):
 def test_engineers_clear_enemy_minefields_never_their_own(tmp_path):
     # PB-MINE-9: an engineer beside its own minefield and an enemy one tries the enemy's; beside
     # its own alone, it does not try (issue 15: pb-01's engineers spent the game on their own).
-    from simulator.panzerblitz.rules import EV_MINE_REMOVAL
+    from simulator.panzerblitz.events import EV_MINE_REMOVAL
 
     policy, params = heuristic_players()
     for units, expect in (
@@ -337,7 +338,7 @@ def test_riders_enter_aboard_the_groups_carriers(tables_of):
     # Issue 15: in pb-04 the Russians had 15 trucks and 5 M-2s and walked fourteen infantry
     # units on foot from the east edge.  Entering groups may now enter loaded (game.board_entering)
     # and the heuristic boards the riders that have far to go.
-    from simulator.panzerblitz.rules import EV_LOAD
+    from simulator.panzerblitz.events import EV_LOAD
 
     t = tables_of("pb-04")
     rus = t.situation.ruleset.sides.index("russian")
@@ -366,7 +367,7 @@ def test_riders_enter_aboard_the_groups_carriers(tables_of):
 def test_random_players_may_board_too(tables_of):
     # The boarding is an option the engine offers (policies/random_play ENTRY_BOARD), so random
     # play takes it sometimes.
-    from simulator.panzerblitz.rules import EV_LOAD
+    from simulator.panzerblitz.events import EV_LOAD
 
     t = tables_of("pb-04")
     ev = play(t, 2, ("random", "random")).events
@@ -429,7 +430,7 @@ def test_an_entering_overrun_does_not_end_under_the_enemy_guns(tables_of):
     # front of the whole Russian vanguard.  An entering overrun is now scored like a move: what it
     # gains plus the exit hex it ends in (heuristic.pick_entry_overrun).  Over a few games, no
     # German entering overrun loses its overrunner in the next Russian player-turn.
-    from simulator.panzerblitz.rules import EV_ENTER, EV_HIT, EV_OVERRUNNER
+    from simulator.panzerblitz.events import EV_ENTER, EV_HIT, EV_OVERRUNNER
 
     t = tables_of("pb-04")
     ger = t.situation.ruleset.sides.index("german")
@@ -619,7 +620,7 @@ def test_a_stack_that_shrugs_off_attack_after_attack_is_worth_less(tmp_path):
     # the last that eliminated something there lowers that stack's worth as a target
     # (`futility_decay`), so fire and movement turn to other targets.
     from policies.heuristic import futile_attacks, target_values
-    from simulator.panzerblitz.rules import EV_ASSAULT, EV_HIT, log_event
+    from simulator.panzerblitz.events import EV_ASSAULT, EV_HIT, log_event
     from simulator.panzerblitz.state import PHASING
 
     units = [("german", "pzkw-iv-h", "3K2"), ("russian", "t-34-c", "3K6"), ("russian", "t-34-c", "3K7")]
@@ -655,7 +656,9 @@ def test_tanks_leave_a_stack_that_shrugs_off_their_fire_for_better_targets(tmp_p
     # nothing (futility memory), the tanks hold their fire when a better stack lies within a
     # turn's drive (heuristic.forgo_costs), and still fire when nothing better is in reach.
     from policies.heuristic import plan_fire
-    from simulator.panzerblitz.rules import defender_stack, log_event, spotted_hexes, stack_kind_of
+    from simulator.panzerblitz.events import log_event
+    from simulator.panzerblitz.fire import defender_stack, stack_kind_of
+    from simulator.panzerblitz.spotting import spotted_hexes
     from simulator.panzerblitz.state import PHASING
 
     def plan(units, futile):

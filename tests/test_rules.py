@@ -11,21 +11,14 @@ import pytest
 
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
 from simulator.panzerblitz.combat import crt_result, seed_dice
+from simulator.panzerblitz.events import EV_ASSAULT, EV_OVERRUN
+from simulator.panzerblitz.fire import defender_stack, fire_options
 from simulator.panzerblitz.game import FORT, assault_phase
-from simulator.panzerblitz.rules import (
-    EV_ASSAULT,
-    EV_OVERRUN,
-    defender_stack,
-    eliminate,
-    fire_options,
-    fits,
-    minefield_attacks,
-    occupancy,
-    overrun_options,
-    resolve_overrun,
-    spotted_hexes,
-    stack_loads,
-)
+from simulator.panzerblitz.losses import eliminate
+from simulator.panzerblitz.mines import minefield_attacks
+from simulator.panzerblitz.overrun import overrun_options, resolve_overrun
+from simulator.panzerblitz.presence import fits, occupancy, stack_loads
+from simulator.panzerblitz.spotting import spotted_hexes
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, new_state
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
@@ -291,7 +284,7 @@ def _with(tmp_path, units, **readings):
 
 @pytest.mark.parametrize("mode,stack,single", [("any", -1, -1), ("all", 0, -1), ("never", 0, -1)])
 def test_oq_4_dispersed_modifier_readings(tmp_path, mode, stack, single):
-    from simulator.panzerblitz.rules import dispersed_modifier
+    from simulator.panzerblitz.fire import dispersed_modifier
     t, _ = _with(tmp_path, [("german", "panther-g", "3M4")], dispersed_modifier=mode)
     assert dispersed_modifier(t.combat_t, 2, 1) == stack   # one of two defenders dispersed
     assert dispersed_modifier(t.combat_t, 1, 1) == single  # a lone dispersed defender: always -1
@@ -324,7 +317,7 @@ def test_oq_10_overrun_hill_halving(tmp_path):
 
 
 def test_oq_11_halftrack_overrun_of_a_mixed_stack(tmp_path):
-    from simulator.panzerblitz.rules import overrun_target_ok
+    from simulator.panzerblitz.overrun import overrun_target_ok
     units = [("german", "sdkfz-251", "3M4"), ("russian", "t-34-c", "3M6"), ("russian", "rifle-company-43", "3M6")]
     for reading, allowed in (("any", False), ("majority", True)):
         t, st = _with(tmp_path, units, halftrack_overrun=reading)
@@ -369,7 +362,7 @@ def test_pb_fort_3_units_in_a_fort_defend_with_its_df_as_armor(tmp_path):
 
 
 def test_pb_fort_5_16_destroyed_fort_takes_its_occupants_and_becomes_a_block(tmp_path):
-    from simulator.panzerblitz.rules import apply_to_stack
+    from simulator.panzerblitz.losses import apply_to_stack
     t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M6"), ("german", "fort-40", "3M6")])
     apply_to_stack(st, t.unit_t, hexn(t, "3M6"), GERMAN, RES_X)
     rifle, fort = unit_of(t, st, "rifle-platoon-german-42"), unit_of(t, st, "fort-40")
@@ -379,14 +372,14 @@ def test_pb_fort_5_16_destroyed_fort_takes_its_occupants_and_becomes_a_block(tmp
 
 def test_pb_fort_14_dispersed_fort_disperses_its_occupants(tmp_path):
     from simulator.panzerblitz.combat import DISPERSED
-    from simulator.panzerblitz.rules import apply_to_stack
+    from simulator.panzerblitz.losses import apply_to_stack
     t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M6"), ("german", "fort-40", "3M6")])
     apply_to_stack(st, t.unit_t, hexn(t, "3M6"), GERMAN, DISPERSED)
     assert st.dispersed[unit_of(t, st, "rifle-platoon-german-42")] and st.dispersed[unit_of(t, st, "fort-40")]
 
 
 def test_pb_fort_8_an_empty_fort_is_taken_over(tmp_path):
-    from simulator.panzerblitz.rules import capture_fort
+    from simulator.panzerblitz.forts import capture_fort
     t, st = position(tmp_path, [("german", "fort-40", "3M6"), ("russian", "rifle-company-43", "3M6")])
     fort = unit_of(t, st, "fort-40")
     capture_fort(st, t.unit_t, hexn(t, "3M6"), RUSSIAN)
@@ -395,7 +388,7 @@ def test_pb_fort_8_an_empty_fort_is_taken_over(tmp_path):
 
 def test_pb_trans_9_dispersed_armored_carrier_sets_its_passenger_down(tmp_path):
     from simulator.panzerblitz.combat import DISPERSED
-    from simulator.panzerblitz.rules import apply_to_stack
+    from simulator.panzerblitz.losses import apply_to_stack
     t, st = position(tmp_path, [("russian", "t-34-c", "3M6"), ("russian", "rifle-company-43", "3M6")])
     tank, rifle = unit_of(t, st, "t-34-c"), unit_of(t, st, "rifle-company-43")
     st.carrying[tank] = rifle
@@ -406,7 +399,7 @@ def test_pb_trans_9_dispersed_armored_carrier_sets_its_passenger_down(tmp_path):
 
 
 def test_pb_trans_10_carrier_and_passenger_eliminated_together(tmp_path):
-    from simulator.panzerblitz.rules import apply_to_stack
+    from simulator.panzerblitz.losses import apply_to_stack
     t, st = position(tmp_path, [("russian", "truck-russian", "3M6"), ("russian", "76_2mm-at", "3M6")])
     truck, gun = unit_of(t, st, "truck-russian"), unit_of(t, st, "76_2mm-at")
     st.carrying[truck] = gun
@@ -417,7 +410,7 @@ def test_pb_trans_10_carrier_and_passenger_eliminated_together(tmp_path):
 
 def test_pb_stk_3_selective_attack_hits_only_the_weakest(tmp_path):
     from simulator.panzerblitz.combat import DISPERSED
-    from simulator.panzerblitz.rules import resolve_selective, selective_allowed
+    from simulator.panzerblitz.techniques import resolve_selective, selective_allowed
     # A Panther fires at a T-34 stacked with a truck: against the truck (non-armored, DF 1)
     # its odds are best, so the truck alone is attacked.
     t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "t-34-c", "3M6"),

@@ -10,20 +10,10 @@ import numpy as np
 import pytest
 
 from policies.random_play import HOLD_FIRE, STAY_PUT
+from simulator.panzerblitz.close_assault import may_assault, resolve_assault
 from simulator.panzerblitz.combat import DISPERSED, WEAPON_CLASSES, seed_dice
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
-from simulator.panzerblitz.game import (
-    FORT,
-    _overrun,
-    _passenger_here,
-    _setup_ok,
-    fire_phase,
-    move_unit,
-)
-from simulator.panzerblitz.move_view import reach_of
-from simulator.panzerblitz.movement import path_to, step_cost
-from simulator.panzerblitz.replay import play
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.events import (
     EV_ASSAULT,
     EV_ASSAULTER,
     EV_ATTACK,
@@ -40,26 +30,31 @@ from simulator.panzerblitz.rules import (
     EV_RECOVER,
     EV_TURN,
     EV_UNLOAD,
-    apply_to_stack,
+)
+from simulator.panzerblitz.fire import (
     defender_stack,
     fire_options,
     firer_af,
-    fits,
-    may_assault,
     may_fire,
-    mine_removal_targets,
-    minefield_attacks,
-    move_flags,
-    occupancy,
-    overrun_target_ok,
-    recover,
-    resolve_assault,
     resolve_fire,
-    resolve_overrun,
-    side_load,
-    spotted_hexes,
-    stack_loads,
 )
+from simulator.panzerblitz.game import (
+    FORT,
+    _overrun,
+    _passenger_here,
+    _setup_ok,
+    fire_phase,
+    move_unit,
+)
+from simulator.panzerblitz.losses import apply_to_stack
+from simulator.panzerblitz.mines import mine_removal_targets, minefield_attacks
+from simulator.panzerblitz.move_view import reach_of
+from simulator.panzerblitz.movement import path_to, step_cost
+from simulator.panzerblitz.overrun import overrun_target_ok, resolve_overrun
+from simulator.panzerblitz.presence import fits, move_flags, occupancy, side_load, stack_loads
+from simulator.panzerblitz.recovery import recover
+from simulator.panzerblitz.replay import play
+from simulator.panzerblitz.spotting import spotted_hexes
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, WAITING, new_state
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation

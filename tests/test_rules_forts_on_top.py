@@ -12,10 +12,7 @@ import numpy as np
 from policies import heuristic as hp
 from simulator.panzerblitz.combat import DISPERSED, seed_dice
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
-from simulator.panzerblitz.game import assault_phase, fire_phase
-from simulator.panzerblitz.invariants import BOTH_SIDES_IN_HEX, OK, ON_TOP_MISMATCH, violation
-from simulator.panzerblitz.replay import policy_tables
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.events import (
     EV_ASSAULT,
     EV_ASSAULTER,
     EV_ATTACK,
@@ -23,21 +20,22 @@ from simulator.panzerblitz.rules import (
     EV_FIRER,
     EV_FORT_SWITCH,
     EV_OWN_FORT_ATTACK,
-    apply_to_stack,
-    defender_stack,
-    firer_af,
-    fits,
-    hit_fort,
+)
+from simulator.panzerblitz.fire import defender_stack, firer_af, stack_kind_of
+from simulator.panzerblitz.game import assault_phase, fire_phase
+from simulator.panzerblitz.invariants import BOTH_SIDES_IN_HEX, OK, ON_TOP_MISMATCH, violation
+from simulator.panzerblitz.losses import apply_to_stack, hit_fort
+from simulator.panzerblitz.presence import fits, occupancy
+from simulator.panzerblitz.recovery import recover
+from simulator.panzerblitz.replay import policy_tables
+from simulator.panzerblitz.spotting import spotted_hexes
+from simulator.panzerblitz.state import ELIMINATED, ON_MAP, PHASING
+from simulator.panzerblitz.techniques import (
     multiple_attack_ok,
-    occupancy,
     own_fort_roll,
-    recover,
     resolve_selective,
     selective_allowed,
-    spotted_hexes,
-    stack_kind_of,
 )
-from simulator.panzerblitz.state import ELIMINATED, ON_MAP, PHASING
 from tests.pb_players import pb_players
 from tests.test_rules import GERMAN, RUSSIAN, hexn, unit_of
 from tests.test_rules_coverage_more import (
@@ -470,7 +468,7 @@ def test_pb_trans_9_a_passenger_set_down_on_top_of_an_enemy_fort_stays_on_top(tm
     # company, is dispersed: the company is set down at once where its carrier stands, on top of
     # the fort (outside it), not inside a German fort.  (Found by a heuristic game of pb-08 in
     # issue 15, once riders rode more: the invariant "units of both sides in one hex" broke.)
-    from simulator.panzerblitz.rules import disperse
+    from simulator.panzerblitz.losses import disperse
 
     t, st = position(tmp_path, FORT + [("russian", "t-34-c", "3M6"), ("russian", "rifle-company-43", "3M6")])
     tank, rifle = unit_of(t, st, "t-34-c"), unit_of(t, st, "rifle-company-43")

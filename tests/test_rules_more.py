@@ -5,24 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simulator.panzerblitz.close_assault import may_assault, resolve_assault
 from simulator.panzerblitz.combat import DISPERSED, DOUBLE_DISPERSED, crt_result
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
+from simulator.panzerblitz.events import EV_ENTER, EV_MOVE, EV_TURN
+from simulator.panzerblitz.fire import fire_options, may_fire, resolve_fire
+from simulator.panzerblitz.losses import apply_to_stack
+from simulator.panzerblitz.presence import fits, occupancy, side_load
 from simulator.panzerblitz.replay import play
-from simulator.panzerblitz.rules import (
-    EV_ENTER,
-    EV_MOVE,
-    EV_TURN,
-    apply_to_stack,
-    fire_options,
-    fits,
-    may_assault,
-    may_fire,
-    occupancy,
-    resolve_assault,
-    resolve_fire,
-    side_load,
-    spotted_hexes,
-)
+from simulator.panzerblitz.spotting import spotted_hexes
 from simulator.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
@@ -140,7 +131,8 @@ def test_pb_stack_1_limits_german_3_russian_2(tmp_path):
 
 
 def test_pb_stk_6_town_stacks_are_attacked_together_as_armor(tmp_path):
-    from simulator.panzerblitz.rules import defender_stack, selective_allowed
+    from simulator.panzerblitz.fire import defender_stack
+    from simulator.panzerblitz.techniques import selective_allowed
     t, st = position(tmp_path, [("russian", "rifle-company-43", "3Q5"), ("russian", "smg-company-43", "3Q5")])
     h = hexn(t, "3Q5")  # a town hex
     df, kind, n, _ = defender_stack(st, t.unit_t, t.map_t, h, RUSSIAN)
@@ -149,7 +141,7 @@ def test_pb_stk_6_town_stacks_are_attacked_together_as_armor(tmp_path):
 
 
 def test_pb_wec_6_majority_type_of_a_mixed_stack(tmp_path):
-    from simulator.panzerblitz.rules import defender_stack
+    from simulator.panzerblitz.fire import defender_stack
     t, st = position(tmp_path, [("russian", "t-34-c", "3M6"), ("russian", "rifle-company-43", "3M6")])
     assert defender_stack(st, t.unit_t, t.map_t, hexn(t, "3M6"), RUSSIAN)[1] == 2  # a tie
     t, st = position(tmp_path, [("german", "panther-g", "3M6"), ("german", "pzkw-iv-h", "3M6"),
@@ -232,7 +224,7 @@ def test_pb_move_11_reinforcements_enter_on_their_turn():
 
 
 def test_pb_mine_2_minefields_attack_their_owners_too(tmp_path):
-    from simulator.panzerblitz.rules import minefield_attacks
+    from simulator.panzerblitz.mines import minefield_attacks
     t, st = position(tmp_path, [("russian", "rifle-company-43", "3M6"), ("russian", "minefield", "3M6")])
     minefield_attacks(st, t.unit_t, t.map_t, t.combat_t, GERMAN)  # the German rolls for it
     assert st.clock[N_EVENTS] == 1
@@ -276,7 +268,7 @@ def test_pb_map_4_5_board_errata():
 
 def test_pb_self_1_2_voluntary_destruction_leaves_a_wreck_and_counts_as_a_loss(tmp_path):
     """PB-SELF-1 and PB-SELF-2."""
-    from simulator.panzerblitz.rules import may_self_destroy, self_destroy
+    from simulator.panzerblitz.mines import may_self_destroy, self_destroy
     from simulator.panzerblitz.victory import measure_value
     t, st = position(tmp_path, [("russian", "t-34-c", "3M6"), ("russian", "minefield", "3M8"),
                                 ("german", "panther-g", "3A1")])
@@ -292,7 +284,7 @@ def test_pb_self_1_2_voluntary_destruction_leaves_a_wreck_and_counts_as_a_loss(t
 def test_pb_mine_9_engineers_clear_minefields_on_a_1(tmp_path):
     from simulator.panzerblitz.combat import seed_dice
     from simulator.panzerblitz.game import MINE
-    from simulator.panzerblitz.rules import attempt_mine_removal, mine_removal_targets
+    from simulator.panzerblitz.mines import attempt_mine_removal, mine_removal_targets
     removed = 0
     for s in range(60):
         t, st = position(tmp_path, [("german", "engineer-platoon-german", "3M5"), ("russian", "minefield", "3M6")])
@@ -314,8 +306,8 @@ def test_oq_13_mine_removal_then_move(tmp_path, then_move):
     """OQ-13 (PB-MINE-9): adopted, the engineer that tried to clear a minefield does not move
     that turn (its `fired` flag, as for a unit that fired); the alternative lets it move, but
     it has made its attack: no fire and no close assault."""
+    from simulator.panzerblitz.events import EV_MINE_REMOVAL
     from simulator.panzerblitz.game import fire_phase
-    from simulator.panzerblitz.rules import EV_MINE_REMOVAL
     t, st = position(tmp_path, [("german", "engineer-platoon-german", "3M5"), ("russian", "minefield", "3M6"),
                                 ("russian", "rifle-company-43", "3N6")])
     eng = unit_of(t, st, "engineer-platoon-german")

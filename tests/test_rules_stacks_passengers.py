@@ -7,26 +7,21 @@ import numpy as np
 
 from policies import heuristic as hp
 from simulator.panzerblitz.combat import seed_dice
+from simulator.panzerblitz.events import EV_ATTACK, EV_FIRER, EV_HIT, EV_MOVE, EV_UNLOAD
 from simulator.panzerblitz.game import FORT, _unload, fire_phase
+from simulator.panzerblitz.presence import occupancy, side_load
 from simulator.panzerblitz.replay import policy_tables
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.spotting import spotted_hexes
+from simulator.panzerblitz.state import ELIMINATED, ON_MAP
+from simulator.panzerblitz.techniques import (
     AT_LEFTOVERS,
-    EV_ATTACK,
-    EV_FIRER,
-    EV_HIT,
-    EV_MOVE,
-    EV_UNLOAD,
     NOT_FIRING,
     exposed_passenger,
     multiple_attack_ok,
-    occupancy,
     plan_multiple,
     resolve_multiple,
     resolve_passenger,
-    side_load,
-    spotted_hexes,
 )
-from simulator.panzerblitz.state import ELIMINATED, ON_MAP
 from simulator.situation import load_situation
 from tests.pb_players import pb_players
 from tests.test_rules import GERMAN, RUSSIAN, hexn, unit_of
@@ -417,7 +412,8 @@ def test_pb_vic_6_no_battle_when_nobody_engages(tmp_path):
 
 
 def test_oq_18_rf1_infantry_close_assault_on_armor(tmp_path):
-    from simulator.panzerblitz.rules import EV_ASSAULT, resolve_assault
+    from simulator.panzerblitz.close_assault import resolve_assault
+    from simulator.panzerblitz.events import EV_ASSAULT
     units = [("russian", "smg-company-43", "3M5"), ("russian", "rifle-company-43", "3L6"),
              ("german", "pzkw-iv-h", "3M6")]
     afs = {}
@@ -439,7 +435,7 @@ def test_oq_18_rf1_infantry_close_assault_on_armor(tmp_path):
 
 
 def test_oq_20_passengers_in_the_armored_count(tmp_path):
-    from simulator.panzerblitz.rules import defender_stack, resolve_fire, stack_kind_of
+    from simulator.panzerblitz.fire import defender_stack, resolve_fire, stack_kind_of
     units = [("german", "rifle-platoon-german-42", "3M4"), ("russian", "t-34-c", "3M6"),
              ("russian", "rifle-company-43", "3M6"), ("russian", "truck-russian", "3A1")]
     results = {}
@@ -466,8 +462,8 @@ def test_oq_20_passengers_in_the_armored_count(tmp_path):
 
 
 def test_pb_ovr_4_several_units_overrun_one_hex_together(tmp_path):
+    from simulator.panzerblitz.events import EV_OVERRUN, EV_OVERRUNNER
     from simulator.panzerblitz.game import _overrun_together
-    from simulator.panzerblitz.rules import EV_OVERRUN, EV_OVERRUNNER
 
     # Two PzKw III (printed AF 8 each) and a Russian guards company (DF 18) in the open: alone
     # 8-18 (1-3), together 16-18 (1-2), one column up either way.  The first tank overruns from
@@ -532,7 +528,8 @@ def test_pb_ovr_4_heuristic_joins_only_when_it_raises_the_odds(tmp_path):
 
 def test_pb_ovr_10_overrun_leaving_the_map(tmp_path):
     from simulator.panzerblitz.game import _overrun
-    from simulator.panzerblitz.rules import edge_overrun_options, overrun_options, stack_loads
+    from simulator.panzerblitz.overrun import edge_overrun_options, overrun_options
+    from simulator.panzerblitz.presence import stack_loads
     from simulator.panzerblitz.state import EXITED
 
     units = [("german", "panther-g", "3K4"), ("russian", "rifle-company-43", "3K1")]
@@ -570,12 +567,9 @@ def test_pb_ovr_10_overrun_leaving_the_map(tmp_path):
 
 
 def test_pb_ovr_10_overrun_entering_the_map(tmp_path):
-    from simulator.panzerblitz.rules import (
-        EV_OVERRUN,
-        EV_OVERRUNNER,
-        entry_overrun_options,
-        stack_loads,
-    )
+    from simulator.panzerblitz.events import EV_OVERRUN, EV_OVERRUNNER
+    from simulator.panzerblitz.overrun import entry_overrun_options
+    from simulator.panzerblitz.presence import stack_loads
     from simulator.panzerblitz.state import WAITING
     from tests.test_rules_coverage_more import Move
 
@@ -605,7 +599,7 @@ def test_pb_ovr_10_overrun_entering_the_map(tmp_path):
 
 
 def test_pb_fort_9_a_player_destroys_his_own_fort_by_attacking_it(tmp_path):
-    from simulator.panzerblitz.rules import resolve_own_fort_attack
+    from simulator.panzerblitz.techniques import resolve_own_fort_attack
     # A Hummel (H, 60 against armor within half range) and two Nashorns (A, 20 x 2) beside
     # their own empty fort (DF 40, an armored target): 140 against 40, 3-1.
     units = [("german", "hummel", "3M4"), ("german", "nashorn", "3L5"), ("german", "nashorn", "3M7"),

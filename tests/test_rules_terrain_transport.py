@@ -6,17 +6,11 @@ import pytest
 
 from simulator.panzerblitz.combat import DISPERSED, crt_result
 from simulator.panzerblitz.combat import ELIMINATED as RES_X
+from simulator.panzerblitz.fire import defender_stack, firer_af
+from simulator.panzerblitz.losses import apply_to_stack, eliminate
+from simulator.panzerblitz.mines import minefield_attacks
 from simulator.panzerblitz.movement import compile_movement
-from simulator.panzerblitz.rules import (
-    apply_to_stack,
-    defender_stack,
-    eliminate,
-    firer_af,
-    fits,
-    minefield_attacks,
-    move_flags,
-    occupancy,
-)
+from simulator.panzerblitz.presence import fits, move_flags, occupancy
 from simulator.panzerblitz.state import ELIMINATED, EXITED, N_EVENTS
 from simulator.panzerblitz.tables import build_tables
 from simulator.panzerblitz.victory import evaluate, level_reached
@@ -153,7 +147,7 @@ def test_pb_stk_5_combination_attack_sums_the_stack_and_hits_all(tmp_path):
 
 
 def test_pb_stk_7_fort_occupants_are_attacked_through_the_fort(tmp_path):
-    from simulator.panzerblitz.rules import selective_allowed
+    from simulator.panzerblitz.techniques import selective_allowed
     t, st = position(tmp_path, [("german", "rifle-platoon-german-42", "3M6"), ("german", "smg-platoon-german", "3M6"),
                                 ("german", "fort-40", "3M6")])
     assert not selective_allowed(st, t.unit_t, t.map_t, hexn(t, "3M6"), GERMAN)
@@ -169,8 +163,8 @@ def test_pb_trans_1_2_who_carries_and_who_is_carried(pb_ruleset):
 
 
 def test_pb_trans_3_4_5_load_unload_one_operation_and_passenger_restrictions():
+    from simulator.panzerblitz.events import EV_LOAD, EV_UNLOAD
     from simulator.panzerblitz.replay import play
-    from simulator.panzerblitz.rules import EV_LOAD, EV_UNLOAD
     t = build_tables(load_situation("pb-02"))
     rec = play(t, 4, debug=True)
     ev = rec.events
@@ -187,7 +181,7 @@ def test_pb_trans_3_4_5_load_unload_one_operation_and_passenger_restrictions():
 
 
 def test_pb_trans_7_halftrack_with_passenger_is_armored(tmp_path):
-    from simulator.panzerblitz.rules import defender_stack
+    from simulator.panzerblitz.fire import defender_stack
     t, st = position(tmp_path, [("german", "sdkfz-251", "3M6"), ("german", "rifle-platoon-german-42", "3M6")])
     ht, rifle = unit_of(t, st, "sdkfz-251"), unit_of(t, st, "rifle-platoon-german-42")
     st.carrying[ht] = rifle

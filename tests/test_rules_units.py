@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.panzerblitz.close_assault import resolve_assault
 from simulator.panzerblitz.combat import seed_dice
-from simulator.panzerblitz.rules import (
-    EV_ASSAULT,
-    defender_stack,
-    resolve_assault,
-    side_load,
-    spotted_hexes,
-)
+from simulator.panzerblitz.events import EV_ASSAULT
+from simulator.panzerblitz.fire import defender_stack
+from simulator.panzerblitz.presence import side_load
+from simulator.panzerblitz.spotting import spotted_hexes
 from simulator.panzerblitz.state import N_EVENTS
 from simulator.panzerblitz.tables import build_tables
 from simulator.situation import load_situation

@@ -13,8 +13,8 @@ from policies.spec import parse_side_policies
 from simulator.cli import main
 from simulator.errors import DataErrors
 from simulator.panzerblitz.batch import play_games, prepare
+from simulator.panzerblitz.events import EV_ENTER, EV_SETUP_FAILED
 from simulator.panzerblitz.replay import describe, play
-from simulator.panzerblitz.rules import EV_ENTER, EV_SETUP_FAILED
 from simulator.panzerblitz.state import NOT_PLACED, ON_MAP
 from simulator.situation import SITUATIONS_DIR, builtin_situations, check_file, load_situation
 

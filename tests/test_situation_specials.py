@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from simulator.errors import DataError, DataErrors
+from simulator.panzerblitz.events import EV_FIRER
 from simulator.panzerblitz.replay import play
-from simulator.panzerblitz.rules import EV_FIRER
 from simulator.panzerblitz.state import ELIMINATED, ON_MAP, WAITING, new_state
 from simulator.panzerblitz.tables import build_tables
 from simulator.panzerblitz.victory import evaluate, measure_value
@@ -204,7 +204,7 @@ def german_moves(t, st, turn):
 
 
 def test_pb_sit_5_a_unit_out_three_turns_back_at_its_exit_hex_and_out_the_far_edge_scores(tmp_path):
-    from simulator.panzerblitz.rules import EV_ENTER
+    from simulator.panzerblitz.events import EV_ENTER
     from simulator.panzerblitz.state import EXITED, N_EVENTS
 
     t, st = round_trip_position(tmp_path)
@@ -248,7 +248,7 @@ def test_pb_sit_5_a_unit_that_does_not_come_back_does_not_score(tmp_path):
 
 
 def test_pb_sit_5_exits_by_the_far_edge_only_after_the_way_out(tmp_path):
-    from simulator.panzerblitz.rules import exit_edges_of
+    from simulator.panzerblitz.presence import exit_edges_of
 
     t, st = round_trip_position(tmp_path, units=[("german", "sdkfz-234_1", "3M2"),
                                                  ("russian", "command-post", "3A1")])

@@ -36,8 +36,7 @@ from policies.goals import NO_GOAL
 from policies.spec import PolicySpec
 from simulator.errors import DataError
 from simulator.panzerblitz.combat import NOW_ELIMINATED
-from simulator.panzerblitz.replay import play, policy_tables
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.events import (
     EV_ASSAULT,
     EV_ASSAULTER,
     EV_ATTACK,
@@ -60,6 +59,7 @@ from simulator.panzerblitz.rules import (
     EV_TURN,
     EV_UNLOAD,
 )
+from simulator.panzerblitz.replay import play, policy_tables
 from simulator.panzerblitz.state import new_state
 from simulator.panzerblitz.tables import Tables
 from simulator.panzerblitz.units import CATEGORY_INDEX

@@ -59,7 +59,8 @@ from simulator.panzerblitz.decision_kinds import (
     TECHNIQUE,
     UNLOAD,
 )
-from simulator.panzerblitz.rules import EV_FIRE_CHANCE, log_event, occupancy
+from simulator.panzerblitz.events import EV_FIRE_CHANCE, log_event
+from simulator.panzerblitz.presence import occupancy
 from simulator.panzerblitz.units import CATEGORY_INDEX
 from simulator.soa import struct_of_arrays
 
@@ -70,7 +71,7 @@ BLOCK = CATEGORY_INDEX["roadblock"]
 HEX, ENTRY, TARGET, EXIT = 0, 1, 2, 3     # MOVE_DEST, ENTRY_HEX, OVERRUN_JOIN: overrun rows
 TECH, DEFENDERS = 0, 1                     # TECHNIQUE
 N_COLUMNS = 4
-NOT_FIRING = -1  # an attacker left out of a multiple attack (rules.plan_multiple)
+NOT_FIRING = -1  # an attacker left out of a multiple attack (techniques.plan_multiple)
 
 
 # What the players keep between decisions (made once a game, one side at a time).  Like the

@@ -12,6 +12,7 @@ import numpy as np
 
 from simulator.jit import njit
 from simulator.panzerblitz import dispatch as ask
+from simulator.panzerblitz.close_assault import may_assault, resolve_assault
 from simulator.panzerblitz.combat import seed_dice
 from simulator.panzerblitz.decision_kinds import (
     ASSAULT_TARGET,
@@ -36,10 +37,7 @@ from simulator.panzerblitz.decision_kinds import (
     UNLOAD,
 )
 from simulator.panzerblitz.dispatch import DEFENDERS, ENTRY, EXIT, HEX, TARGET, TECH
-from simulator.panzerblitz.invariants import check, check_view, road_hex
-from simulator.panzerblitz.move_view import close_view, open_view, reach_of, view_loads
-from simulator.panzerblitz.road_march import end_marches, march_columns
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.events import (
     EV_ENTER,
     EV_FORT_SWITCH,
     EV_LOAD,
@@ -49,51 +47,54 @@ from simulator.panzerblitz.rules import (
     EV_SETUP_FAILED,
     EV_TURN,
     EV_UNLOAD,
-    attempt_mine_removal,
-    capture_fort,
-    defender_stack,
-    defends,
-    edge_overrun_options,
-    enemy_in_hex,
-    enemy_on_own_fort,
-    entry_overrun_options,
-    exit_edges_of,
-    exit_map,
-    exposed_passenger,
-    fire_options,
-    fits,
-    fort_in,
-    is_piece,
     log_event,
-    mark_passed,
-    may_assault,
+)
+from simulator.panzerblitz.fire import (
+    defender_stack,
+    fire_options,
     may_fire,
     may_fire_intensively,
-    may_return,
+    resolve_fire,
+    spend_intensive,
+    stack_kind_of,
+)
+from simulator.panzerblitz.forts import (
+    capture_fort,
+    defends,
+    enemy_in_hex,
+    enemy_on_own_fort,
+    fort_in,
+    settle_on_top,
+)
+from simulator.panzerblitz.invariants import check, check_view, road_hex
+from simulator.panzerblitz.mines import (
+    attempt_mine_removal,
     mine_removal_targets,
     minefield_attacks,
-    nearest_enemy,
-    observe,
-    occupancy,
+)
+from simulator.panzerblitz.move_view import close_view, open_view, reach_of, view_loads
+from simulator.panzerblitz.overrun import (
+    edge_overrun_options,
+    entry_overrun_options,
     overrun_options,
-    own_fort_roll,
-    place,
-    plan_multiple,
-    recover,
-    resolve_assault,
-    resolve_fire,
-    resolve_multiple,
     resolve_overrun,
-    resolve_passenger,
-    resolve_selective,
-    selective_allowed,
-    settle_on_top,
+)
+from simulator.panzerblitz.presence import (
+    exit_edges_of,
+    exit_map,
+    fits,
+    is_piece,
+    mark_passed,
+    may_return,
+    nearest_enemy,
+    occupancy,
+    place,
     side_load,
-    spend_intensive,
-    spotted_hexes,
-    stack_kind_of,
     stack_loads,
 )
+from simulator.panzerblitz.recovery import recover
+from simulator.panzerblitz.road_march import end_marches, march_columns
+from simulator.panzerblitz.spotting import observe, spotted_hexes
 from simulator.panzerblitz.state import (
     DEBUG,
     ELIMINATED,
@@ -114,6 +115,15 @@ from simulator.panzerblitz.state import (
     TS_ON_MAP,
     TURN,
     WAITING,
+)
+from simulator.panzerblitz.techniques import (
+    exposed_passenger,
+    own_fort_roll,
+    plan_multiple,
+    resolve_multiple,
+    resolve_passenger,
+    resolve_selective,
+    selective_allowed,
 )
 from simulator.panzerblitz.units import CATEGORY_INDEX
 
@@ -470,7 +480,7 @@ def _pass_through(st, mt, side, prev, start, dest):
 
 @njit(cache=True)
 def _occupied_by(st, ut, h, side):
-    hexes = st.hex  # taken once (see rules.fort_in)
+    hexes = st.hex  # taken once (see forts.fort_in)
     for v in range(hexes.shape[0]):
         if hexes[v] == h and st.side[v] == side and is_piece(st, ut, v):
             return True
@@ -488,7 +498,7 @@ def _note_advance(st, ut, mt, side, start, dest):
 @njit(cache=True)
 def _passenger_here(st, ut, c, h, side):
     """A unit that may board carrier c in hex h (PB-TRANS-2/3/4)."""
-    hexes = st.hex  # taken once (see rules.fort_in)
+    hexes = st.hex  # taken once (see forts.fort_in)
     for p in range(hexes.shape[0]):
         if hexes[p] != h:
             continue

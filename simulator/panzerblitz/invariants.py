@@ -10,7 +10,7 @@ import numpy as np
 
 from simulator.jit import njit
 from simulator.panzerblitz.move_view import view_stale
-from simulator.panzerblitz.rules import is_piece
+from simulator.panzerblitz.presence import is_piece
 from simulator.panzerblitz.state import N_EVENTS, ON_MAP, PHASING, VIOLATION, VIOLATION_EVENT
 
 OK, BOTH_SIDES_IN_HEX, OVERSTACKED, CLOSED_HEX, PROHIBITED_TERRAIN, DISPERSED_ACTED, FIRED_AND_MOVED, \

@@ -1,10 +1,10 @@
 """What the movement rules read of the board during a movement phase, kept up to date move by move.
 
-Every mover's search reads per-hex flags (`rules.hex_move_flags`: enemy units, PB-MOVE-6;
+Every mover's search reads per-hex flags (`presence.hex_move_flags`: enemy units, PB-MOVE-6;
 usable and clear roads, PB-ROAD-5/11; minefields and blocks, PB-MINE-3 / PB-BLOCK-2; tops of
 enemy forts, PB-FORT-12; swamp roads, PB-ROAD-10), and the end of every move reads the
 stacking load of each hex (PB-STACK-1).  Worked out from all the units for every mover
-(`rules.move_flags`, `rules.stack_loads`) they cost more than the search itself
+(`presence.move_flags`, `presence.stack_loads`) they cost more than the search itself
 (docs/performance.md).  The *view* keeps them in the state (`st.view_*`): built when a
 movement phase opens (`open_view`), then brought up to date before each read (`sync_view`):
 one pass over the units finds those whose hex, status, carrier, side or place on a fort
@@ -14,7 +14,7 @@ with the phase's `occ` (which the game changes with the units it moves): a wreck
 appears where a unit is eliminated, minefields change only in the fire phase, before the
 view opens.
 
-In debug mode the game compares the view with `rules.move_flags` / `rules.stack_loads` after
+In debug mode the game compares the view with `presence.move_flags` / `presence.stack_loads` after
 every move (`view_stale`, invariants.VIEW_STALE).  Outside a movement phase `reach_of` and
 `view_loads` build the view afresh for each call.
 """
@@ -25,7 +25,7 @@ import numpy as np
 
 from simulator.jit import njit
 from simulator.panzerblitz.movement import reachable
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.presence import (
     ROADBLOCK,
     block_count,
     hex_move_flags,
@@ -35,7 +35,7 @@ from simulator.panzerblitz.rules import (
 )
 from simulator.panzerblitz.state import N_VIEW_COUNTS, N_VIEW_FLAGS, N_VIEW_SEEN, ON_MAP, VIEW_SIDE
 
-# Rows of st.view_flags (bool[N_VIEW_FLAGS, n_hex]): the search's inputs, as `rules.move_flags`
+# Rows of st.view_flags (bool[N_VIEW_FLAGS, n_hex]): the search's inputs, as `presence.move_flags`
 # gives them with no mover left out; SWAMP_STACK is the mover's own (`reach_of`), all False
 # between searches.
 ENEMY, STOP_HERE, ROAD_USABLE, ROAD_CLEAR, SWAMP_STACK = range(N_VIEW_FLAGS)
@@ -72,7 +72,7 @@ def view_for(st, ut, mt, side, occ):
 
 @njit(cache=True)
 def view_loads(st, ut, mt, side, occ):
-    """`rules.stack_loads`, from the view: int64[n_hex, 2] (read it before anything moves)."""
+    """`presence.stack_loads`, from the view: int64[n_hex, 2] (read it before anything moves)."""
     view_for(st, ut, mt, side, occ)
     return st.view_load
 
@@ -131,8 +131,8 @@ def sync_view(st, ut, mt, side, occ):
 @njit(cache=True)
 def _refresh(st, ut, mt, side, occ, hexes, n):
     """The view's entries of the n hexes `hexes[:n]` (marked in st.view_dirty), worked out
-    from the units in them: as `rules.stack_loads`, `rules.move_flags` (no mover left out) and
-    the counts `rules.swamp_road_stacks` reads."""
+    from the units in them: as `presence.stack_loads`, `presence.move_flags` (no mover left out) and
+    the counts `presence.swamp_road_stacks` reads."""
     load = st.view_load
     count = st.view_count
     flags = st.view_flags
@@ -164,7 +164,7 @@ def _refresh(st, ut, mt, side, occ, hexes, n):
         t = utype[v]
         if category[t] == ROADBLOCK:
             count[BLOCK_COUNTER, h] += 1
-        piece = not positional[t] and carried_by[v] < 0  # rules.is_piece
+        piece = not positional[t] and carried_by[v] < 0  # presence.is_piece
         if carried_by[v] < 0:
             if positional[t]:
                 load[h, 0] += stack_count[t]  # a block counts against either side, like a wreck
@@ -208,7 +208,7 @@ def reach_of(st, ut, mt, mv, side, u, start, mf_half, occ, cost, prev):
 
 @njit(cache=True)
 def _mover_here(st, ut, u):
-    """The hex unit u stands in as a fighting unit of its own (rules.is_piece), else -1."""
+    """The hex unit u stands in as a fighting unit of its own (presence.is_piece), else -1."""
     t = st.utype[u]
     if st.status[u] == ON_MAP and not ut.positional[t] and st.carried_by[u] < 0:
         return st.hex[u]
@@ -260,7 +260,7 @@ def _drop_own_flags(st, mt, here, saved):
 @njit(cache=True)
 def view_stale(st, ut, mt, mv, side, u, occ):
     """Debug mode: whether the view, with mover u's own flags, differs from the flags, swamp
-    roads and loads worked out afresh (rules.move_flags, swamp_road_stacks, stack_loads)."""
+    roads and loads worked out afresh (presence.move_flags, swamp_road_stacks, stack_loads)."""
     view_for(st, ut, mt, side, occ)
     enemy, road_usable, road_clear, stop_here = move_flags(st, ut, mt, side, u, occ)
     soft = swamp_road_stacks(st, ut, mt, mv, side, u)

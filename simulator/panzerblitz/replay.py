@@ -16,9 +16,7 @@ from simulator import decisions
 from simulator.panzerblitz.combat import NOW_DISPERSED, NOW_ELIMINATED, RESULT_NAMES
 from simulator.panzerblitz.decision_kinds import DECISION_KINDS
 from simulator.panzerblitz.dispatch import Players, new_players
-from simulator.panzerblitz.game import run_game
-from simulator.panzerblitz.invariants import NAMES as VIOLATION_NAMES
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.events import (
     EV_ASSAULT,
     EV_ASSAULTER,
     EV_ATTACK,
@@ -44,6 +42,8 @@ from simulator.panzerblitz.rules import (
     EV_TURN,
     EV_UNLOAD,
 )
+from simulator.panzerblitz.game import run_game
+from simulator.panzerblitz.invariants import NAMES as VIOLATION_NAMES
 from simulator.panzerblitz.state import (
     DEBUG,
     N_EVENTS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from simulator.api import Counter, MapFrame
 from simulator.panzerblitz.combat import NOW_DISPERSED, NOW_ELIMINATED
-from simulator.panzerblitz.rules import (
+from simulator.panzerblitz.events import (
     EV_ELIMINATED_PASSENGER,
     EV_ENTER,
     EV_EXIT,

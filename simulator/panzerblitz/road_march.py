@@ -29,14 +29,8 @@ from simulator.errors import DataError
 from simulator.jit import njit
 from simulator.panzerblitz import dispatch as ask
 from simulator.panzerblitz.decision_kinds import MARCH_ORDER
-from simulator.panzerblitz.rules import (
-    EV_ENTER,
-    EV_MOVE,
-    log_event,
-    mark_passed,
-    nearest_enemy,
-    place,
-)
+from simulator.panzerblitz.events import EV_ENTER, EV_MOVE, log_event
+from simulator.panzerblitz.presence import mark_passed, nearest_enemy, place
 from simulator.panzerblitz.state import (
     ELIMINATED,
     EXITED,

@@ -200,7 +200,7 @@ class StateBuffer:
     copies the situation's initial state, built once, into the same arrays instead, so the
     compiled games also see the same struct (numba's handle to it is built once).  The event
     log is not cleared: only its first `clock[N_EVENTS]` rows are ever read, and every event
-    writes its whole row (rules.log_event).  A state handed out is overwritten by the next
+    writes its whole row (events.log_event).  A state handed out is overwritten by the next
     `fresh()`: read what a game left before starting the next one."""
 
     def __init__(self, t: Tables):
