@@ -218,26 +218,43 @@ def may_fire(st, ut, u, side):
 def fire_options(st, ut, mt, ct, side, spotted, occ, u, out_hex, out_af, stack_kind):
     """The enemy hexes unit u may fire at this turn, with its modified AF against each.
     `stack_kind[h]`: the target type of the stack in h if known (else -1, computed here)."""
-    t = st.utype[u]
-    a = st.hex[u]
     enemy = 1 - side
     n = 0
     for h in range(mt.neighbours.shape[0]):
-        if occ[h, enemy] == 0:
-            continue
-        if mt.dist[a, h] > ut.range[t]:
-            continue
-        mode = fire_mode(st, ut, mt, ct, spotted, u, a, h)
-        if mode == 0:
-            continue
-        kind = stack_kind[h] if stack_kind[h] >= 0 else defender_stack(st, ut, mt, h, enemy)[1]
-        af = firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
-        if af < 1:
-            continue  # PB-CBT-5 step 4
-        out_hex[n] = h
-        out_af[n] = af
-        n += 1
+        if occ[h, enemy] > 0:
+            n = _fire_option(st, ut, mt, ct, enemy, spotted, u, h, out_hex, out_af, stack_kind, n)
     return n
+
+
+@njit(cache=True)
+def fire_options_at(st, ut, mt, ct, side, spotted, targets, u, out_hex, out_af, stack_kind):
+    """`fire_options` where the hexes holding enemy units are known: `targets`, in increasing
+    order (the same options in the same order, without scanning the map)."""
+    enemy = 1 - side
+    n = 0
+    for j in range(targets.shape[0]):
+        n = _fire_option(st, ut, mt, ct, enemy, spotted, u, targets[j], out_hex, out_af, stack_kind, n)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _fire_option(st, ut, mt, ct, enemy, spotted, u, h, out_hex, out_af, stack_kind, n):
+    """Unit u's fire at the enemy-held hex h, written as option n if it may fire there (in
+    range, a fire mode, an AF of 1 or more); returns the number of options."""
+    t = st.utype[u]
+    a = st.hex[u]
+    if mt.dist[a, h] > ut.range[t]:
+        return n
+    mode = fire_mode(st, ut, mt, ct, spotted, u, a, h)
+    if mode == 0:
+        return n
+    kind = stack_kind[h] if stack_kind[h] >= 0 else defender_stack(st, ut, mt, h, enemy)[1]
+    af = firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
+    if af < 1:
+        return n  # PB-CBT-5 step 4
+    out_hex[n] = h
+    out_af[n] = af
+    return n + 1
 
 
 @njit(cache=True)

@@ -51,7 +51,7 @@ from simulator.panzerblitz.events import (
 )
 from simulator.panzerblitz.fire import (
     defender_stack,
-    fire_options,
+    fire_options_at,
     may_fire,
     may_fire_intensively,
     resolve_fire,
@@ -348,9 +348,9 @@ def fire_phase(st, ut, mt, ct, side, pl):
     opt_af = np.empty(n_hex, dtype=np.int64)
     for u in range(n_units):
         start[u + 1] = start[u]
-        if not may_fire(st, ut, u, side) or not _enemy_in_range(mt, targets, st.hex[u], ut.range[st.utype[u]]):
+        if not may_fire(st, ut, u, side):
             continue
-        n = fire_options(st, ut, mt, ct, side, spotted, occ, u, opt_hex, opt_af, stack_kind)
+        n = fire_options_at(st, ut, mt, ct, side, spotted, targets, u, opt_hex, opt_af, stack_kind)
         rows_hex[start[u]:start[u] + n] = opt_hex[:n]
         rows_af[start[u]:start[u] + n] = opt_af[:n]
         start[u + 1] = start[u] + n
@@ -388,16 +388,6 @@ def fire_phase(st, ut, mt, ct, side, pl):
             if clearing[u]:
                 st.fired[u] = False
                 st.assaulted[u] = True
-
-
-@njit(cache=True)
-def _enemy_in_range(mt, targets, a, reach):
-    """Whether an enemy stack stands within `reach` hexes of hex a (else a unit there has no
-    target: `fire_options` would scan the map to find none)."""
-    for j in range(targets.shape[0]):
-        if mt.dist[a, targets[j]] <= reach:
-            return True
-    return False
 
 
 @njit(cache=True)
