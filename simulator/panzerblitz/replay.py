@@ -111,20 +111,21 @@ def play(t: Tables, seed: int, policies: tuple[str | PolicySpec, str | PolicySpe
         dec = decisions.for_replay(replay, DECISION_KINDS, seed)
     elif record:
         dec = decisions.for_record(seed)
-    arguments = game_arguments(t, specs, dec)
+    arguments = game_arguments(t, specs, dec, st)
     play_into(st, t, seed, arguments, debug)
     kept = decisions.finished(arguments[1].dec, DECISION_KINDS)
     return GameRecord(seed, st, evaluate(st, t), tuple(p.label() for p in specs), kept if record else None)
 
 
-def game_arguments(t: Tables, specs, dec: decisions.Decisions | None = None) -> tuple:
+def game_arguments(t: Tables, specs, dec: decisions.Decisions | None = None, st: State | None = None) -> tuple:
     """What every game of a batch passes to the kernel besides the state and the seed: the side
     order and the players (dispatch.Players: kernel ids, parameter vectors, policy tables, their
-    workspace, the decisions; made once a batch)."""
+    workspace, the decisions; made once a batch).  `st`: a state of the situation, for its size."""
     sit = t.situation
     first = sit.ruleset.sides.index(sit.sets_up_first)
     order = np.array([first, 1 - first], dtype=np.int64)
-    return order, players(t, new_state(t), specs, dec if dec is not None else decisions.for_play(0))
+    return order, players(t, new_state(t) if st is None else st, specs,
+                          dec if dec is not None else decisions.for_play(0))
 
 
 def play_into(st: State, t: Tables, seed: int, arguments: tuple, debug: bool = False) -> None:
