@@ -26,7 +26,7 @@ import numpy as np
 
 from policies.goals import ADVANCE, DEFEND, EXIT, FAR, MOD_OFFSET, NO_GOAL, P_D, P_DD, P_X
 from simulator.jit import njit
-from simulator.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack, odds_column
+from simulator.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack
 from simulator.panzerblitz.for_players import (
     EV_ASSAULT,
     EV_ASSAULTER,
@@ -643,37 +643,6 @@ def march_key(st, ut, u):
     return key
 
 
-@njit(cache=True)
-def danger(st, ut, mt, ct, pt, prm, u, h, fields):
-    """Expected damage to unit u in hex h if the enemy turned all its fire on it (0..1)."""
-    t = st.utype[u]
-    return danger_at(ut.armored[t], st.carrying[u] >= 0, ut.defense[t], fields[THREAT_ARMORED], fields[THREAT_SOFT],
-                     mt.town, mt.terrain_mod, ct.col_attack, ct.col_defense, pt.p_result, prm[DISPERSE_VALUE], 0, 0.0, h)
-
-
-@njit(cache=True)
-def danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod, col_attack,
-              col_defense, p_result, disperse, supporters, split, h):
-    """`danger` from the few arrays it reads.  Scoring calls it for every hex a unit can reach;
-    handing it the whole state, unit, map and policy tuples instead cost most of a move's time
-    (docs/performance.md).  The enemy's fire is shared among the unit and its `supporters`
-    (each divides it by 1 + `split`): a unit alone draws all of it."""
-    armored = armored_type or town[h]  # PB-WEC-2: in a town every unit is an armored target
-    a = threat_armored[h] if armored else threat_soft[h]
-    if a <= 0:
-        return 0.0
-    if supporters > 0:
-        a = int(a / (1.0 + split * min(supporters, MAX_SUPPORT)))
-    df = defense
-    if carrying and not armored_type:
-        df = 1  # PB-TRANS-6
-    col = odds_column(a, max(df, 1), col_attack, col_defense)
-    if col < 0:
-        return 0.0
-    m = min(max(terrain_mod[h] + MOD_OFFSET, 0), p_result.shape[2] - 1)  # as `result_p`
-    return p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
-
-
 # ---------------------------------------------------------------- where to stand
 
 @njit(cache=True)
@@ -805,7 +774,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     p_result = pt.p_result
     n_columns = col_attack.shape[0]
     n_mods = p_result.shape[2]
-    danger_df = max(1 if carrying and not armored_type else defense, 1)  # PB-TRANS-6, as danger_at
+    danger_df = max(1 if carrying and not armored_type else defense, 1)  # PB-TRANS-6: a passenger defends at 1
     self_counted = home >= 0 and is_piece(st, ut, u)
     # Progress is counted from where the unit stands (set-up and entry: linear, no reference).
     gd_ref = goal_dist[home] if home >= 0 else FAR
@@ -820,10 +789,10 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
         near = own_near[h]
         if self_counted and mt.dist[home, h] <= radius:
             near -= 1  # itself, counted where it stands
-        # danger_at(armored_type, carrying, defense, threat_armored, threat_soft, town, terrain_mod,
-        # col_attack, col_defense, p_result, disperse, near, split, h), written out: a call per hex
-        # that hands over eight arrays costs more than its arithmetic (each array's reference
-        # count is taken and dropped, docs/performance.md).
+        # The expected damage if the enemy turned all its fire on the hex (PB-WEC-2: in a town
+        # every unit is an armored target), shared among the unit and its friends near h, written
+        # out here: a call per hex that hands over eight arrays costs more than its arithmetic
+        # (each array's reference count is taken and dropped, docs/performance.md).
         dgr = 0.0
         threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
         if threat > 0:
@@ -840,7 +809,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
             # The enemy's armour may drive up and overrun it instead (not shared with friends
             # beside it: the overrun hits the hex): the expected damage of an overrun by that
             # printed AF (PB-OVR-5: one column up, the overrun's die modifier), written out like
-            # danger_at above.
+            # the fire's danger above.
             col = -1
             for j in range(n_columns):
                 if col_attack[j] * danger_df <= overrun_af[h] * col_defense[j]:

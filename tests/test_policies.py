@@ -377,7 +377,7 @@ def test_random_players_may_board_too(tables_of):
 def test_a_lone_unit_in_reach_of_massed_fire_prefers_company(tmp_path):
     # Issue 15: the Nashorn sat alone under the Russian guns; Russian tanks were fed one at a
     # time into artillery range.  A unit with friends within `support_radius` shares the enemy's
-    # fire with them (heuristic.danger_at divides it); alone it draws all of it and pays
+    # fire with them (heuristic.score_hexes divides it); alone it draws all of it and pays
     # `alone_cost`.  Same hex, same threat: with friends near it scores better.
     from policies.heuristic import N_FIELDS, OWN_NEAR, THREAT_ARMORED, enemy_fields
 
