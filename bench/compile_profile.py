@@ -217,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     with ev.install_listener("numba:compile", prof), ev.install_listener("numba:run_pass", prof), \
             ev.install_listener("numba:llvm_lock", prof):
         t0 = clock()
-        from simulator.panzerblitz.batch import prepare
-        from simulator.panzerblitz.replay import play
+        from simulator.rulesets.panzerblitz.batch import prepare
+        from simulator.rulesets.panzerblitz.replay import play
         from simulator.situation import load_situation
         phases["import"] = clock() - t0
         t1 = clock()

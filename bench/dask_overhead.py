@@ -22,7 +22,7 @@ from pandas.testing import assert_frame_equal
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from policies.spec import parse_side_policies  # noqa: E402
+from simulator.rulesets.panzerblitz.players.spec import parse_side_policies  # noqa: E402
 from simulator.runner import run  # noqa: E402
 from simulator.situation import load_situation  # noqa: E402
 

@@ -22,17 +22,24 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from policies.spec import parse_policy  # noqa: E402
 from simulator import decisions  # noqa: E402
-from simulator.panzerblitz import game as g  # noqa: E402
-from simulator.panzerblitz.batch import play_games, prepare  # noqa: E402
-from simulator.panzerblitz.combat import seed_dice  # noqa: E402
-from simulator.panzerblitz.mines import minefield_attacks
-from simulator.panzerblitz.recovery import recover
-from simulator.panzerblitz.replay import play, players  # noqa: E402
-from simulator.panzerblitz.road_march import end_marches  # noqa: E402
-from simulator.panzerblitz.state import FIRST_SIDE, N_EVENTS, N_TURNS, PHASING, TURN, new_state  # noqa: E402
-from simulator.panzerblitz.victory import evaluate  # noqa: E402
+from simulator.rulesets.panzerblitz import game as g  # noqa: E402
+from simulator.rulesets.panzerblitz.batch import play_games, prepare  # noqa: E402
+from simulator.rulesets.panzerblitz.combat import seed_dice  # noqa: E402
+from simulator.rulesets.panzerblitz.mines import minefield_attacks
+from simulator.rulesets.panzerblitz.players.spec import parse_policy  # noqa: E402
+from simulator.rulesets.panzerblitz.recovery import recover
+from simulator.rulesets.panzerblitz.replay import play, players  # noqa: E402
+from simulator.rulesets.panzerblitz.road_march import end_marches  # noqa: E402
+from simulator.rulesets.panzerblitz.state import (  # noqa: E402
+    FIRST_SIDE,
+    N_EVENTS,
+    N_TURNS,
+    PHASING,
+    TURN,
+    new_state,
+)
+from simulator.rulesets.panzerblitz.victory import evaluate  # noqa: E402
 from simulator.situation import load_situation  # noqa: E402
 
 

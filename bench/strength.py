@@ -13,7 +13,7 @@ its victory level minus the opponent's (-3..3, docs/policies.md), compared pairw
 
 Writes one CSV row per situation and prints a Markdown table for the README.  Win rates come
 with 95 % Wilson intervals (simulator/stats.py).  The heuristic-against-heuristic games are also
-audited for blunders (`balance audit`, simulator/panzerblitz/audit.py, on the same seeds): the
+audited for blunders (`balance audit`, simulator/rulesets/panzerblitz/audit.py, on the same seeds): the
 mean count per game of each side goes into the CSV (`audit_<side>_<count>`) and a second table.
 """
 
@@ -30,10 +30,10 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from policies.spec import parse_policy  # noqa: E402
 from simulator import registry  # noqa: E402
 from simulator.audit import run_audit  # noqa: E402
-from simulator.panzerblitz.audit import COUNTS  # noqa: E402
+from simulator.rulesets.panzerblitz.audit import COUNTS  # noqa: E402
+from simulator.rulesets.panzerblitz.players.spec import parse_policy  # noqa: E402
 from simulator.runner import run  # noqa: E402
 from simulator.situation import builtin_situations, load_situation  # noqa: E402
 from simulator.stats import seat_score, wilson  # noqa: E402

@@ -184,7 +184,7 @@ def players_words(summary: dict) -> str:
     for side, p in summary["policies"].items():
         params = ", ".join(f"{k.replace('_', ' ')} {v:g}" if isinstance(v, int | float) else f"{k} {v}"
                            for k, v in p["params"].items())
-        # the summary names the parameters changed from the policy's defaults (policies/heuristic.toml)
+        # the summary names the parameters changed from the policy's defaults (simulator/rulesets/panzerblitz/players/heuristic.toml)
         if p.get("source"):   # a tuned player: its file says where it came from
             params = f"from {p['source']}, {len(p['params'])} parameters changed"
         parts.append(f"the {side.capitalize()} side by the <b>{html.escape(p['name'])} AI player</b>"

@@ -3,7 +3,7 @@
 Maps, charts and replays import their colours from here so that a side always looks the same.
 German field grey (blue-grey) and Russian red are what wargamers expect; sides not named here get
 a stable colour from FALLBACK_SIDE_COLOURS.  Terrain colours are a ruleset's (its map style,
-simulator.api.MapStyle: PanzerBlitz's are simulator/panzerblitz/map_style.py).
+simulator.api.MapStyle: PanzerBlitz's are simulator/rulesets/panzerblitz/map_style.py).
 """
 
 from __future__ import annotations

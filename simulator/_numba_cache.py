@@ -11,7 +11,7 @@ Inside that folder numba's own locator (`UserProvidedCacheLocator`) files a kern
 of the source file (numba 0.68: a hash of its bytes; older releases: its mtime and size).  The
 absolute path makes a clone at another path, a CI checkout or a moved worktree miss every entry
 although the sources, and so the folder above, are the same.  `CheckoutCacheLocator` names the
-subfolder after the source folder's path *inside the checkout* (`simulator_panzerblitz`) and
+subfolder after the source folder's path *inside the checkout* (`simulator_rulesets_panzerblitz`) and
 stamps with the file's bytes, so any checkout of the same kernel sources on the machine (or a
 cache directory copied to another machine with the same CPU and numba) loads the compiled
 kernels instead of compiling them.  It is switched on through numba's NUMBA_CACHE_LOCATOR_CLASSES
@@ -59,7 +59,7 @@ def configure() -> None:
 
 def checkout_subfolder(py_file: str | Path) -> str | None:
     """The cache subfolder of a kernel file inside this checkout (its folder's path relative to
-    the checkout, parts joined by '_', e.g. 'simulator_panzerblitz'); None outside it."""
+    the checkout, parts joined by '_', e.g. 'simulator_rulesets_panzerblitz'); None outside it."""
     try:
         rel = Path(py_file).resolve().parent.relative_to(ROOT)
     except ValueError:

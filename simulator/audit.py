@@ -1,7 +1,7 @@
 """`balance audit`: play games and count the blunders a veteran would laugh at, per side.
 
 The counting belongs to the ruleset (its interface's `audit` module; PanzerBlitz's is
-simulator/panzerblitz/audit.py: it reads each game's event log); this module plays the games,
+simulator/rulesets/panzerblitz/audit.py: it reads each game's event log); this module plays the games,
 in worker processes like `balance run` (game i is played with `runner.game_seed(seed, i)`, so
 the counts depend only on the situation, players, seed and number of games), and puts the
 table together.

@@ -4,7 +4,7 @@ For each situation, its ruleset's default players on both sides (PanzerBlitz: he
 against heuristic):
 - games per second on one worker (one core), and on every core with the runner's process
   pool (the speed-up over one worker says how well the pool scales);
-- the floor, where the ruleset measures one (PanzerBlitz: simulator/panzerblitz/floor.py, the
+- the floor, where the ruleset measures one (PanzerBlitz: simulator/rulesets/panzerblitz/floor.py, the
   same situation's unavoidable movement searches and target scans alone); engine/floor = how
   many times the floor a game costs;
 - pure Python: a few games with numba's JIT disabled, in a subprocess with a time limit;

@@ -199,7 +199,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     for item in args.threshold or []:
         name, eq, value = item.partition("=")
         if not eq:
-            raise DataError("--threshold", item, "not NAME=VALUE", "a threshold of policies/audit.toml and its value")
+            raise DataError("--threshold", item, "not NAME=VALUE", "a threshold of simulator/rulesets/panzerblitz/players/audit.toml and its value")
         changes[name.strip()] = value.strip()
     rows, summary = run_audit(sit, args.games, args.seed, policies, workers=args.workers,
                               thresholds=audit.load_thresholds(changes=changes))
@@ -476,7 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a side's player (default heuristic for both)")
     s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")
     s.add_argument("--threshold", action="append", metavar="NAME=VALUE",
-                   help="change a threshold of policies/audit.toml for this run, e.g. walk_hexes=6")
+                   help="change a threshold of simulator/rulesets/panzerblitz/players/audit.toml for this run, e.g. walk_hexes=6")
     s.add_argument("--out", metavar="CSV", help="write the per-side table (with --per-game: one row a game and side)")
     s.add_argument("--per-game", action="store_true", help="--out writes one row a game and side")
     s.add_argument("--set", action="append", metavar="KEY=VALUE",

@@ -3,7 +3,7 @@
 A small population of players per side is grown and played against itself:
 
 1. **start**: each side's default player and its style variants (the ruleset's
-   `Players.styles`; PanzerBlitz: policies/styles/cautious.toml, aggressive.toml);
+   `Players.styles`; PanzerBlitz: simulator/rulesets/panzerblitz/players/styles/cautious.toml, aggressive.toml);
 2. **cross-table**: every pair plays `cell_games` games on the same seeds (game i of every cell
    on `game_seed(seed, i)`), and A[i, j] is the first side's mean seat score (its victory level's
    rank minus the second side's);

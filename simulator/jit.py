@@ -9,7 +9,7 @@ foot movement phase twice), 37 functions and ~32 s of the ~115 s of compilation
 (docs/performance.md, "Cold start").  None of the kernels needs the literal: they take the
 value as an ordinary argument.  `KernelDispatcher` widens literal argument types to their
 ordinary types before numba picks or compiles a specialisation; calls from Python are already
-typed that way.  tests/test_jit.py checks it (one signature for calls with different constants).
+typed that way.  tests/core/test_jit.py checks it (one signature for calls with different constants).
 
 Likewise one integer type per argument: a hex or unit index reaches a kernel as int64 from a
 loop, as int32 from a table (`neighbours[h, d]`), as uint64 from a `prange` loop, and numba

@@ -21,7 +21,7 @@ from simulator.errors import DataError
 from simulator.ruleset import CORE_TABLES, RULESETS_DIR, known_rulesets
 
 BUILT_IN: dict[str, str] = {
-    "panzerblitz": "simulator.panzerblitz.ruleset",
+    "panzerblitz": "simulator.rulesets.panzerblitz.ruleset",
     "first-panzer-army": "simulator.rulesets.first_panzer_army.ruleset",
     "panzerblitz-v2": "simulator.rulesets.panzerblitz_v2.ruleset",
 }

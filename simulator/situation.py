@@ -4,7 +4,7 @@ A situation is a TOML file a designer edits by hand.  The core reads what every 
 situations have: `id`, `title`, `ruleset`, `turns`, `source` and `[overrides]` of the ruleset's
 tables; everything else (the map, the sides and their forces, victory conditions, special rules)
 is the ruleset's own format, which its schema checks (`simulator.api.SituationSchema`; for
-PanzerBlitz simulator/panzerblitz/situation_schema.py, reference docs/situation-format.md).
+PanzerBlitz simulator/rulesets/panzerblitz/situation_schema.py, reference docs/situation-format.md).
 Every problem is reported as `FILE: FIELD: problem (expected ...)`, all of them at once.
 
 `Situation` is what the core carries of a loaded situation; a ruleset's situations are a
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simulator import registry
-from simulator.areas import resolve_static_area  # noqa: F401  (policies/goals.py reads it here; phase B moves it)
+from simulator.areas import resolve_static_area  # noqa: F401  (simulator/rulesets/panzerblitz/players/goals.py reads it here; phase B moves it)
 from simulator.errors import DataError, DataErrors
 from simulator.mapdata import GameMap
 from simulator.overrides import apply_situation_overrides, situation_hint, split_sets

@@ -15,7 +15,7 @@ Two stages, so that the figures reported are not the lucky ones picked out of ma
    D's interval lies inside or overlaps the band, as "not confirmed" when it misses it.
 
 The levers: the number of turns (±1, ±2), here for every ruleset; the others are the ruleset's
-to make (`Ruleset.levers`), for PanzerBlitz (simulator/panzerblitz/levers.py) each victory
+to make (`Ruleset.levers`), for PanzerBlitz (simulator/rulesets/panzerblitz/levers.py) each victory
 threshold of each level one step easier and one step harder and one unit more and one unit fewer
 of each unit type of the stronger side.  A candidate the situation checks reject (levels out of
 order, stacking) is skipped and listed with the reason.

@@ -85,7 +85,7 @@ def summarize(games: pd.DataFrame, *, situation: Situation, seed: int, policies:
         "ruleset": situation.ruleset.name,
         "games": n,
         "seed": seed,
-        # Each player by name and the parameters that differ from its defaults (policies/heuristic.toml).
+        # Each player by name and the parameters that differ from its defaults (simulator/rulesets/panzerblitz/players/heuristic.toml).
         "policies": players,
         "outcomes": outcomes,
         # The verdict in words, naming the players, with its measure and band (simulator/verdict.py).

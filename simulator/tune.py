@@ -2,7 +2,7 @@
 by a derivative-free search over the player's parameters, with common random numbers.
 
 What is searched is the ruleset's to say (`Players.space`: every parameter with its bounds, as
-data; PanzerBlitz: policies/heuristic.toml's min and max).  The objective is the side's mean seat
+data; PanzerBlitz: simulator/rulesets/panzerblitz/players/heuristic.toml's min and max).  The objective is the side's mean seat
 score (its victory level's rank minus its opponent's, as bench/strength.py: -3..3 for
 PanzerBlitz) against the opponents, each opponent j playing its share w_j of the games.
 

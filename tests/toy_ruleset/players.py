@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from policies.catalogue import Catalogue, Param, PlayerType
 from simulator.decisions import DecisionKind, decided, random_option, replayed, replaying
-from simulator.players import Catalogue, Param, PlayerType
 
 RANDOM, RUNNER = 0, 1
 

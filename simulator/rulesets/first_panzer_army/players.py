@@ -9,8 +9,8 @@ on the players' random stream; the heuristic scores the options (heuristic.py).
 
 from __future__ import annotations
 
+from policies.catalogue import Catalogue, Param, PlayerType
 from simulator.jit import njit
-from simulator.players import Catalogue, Param, PlayerType
 from simulator.rulesets.first_panzer_army.consts import MAX_DECISIONS
 from simulator.rulesets.first_panzer_army.heuristic import best_option
 from simulator.rulesets.first_panzer_army.rng import PLAYERS as PLAYER_STREAM

@@ -8,8 +8,8 @@ the read-only helpers of combat.py (`dft_result`, `expected_steps`).
 
 from __future__ import annotations
 
+from policies.catalogue import Catalogue, Param, PlayerType
 from simulator.jit import njit
-from simulator.players import Catalogue, Param, PlayerType
 from simulator.rulesets.panzerblitz_v2.combat import expected_steps
 from simulator.rulesets.panzerblitz_v2.rng import PLAYERS, below, uniform
 

@@ -1,0 +1,342 @@
+"""PanzerBlitz's one dispatcher (simulator/decisions.py): the engine asks, the side's player answers.
+
+The engine (game.py, road_march.py) never asks which player plays a side.  At each decision it
+writes the legal options into the options buffer (`Players.options`: one row an option, the
+columns its kind declares in decision_kinds.py) and calls
+
+    choose(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl) -> row or -1
+
+`u` is what the decision is about (the unit, or the target hex of TECHNIQUE), `k` and `about`
+the context a kind needs (MOVE_DEST / ENTRY_HEX: the rows before the overrun rows; TECHNIQUE:
+the k attackers; OVERRUN_JOIN: the k units already in the overrun); `occ` the engine's count
+of units a hex and side in the phase.  The dispatcher alone knows
+the players: replaying a record it asks none (`simulator.decisions.replayed`); otherwise the
+random player (policies/random_play.py) or the heuristic (policies/heuristic.py, through the
+adapters below, which hand it the rows in the arrays its scoring functions take) answers, and
+the answer is recorded when the game is recorded.
+
+Besides decisions the engine tells the players where a phase begins and what a unit did, so a
+player can keep its own reading of the game (`begin_setup`, `placed`, `begin_move`, `moved`) or
+plan a whole phase before it is asked unit by unit (`begin_fire`, `begin_assault`: the options
+of every unit at once).  Those are not decisions and are not recorded; replaying, nobody hears
+them.  The heuristic's note of the best odds it saw (EV_FIRE_CHANCE, for the blunder audit) is
+written here, so a replayed game's log lacks it.
+
+The heuristic keeps what it plans and reads in `Workspace`, arrays made once a game.  Players
+still draw from the dice's generator (numba's global one, seeded per game): a recorded game
+replays without its players only when they drew nothing (the heuristic with noise 0).  Moving
+them to the players' stream (`Decisions.rng`) changes every game and waits for a commit of its
+own (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.decisions import Decisions, decided, replayed, replaying
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz.decision_kinds import (
+    ASSAULT_TARGET,
+    ENTRY_BOARD,
+    ENTRY_HEX,
+    FIRE_TARGET,
+    FORT_SWITCH,
+    INTENSIVE,
+    LOAD,
+    MARCH_ORDER,
+    MINE_CLEAR,
+    MOVE_DEST,
+    MOVE_ON,
+    MULTIPLE,
+    OVERRUN_JOIN,
+    PASSENGER,
+    PBA_DISMOUNT,
+    RETURN,
+    SETUP_HEX,
+    TECHNIQUE,
+    UNLOAD,
+)
+from simulator.rulesets.panzerblitz.events import EV_FIRE_CHANCE, log_event
+from simulator.rulesets.panzerblitz.players import heuristic as hp
+from simulator.rulesets.panzerblitz.players.goals import PolicyT
+from simulator.rulesets.panzerblitz.players.random_play import (
+    RANDOM,
+    random_answer,
+    random_plan_assaults,
+    random_plan_fire,
+)
+from simulator.rulesets.panzerblitz.presence import occupancy
+from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
+from simulator.soa import struct_of_arrays
+
+MINE = CATEGORY_INDEX["minefield"]
+BLOCK = CATEGORY_INDEX["roadblock"]
+
+# Columns of the option rows (decision_kinds.py names them per kind).
+HEX, ENTRY, TARGET, EXIT = 0, 1, 2, 3     # MOVE_DEST, ENTRY_HEX, OVERRUN_JOIN: overrun rows
+TECH, DEFENDERS = 0, 1                     # TECHNIQUE
+N_COLUMNS = 4
+NOT_FIRING = -1  # an attacker left out of a multiple attack (techniques.plan_multiple)
+
+
+# What the players keep between decisions (made once a game, one side at a time).  Like the
+# state, a struct of arrays: the kernels receive it as one pointer (simulator/soa.py).
+Workspace = struct_of_arrays("Workspace", module=__name__, fields=[
+    "fields",     # int64[N_FIELDS, n_hex]: the heuristic's reading of the enemy (hp.enemy_fields)
+    "pairing",    # int64[n_hex]: set-up, riders minus carriers placed in a hex
+    "occ",        # int64[n_hex, 2]: set-up, units of each side in a hex
+    "plan",       # int64[n_units]: a phase's plan: the target hex (heuristic) or row (random), -1 none
+    "intensive",  # bool[n_units]: planned intensive fire (PB-OPT-AMMO)
+    "cand",       # int64[n_units, 7]: the heuristic's copy of the close-assault options
+    "hexes",      # int64[n_options]: the rows' hex column, for the heuristic's scoring
+    "ov_target",  # int64[n_options]: the overrun rows' target
+    "ov_exit",    # int64[n_options]: the overrun rows' exit
+    "units",      # int64[n_units]: the rows' unit column
+    "assign",     # int64[n_units]: the heuristic's multiple-attack plan
+])
+
+# The two players of a game, as the engine carries them: it writes only `options` and `seen`.
+Players = struct_of_arrays("Players", module=__name__, fields=[
+    "policy",     # int64[2]: each side's player (policies/spec.py kernel ids)
+    "params",     # float64[2, N_PARAMS]: each side's parameters
+    "pt",         # PolicyT: the heuristic's reading of the situation (policies/goals.py)
+    "ws",         # Workspace
+    "dec",        # simulator.decisions.Decisions: the players' stream, the record
+    "options",    # int32[n_options, N_COLUMNS]: the engine writes a decision's rows here
+    "seen",       # bool[n_hex]: the hexes the firing side spots (the engine writes it each fire phase)
+])
+
+
+def max_options(n_hex: int, n_units: int) -> int:
+    """Rows enough for any decision: moves (hexes and exits, 2 a hex) and overruns (6 a hex)."""
+    return 8 * n_hex + n_units + 8
+
+
+def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, n_units: int, n_hex: int,
+                dec: Decisions) -> Players:
+    """The players of one game (`n_units` counters, `n_hex` hexes)."""
+    m = max_options(n_hex, n_units)
+    ws = Workspace(np.zeros((hp.N_FIELDS, n_hex), dtype=np.int64), np.zeros(n_hex, dtype=np.int64),
+                   np.zeros((n_hex, 2), dtype=np.int64), np.full(n_units, -1, dtype=np.int64),
+                   np.zeros(n_units, dtype=np.bool_), np.full((n_units, 7), -1, dtype=np.int64),
+                   np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
+                   np.zeros(n_units, dtype=np.int64), np.zeros(n_units, dtype=np.int64))
+    return Players(np.ascontiguousarray(policy, dtype=np.int64), np.ascontiguousarray(params, dtype=np.float64),
+                   pt, ws, dec, np.zeros((m, N_COLUMNS), dtype=np.int32), np.zeros(n_hex, dtype=np.bool_))
+
+
+# ----------------------------------------------------------------------------- decisions
+
+# `choose` and the notices below are inlined where the engine calls them: the players' arrays and
+# the game's are passed by value, one call level less a decision (docs/performance.md).
+@njit(cache=True, inline="always")
+def choose(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
+    """The side's answer to one decision: a row of `options[:n]`, or -1 (none, where the kind
+    allows it).  No options: -1, and no player is asked."""
+    if n <= 0:
+        return -1
+    dec = pl.dec
+    if replaying(dec):
+        return replayed(dec, kind, n)
+    if pl.policy[side] == RANDOM:
+        chosen = random_answer(kind, options, n, pl.params[side], pl.ws.plan, pl.ws.intensive, u)
+    else:
+        chosen = _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl)
+    return decided(dec, kind, n, chosen)
+
+
+@njit(cache=True)
+def _column(options, n, col, start, out):
+    """Copy rows start..n-1 of one column into `out` (int64, from 0); returns how many."""
+    for i in range(start, n):
+        out[i - start] = options[i, col]
+    return n - start
+
+
+@njit(cache=True)
+def _row_with(options, n, col, value):
+    for i in range(n):
+        if options[i, col] == value:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
+    """The heuristic player (policies/heuristic.py) answering from the rows it is given."""
+    ws = pl.ws
+    pt = pl.pt
+    prm = pl.params[side]
+    if kind == SETUP_HEX:
+        _column(options, n, HEX, 0, ws.hexes)
+        cat = ut.category[st.utype[u]]
+        if cat == MINE or cat == BLOCK:
+            return hp.pick_barrier(st, ut, mt, pt, prm, side, u, ws.hexes, n, ws.occ)
+        return hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, ws.occ, ws.fields, ws.pairing)
+    if kind == FIRE_TARGET or kind == ASSAULT_TARGET:
+        return _row_with(options, n, HEX, ws.plan[u])
+    if kind == INTENSIVE:
+        return 0 if ws.intensive[u] else -1
+    if kind == MOVE_DEST:
+        n_plain = k
+        _column(options, n_plain, HEX, 0, ws.hexes)
+        _column(options, n, TARGET, n_plain, ws.ov_target)
+        _column(options, n, EXIT, n_plain, ws.ov_exit)
+        return hp.pick_move(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n_plain, n - n_plain, ws.ov_target,
+                            ws.ov_exit, occ, ws.fields)
+    if kind == MOVE_ON:
+        _column(options, n, HEX, 0, ws.hexes)
+        return hp.pick_move(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, 0, ws.hexes, ws.hexes, occ, ws.fields)
+    if kind == ENTRY_HEX:
+        n_plain = k
+        _column(options, n_plain, HEX, 0, ws.hexes)
+        i = hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n_plain, occ, ws.fields, ws.fields[hp.PAIRING])
+        if n > n_plain:
+            _column(options, n, TARGET, n_plain, ws.ov_target)
+            _column(options, n, EXIT, n_plain, ws.ov_exit)
+            j = hp.pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ws.ov_target, ws.ov_exit, n - n_plain,
+                                      ws.hexes, n_plain, occ, ws.fields)
+            if j >= 0:
+                i = n_plain + j
+        return i
+    if kind == TECHNIQUE:
+        n_multi = 0
+        passenger = False
+        for i in range(n):
+            if options[i, TECH] == MULTIPLE and options[i, DEFENDERS] > n_multi:
+                n_multi = options[i, DEFENDERS]
+            passenger = passenger or options[i, TECH] == PASSENGER
+        tech = hp.pick_technique(st, ut, mt, ct, pt, prm, side, u, about, k, pl.seen, ws.assign, n_multi,
+                                  passenger)
+        if tech != MULTIPLE:
+            return _row_with(options, n, TECH, tech)
+        hit = 0  # the defenders its plan hits: the row of that multiple attack
+        for i in range(k):
+            d = ws.assign[i]
+            if d != NOT_FIRING:
+                first = True
+                for j in range(i):
+                    if ws.assign[j] == d:
+                        first = False
+                if first:
+                    hit += 1
+        for i in range(n):
+            if options[i, TECH] == MULTIPLE and options[i, DEFENDERS] == hit:
+                return i
+        return -1
+    if kind == OVERRUN_JOIN:
+        _column(options, n, EXIT, 0, ws.ov_exit)
+        for i in range(n):
+            ws.units[i] = i
+        return hp.want_join(st, ut, mt, ct, pt, prm, side, u, about, k, np.int64(options[0, TARGET]), ws.units, n, ws.ov_exit,
+                            occ, ws.fields)
+    if kind == LOAD:
+        return 0 if hp.want_load(st, ut, pt, prm, side, u, np.int64(options[0, 0]), ws.fields) else -1
+    if kind == UNLOAD:
+        return 0 if hp.want_unload(st, pt, prm, side, u, ws.fields) else -1
+    if kind == RETURN:
+        return 0 if hp.want_return(st, ut, pt, side, u) else -1
+    if kind == FORT_SWITCH:
+        return -1  # the heuristic never switches (docs/rulings.md)
+    if kind == PBA_DISMOUNT:
+        return 0  # it always dismounts the rider to close-assault the overrun hex
+    if kind == MINE_CLEAR:
+        _column(options, n, HEX, 0, ws.hexes)
+        return hp.pick_mine_clear(st, ut, mt, pt, side, u, ws.hexes, n)
+    if kind == ENTRY_BOARD:
+        _column(options, n, 0, 0, ws.units)
+        return hp.pick_entry_rider(st, ut, mt, pt, prm, side, u, ws.units, n, ws.fields)
+    if kind == MARCH_ORDER:
+        best, best_key = 0, -1 << 40  # fighting vehicles first (hp.march_key)
+        for i in range(n):
+            key = hp.march_key(st, ut, np.int64(options[i, 0]))
+            if key > best_key:
+                best, best_key = i, key
+        return best
+    return -1
+
+
+# ----------------------------------------------------------------------------- what players hear
+
+@njit(cache=True, inline="always")
+def _listening(pl, side):
+    return pl.policy[side] != RANDOM and not replaying(pl.dec)
+
+
+@njit(cache=True, inline="always")
+def begin_setup(st, ut, mt, ct, side, pl):
+    """`side` is about to set up (PB-SEQ-1): the heuristic reads the enemy already placed."""
+    if _listening(pl, side):
+        ws = pl.ws
+        hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.fields)
+        ws.occ[:, :] = occupancy(st, ut, mt.neighbours.shape[0])
+        ws.pairing[:] = 0
+
+
+@njit(cache=True, inline="always")
+def placed(st, ut, mt, side, u, h, pl):
+    """Unit u of `side` was set up in hex h."""
+    if _listening(pl, side):
+        ws = pl.ws
+        t = st.utype[u]
+        if not ut.positional[t]:
+            hp.note_unit(mt, pl.params[side], ws.fields, h, 1)
+        ws.occ[h, side] += 1
+        if ut.carrier[t]:
+            ws.pairing[h] -= 1
+        elif hp.is_rider(ut, t):
+            ws.pairing[h] += 1
+
+
+@njit(cache=True, inline="always")
+def begin_move(st, ut, mt, ct, side, pl):
+    """A movement phase of `side` begins (after its road-march columns have moved)."""
+    if _listening(pl, side):
+        hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, pl.ws.fields)
+
+
+@njit(cache=True, inline="always")
+def moved(st, ut, mt, side, u, before, was_piece, pl):
+    """Unit u's move is over (`before`: its hex before, `was_piece`: on the map on its own then)."""
+    if _listening(pl, side):
+        hp.moved(st, ut, mt, pl.params[side], pl.ws.fields, u, before, was_piece)
+
+
+@njit(cache=True)
+def begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows, start, may_intensive, pl):
+    """The fire options of every unit of `side` (`rows[start[u]:start[u + 1]]`: target hex, AF;
+    `may_intensive[u]`), before each unit is asked: each player makes its plan."""
+    if replaying(pl.dec):
+        return
+    ws = pl.ws
+    ws.plan[:] = -1
+    ws.intensive[:] = False
+    if pl.policy[side] == RANDOM:
+        random_plan_fire(pl.params[side], start, may_intensive, ws.plan, ws.intensive)
+        return
+    reach = hp.plan_fire(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, occ, stack_kind, ws.plan)
+    # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).
+    log_event(st, EV_FIRE_CHANCE, reach, 0, 0, 0, 0, 0, 0)
+    if ct.intensive_fire:
+        # hp.plan_intensive marks its choice in the state; the engine sets it when it asks INTENSIVE.
+        before = st.intensive.copy()
+        hp.plan_intensive(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, stack_kind, ws.plan)
+        for v in range(st.intensive.shape[0]):
+            if st.intensive[v] and not before[v]:
+                ws.intensive[v] = True
+                st.intensive[v] = False
+
+
+@njit(cache=True)
+def begin_assault(st, ut, mt, ct, side, cand, n_cand, pl):
+    """The close-assault options of every unit of `side` (`cand[u, :n_cand[u]]`), before each
+    unit is asked: each player makes its plan."""
+    if replaying(pl.dec):
+        return
+    ws = pl.ws
+    ws.plan[:] = -1
+    if pl.policy[side] == RANDOM:
+        random_plan_assaults(pl.params[side], n_cand, ws.plan)
+        return
+    ws.cand[:, :] = cand
+    hp.plan_assaults(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.cand, n_cand, ws.plan)

@@ -1,0 +1,1594 @@
+"""The heuristic PanzerBlitz player: every decision scored, compiled with the game kernel.
+
+It plays towards its side's goal (policies/goals.py): advance on, hold, or leave by the
+hexes the victory conditions name, and kill where the odds are good.  It sees what a player
+sees: the whole board (PanzerBlitz has no hidden units; a side knows which minefields are its
+own), the line-of-sight table and the rules of fire; it never looks at die rolls to come.
+
+Scores are in one currency, "units": destroying an average enemy unit is worth about 1, losing
+one of its own costs about 1, and one hex of progress towards the goal is worth `hex_progress`
+times the objective weight.  Every weight is a named parameter (policies/heuristic.toml, read
+by position in the order of PARAM_NAMES).
+
+Where each decision lives:
+- set-up, entry and movement: `score_hexes` (goal, danger shared with nearby friends, cover,
+  view, fire position, contact with hidden or fortified enemies, minefields, transport),
+  `pick_hex`, `pick_move` (with overruns, `overrun_gain`), `pick_barrier` (minefields and
+  blocks where the enemy must pass);
+- fire: `plan_fire` (concentrate on the best expected gain); technique: `pick_technique`;
+- close assault: `plan_assaults`; transport: `want_load`, `want_unload`, `pick_entry_rider`;
+- engineers: `pick_mine_clear` (enemy minefields only, own ones only where they bar the way).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack
+from simulator.rulesets.panzerblitz.for_players import (
+    EV_ASSAULT,
+    EV_ASSAULTER,
+    EV_ATTACK,
+    EV_FIRER,
+    EV_HIT,
+    EV_OVERRUN,
+    EV_OVERRUNNER,
+    attack_af,
+    defender_stack,
+    dispersed_modifier,
+    exposed_passenger,
+    fire_mode,
+    fire_options,
+    fire_reaches,
+    firer_af_mode,
+    is_piece,
+    may_assault,
+    may_fire,
+    may_fire_intensively,
+    odds_of,
+    plan_multiple,
+    stack_kind_of,
+    unit_defense,
+)
+from simulator.rulesets.panzerblitz.players.goals import (
+    ADVANCE,
+    DEFEND,
+    EXIT,
+    FAR,
+    MOD_OFFSET,
+    NO_GOAL,
+    P_D,
+    P_DD,
+    P_X,
+)
+from simulator.rulesets.panzerblitz.state import N_EVENTS, N_TURNS, TURN
+from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
+
+HEURISTIC = 1  # kernel id (policies/spec.py)
+TRANSPORT = CATEGORY_INDEX["transport"]  # trucks, wagons, halftracks: carriers first of all
+
+# The parameters, in the kernel's order; policies/heuristic.toml gives each its default, range
+# and meaning (policies/spec.py checks that both name the same ones in the same order).
+PARAM_NAMES = (
+    "aggression", "min_odds", "odds_ease", "exit_odds_factor", "risk", "risk_ease", "noise",
+    "objective_weight", "hex_progress", "pull_base", "on_goal_bonus", "exit_worth", "approach_range",
+    "defend_approach",
+    "cover_weight", "conceal_bonus", "hill_bonus", "outlook_bonus", "advance_outlook", "fire_weight",
+    "target_in_range_bonus", "cp_spot_bonus", "contact_bonus", "support_radius", "support_split", "alone_cost",
+    "stacking_cost", "stack_danger", "stay_bonus", "mine_cost", "setup_mine_cost",
+    "barrier_path", "barrier_road", "barrier_forward", "barrier_spread", "engineer_mine_bonus",
+    "unload_distance", "ride_far_moves", "load_margin", "passenger_contact_cost", "unload_cover_bonus",
+    "empty_carrier_pull", "empty_carrier_front", "empty_carrier_standoff", "empty_carrier_risk",
+    "meet_bonus", "pair_exit_bonus", "alone_rider_bonus",
+    "fire_min_gain", "disperse_value", "disperse_value_unarmed", "goal_target_factor",
+    "target_choice_hexes", "futility_decay",
+    "kill_weight_advance", "kill_weight_defend", "kill_weight_exit", "kill_weight_kills", "kill_weight_few_losses",
+    "kill_weight_prevent", "risk_weight_few_losses", "risk_weight_kill_ratio", "risk_weight_line",
+    "corridor_watcher_bonus", "fire_forgo_move",
+)
+(AGGRESSION, MIN_ODDS, ODDS_EASE, EXIT_ODDS_FACTOR, RISK, RISK_EASE, NOISE,
+ OBJECTIVE_W, HEX_PROGRESS, PULL_BASE, ON_GOAL_BONUS, EXIT_WORTH, APPROACH_RANGE,
+ DEFEND_APPROACH,
+ COVER_W, CONCEAL_BONUS, HILL_BONUS, OUTLOOK_BONUS, ADVANCE_OUTLOOK, FIRE_W,
+ TARGET_IN_RANGE_BONUS, CP_SPOT_BONUS, CONTACT_BONUS, SUPPORT_RADIUS, SUPPORT_SPLIT, ALONE_COST,
+ STACKING_COST, STACK_DANGER, STAY_BONUS, MINE_COST, SETUP_MINE_COST,
+ BARRIER_PATH, BARRIER_ROAD, BARRIER_FORWARD, BARRIER_SPREAD, ENGINEER_MINE_BONUS,
+ UNLOAD_DISTANCE, RIDE_FAR_MOVES, LOAD_MARGIN, PASSENGER_CONTACT_COST, UNLOAD_COVER_BONUS,
+ EMPTY_CARRIER_PULL, EMPTY_CARRIER_FRONT, EMPTY_CARRIER_STANDOFF, EMPTY_CARRIER_RISK,
+ MEET_BONUS, PAIR_EXIT_BONUS, ALONE_RIDER_BONUS,
+ FIRE_MIN_GAIN, DISPERSE_VALUE, DISPERSE_VALUE_UNARMED, GOAL_TARGET_FACTOR,
+ TARGET_CHOICE_HEXES, FUTILITY_DECAY,
+ KILL_WEIGHT_ADVANCE, KILL_WEIGHT_DEFEND, KILL_WEIGHT_EXIT, KILL_WEIGHT_KILLS, KILL_WEIGHT_FEW_LOSSES,
+ KILL_WEIGHT_PREVENT, RISK_WEIGHT_FEW_LOSSES, RISK_WEIGHT_KILL_RATIO, RISK_WEIGHT_LINE,
+ CORRIDOR_WATCHER_BONUS, FIRE_FORGO_MOVE) = range(len(PARAM_NAMES))
+
+# Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
+# PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
+# 100 x the worth of the enemy units beside the hex that fire cannot reach unspotted (woods,
+# towns) or that sit in forts.  OWN_NEAR: the side's units within `support_radius`.
+# ENEMY_MINES: the enemy minefields beside the hex.  TARGET_DIST: hexes to the enemy stack most
+# worth going for (`target_values`), each stack's distance lengthened by how much less it is worth
+# than the best (`target_choice_hexes`); TARGET_VALUE: 100 x that stack's worth as a target.
+# OVERRUN_AF: the printed AF of the enemy's armored vehicles that could overrun a stack there in
+# their next movement phase (PB-OVR).
+THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR, ENEMY_MINES, TARGET_DIST, \
+    TARGET_VALUE, OVERRUN_AF = range(11)
+N_FIELDS = 11
+
+OWN_MINE_BARRED = 1e6  # score of ending on the side's own minefield: only if nothing else is allowed
+MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
+MAX_SUPPORT = 3         # supporters counted (the enemy's fire cannot be shared much further)
+
+
+# ---------------------------------------------------------------- what the enemy can do
+
+@njit(cache=True)
+def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
+    """Per hex, from the enemy's current positions (they fire before they move, PB-SEQ-2):
+    the AF their undispersed units could bring on a non-armored / armored unit there next
+    turn (LOS, range, WEC, hill halving, and spotting: woods and towns hide a unit unless an
+    enemy stands adjacent, PB-SPOT-1/2); the distance to the nearest enemy; the distance to the
+    nearest enemy stack a unit there could see to fire at; the worth of the hidden or
+    fortified enemies beside it; the side's own units near it; enemy minefields beside it."""
+    n_hex = mt.neighbours.shape[0]
+    enemy = 1 - side
+    threat_soft = fields[THREAT_SOFT]
+    threat_armored = fields[THREAT_ARMORED]
+    enemy_dist = fields[ENEMY_DIST]
+    target_near = fields[TARGET_NEAR]
+    contact = fields[CONTACT]
+    threat_soft[:] = 0
+    threat_armored[:] = 0
+    enemy_dist[:] = FAR
+    target_near[:] = FAR
+    contact[:] = 0
+    spotter = np.zeros(n_hex, dtype=np.bool_)
+    fort_hex = np.zeros(n_hex, dtype=np.bool_)
+    # The map arrays the loops read, taken from their structs once: a struct field read in a
+    # loop takes and drops a reference every time (docs/performance.md).
+    dist = mt.dist
+    los = mt.los
+    concealing = mt.concealing
+    level = mt.level
+    for e in range(st.utype.shape[0]):
+        if st.status[e] == 1 and st.side[e] == enemy and ut.fort[st.utype[e]]:
+            fort_hex[st.hex[e]] = True
+    for e in range(st.utype.shape[0]):
+        if not is_piece(st, ut, e) or st.side[e] != enemy:
+            continue
+        he = st.hex[e]
+        dist_e = dist[he]
+        los_e = los[he]  # line of sight is reciprocal (tables.build_tables checks)
+        seen = not concealing[he]
+        for h in range(n_hex):
+            d = dist_e[h]
+            if d < enemy_dist[h]:
+                enemy_dist[h] = d
+            if d <= MAX_SCAN and d < target_near[h] and (d <= 1 or (los_e[h] and seen)):
+                target_near[h] = d
+        if concealing[he] or fort_hex[he]:
+            w = int(100 * (pt.unit_value[st.utype[e]] + pt.victory_weight[side, st.utype[e]]))
+            for k in range(6):
+                nb = mt.neighbours[he, k]
+                if nb >= 0:
+                    contact[nb] += w
+        if not st.dispersed[e]:
+            spotter[he] = True
+            for k in range(6):
+                nb = mt.neighbours[he, k]
+                if nb >= 0:
+                    spotter[nb] = True
+    for e in range(st.utype.shape[0]):
+        if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
+            continue
+        t = st.utype[e]
+        if ut.attack[t] <= 0 or ut.weapon[t] < 0:
+            continue
+        he = st.hex[e]
+        r = ut.range[t]
+        # `modified_attack` reads the distance only as within half range or not (PB-WEC-3) and
+        # the terrain only as halved or not: the six AFs this unit can bring, worked out once.
+        af, wc, wec, halving = ut.attack[t], ut.weapon[t], ct.wec, ct.halving
+        soft = modified_attack(af, wc, False, 0, r, False, wec, halving)
+        soft_halved = modified_attack(af, wc, False, 0, r, True, wec, halving)
+        near = modified_attack(af, wc, True, 0, r, False, wec, halving)
+        near_halved = modified_attack(af, wc, True, 0, r, True, wec, halving)
+        far = modified_attack(af, wc, True, r // 2 + 1, r, False, wec, halving)
+        far_halved = modified_attack(af, wc, True, r // 2 + 1, r, True, wec, halving)
+        dist_e = dist[he]
+        los_e = los[he]
+        level_e = level[he]
+        for h in range(n_hex):
+            d = dist_e[h]
+            if d > r or d == 0:
+                continue
+            if d > 1 and (not los_e[h] or (concealing[h] and not spotter[h])):
+                continue
+            halved = hill_halves(level_e, level[h], d == 1, False)
+            threat_soft[h] += soft_halved if halved else soft
+            if d <= r // 2:
+                threat_armored[h] += near_halved if halved else near
+            else:
+                threat_armored[h] += far_halved if halved else far
+    overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
+    pairing_field(st, ut, side, fields[PAIRING])
+    target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE])
+    own_near = fields[OWN_NEAR]
+    own_near[:] = 0
+    for u in range(st.utype.shape[0]):
+        if is_piece(st, ut, u) and st.side[u] == side:
+            note_unit(mt, prm, fields, st.hex[u], 1)
+    mines = fields[ENEMY_MINES]
+    mines[:] = 0
+    for h in range(n_hex):
+        if st.mine[h] and st.mine_side[h] != side:
+            for k in range(6):
+                nb = mt.neighbours[h, k]
+                if nb >= 0:
+                    mines[nb] += 1
+
+
+@njit(cache=True)
+def overrun_field(st, ut, mt, side, out):
+    """out[h]: the printed AF of the enemy's undispersed armored vehicles near enough to overrun
+    a stack in h next turn (PB-OVR-3/5: entry hex, target and exit hex within its MF; about two
+    thirds of its MF in hexes, as terrain slows it; only where an overrun may be made,
+    PB-OVR-2).  Halftracks (I class) are left out: they may not overrun armored targets."""
+    out[:] = 0
+    enemy = 1 - side
+    for e in range(st.utype.shape[0]):
+        if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
+            continue
+        t = st.utype[e]
+        if not ut.can_overrun[t] or ut.weapon[t] == WEAPON_I or ut.attack[t] <= 0:
+            continue
+        he = st.hex[e]
+        reach = ut.movement[t] // 3  # two thirds of its MF (movement is kept in half MF)
+        for h in range(out.shape[0]):
+            if mt.overrun_ok[h] and 0 < mt.dist[he, h] <= reach:
+                out[h] += ut.attack[t]
+
+
+@njit(cache=True)
+def futile_attacks(st, side, fire, cat):
+    """fire[h], cat[h]: the side's attacks on hex h by fire (or overrun) and by close assault since
+    the last one there that eliminated something, read from the game's record (a player remembers
+    which target has shrugged off its fire turn after turn)."""
+    fire[:] = 0
+    cat[:] = 0
+    last = -1
+    for k in range(min(st.clock[N_EVENTS], st.log.shape[0])):
+        kind = st.log[k, 2]
+        if kind == EV_ATTACK or kind == EV_ASSAULT or kind == EV_OVERRUN:
+            last = -1
+            if st.log[k, 1] == side:
+                last = st.log[k, 3]
+                if kind == EV_ASSAULT:
+                    cat[last] += 1
+                else:
+                    fire[last] += 1
+        elif kind == EV_HIT:
+            if last >= 0 and st.log[k, 4] == 2:
+                fire[last] = 0  # it eliminated a unit: not futile
+                cat[last] = 0
+                last = -1
+        elif kind != EV_FIRER and kind != EV_ASSAULTER and kind != EV_OVERRUNNER:
+            last = -1
+
+
+@njit(cache=True)
+def corridor_watchers(st, ut, mt, pt, side, out):
+    """PB-SIT-3/11: a side that must open a corridor `corridor_width` lines wide, free of enemy
+    units and of their sight, chooses the band of lines the fewest enemy units watch (stand in or
+    see into); out[e] is True for the enemy units watching it: killing them opens the way.
+    Returns False for a side with no such need."""
+    w = pt.corridor_width[side]
+    out[:] = False
+    if w <= 0:
+        return False
+    n_lines = pt.n_lines
+    enemy = 1 - side
+    n_units = st.utype.shape[0]
+    sees = np.zeros((n_units, n_lines), dtype=np.bool_)
+    for e in range(n_units):
+        if not is_piece(st, ut, e) or st.side[e] != enemy or st.hex[e] < 0:
+            continue
+        he = st.hex[e]
+        for h in range(mt.los.shape[0]):
+            if h == he or mt.los[he, h]:
+                sees[e, pt.hex_line[h]] = True
+    best = -1
+    best_n = n_units + 1
+    for b in range(n_lines - w + 1):
+        k = 0
+        for e in range(n_units):
+            for line in range(b, b + w):
+                if sees[e, line]:
+                    k += 1
+                    break
+        # ties: the band nearest the middle (farthest from both edges' fire)
+        if k < best_n or (k == best_n and abs(2 * b + w - n_lines) < abs(2 * best + w - n_lines)):
+            best_n = k
+            best = b
+    for e in range(n_units):
+        for line in range(best, best + w):
+            if sees[e, line]:
+                out[e] = True
+                break
+    return True
+
+
+@njit(cache=True)
+def watcher_factor(st, ut, prm, side, h, watching):
+    """How much more the enemy stack in h is worth because units of it watch the corridor."""
+    f = 1.0
+    for e in range(st.utype.shape[0]):
+        if watching[e] and st.hex[e] == h and is_piece(st, ut, e) and st.side[e] != side:
+            f = 1.0 + prm[CORRIDOR_WATCHER_BONUS]
+    return f
+
+
+@njit(cache=True)
+def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
+    """out[h]: what the enemy stack in hex h is worth going for (0 where there is none): the
+    expected worth (`gain_at`) of the side's best attack on it over the next turns, with the
+    units that could fire at it or close-assault it after a turn's move or two (those a turn
+    away count fully, two turns half), at the odds their factors reach against its defence
+    (weapon class, terrain), as fire, close assault (PB-CAT), or fire that disperses it for the
+    close assault to finish (a dispersed unit dies on DD, PB-DISP-4).  A stack the side has
+    attacked again and again to no effect is worth `futility_decay` less for each such attack.
+    fire_out[h]: the modified AF that could fire at it so (a turn away fully, two turns half)."""
+    n_hex = mt.neighbours.shape[0]
+    n_units = st.utype.shape[0]
+    enemy = 1 - side
+    out[:] = 0.0
+    fire_out[:] = 0.0
+    stack = np.zeros(n_hex, dtype=np.bool_)
+    for e in range(n_units):
+        if is_piece(st, ut, e) and st.side[e] == enemy and st.hex[e] >= 0:
+            stack[st.hex[e]] = True
+    futile = np.zeros(n_hex, dtype=np.int64)
+    futile_cat = np.zeros(n_hex, dtype=np.int64)
+    futile_attacks(st, side, futile, futile_cat)
+    min_col = min_column(ct, pt, prm, side)
+    kw = kill_w(pt, prm, side)
+    decay = prm[FUTILITY_DECAY]
+    watching = np.zeros(n_units, dtype=np.bool_)
+    corridor = corridor_watchers(st, ut, mt, pt, side, watching)
+    for h in range(n_hex):
+        if not stack[h]:
+            continue
+        df, kind, n_def, _ = defender_stack(st, ut, mt, h, enemy)
+        if df <= 0:
+            continue
+        armored = kind != 0
+        fire = 0.0
+        cat = 0.0
+        for u in range(n_units):
+            if not is_piece(st, ut, u) or st.side[u] != side or st.hex[u] < 0:
+                continue
+            t = st.utype[u]
+            if ut.attack[t] <= 0:
+                continue
+            d = mt.dist[st.hex[u], h]
+            mv = max(ut.movement[t] // 2, 1)  # hexes a turn (movement is kept in half MF)
+            r = ut.range[t]
+            if ut.weapon[t] >= 0 and r > 0 and d <= r + 2 * mv:
+                af = modified_attack(ut.attack[t], ut.weapon[t], armored, max(r // 2, 1), r, False, ct.wec, ct.halving)
+                fire += af if d <= r + mv else 0.5 * af
+            if ut.can_assault[t] and d <= 2 * mv + 1:
+                cat += ut.attack[t] if d <= mv + 1 else 0.5 * ut.attack[t]
+        wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+        if corridor:
+            f = watcher_factor(st, ut, prm, side, h, watching)
+            wk *= f
+            wd *= f
+            wdd *= f
+        mod = mt.terrain_mod[h]
+        col_f = odds_of(ct, int(fire), df) if fire > 0 else -1
+        col_c = odds_of(ct, int(cat), df) if cat > 0 else -1
+        # Each way of attacking it loses worth with each such attack that came to nothing: fire
+        # alone with the fire attacks, the close assault alone with the assaults, fire followed
+        # by the assault with both.
+        best = 0.0
+        if col_f >= min_col:
+            best = gain_at(pt, wk, wd, wdd, col_f, mod) * decay ** futile[h]
+        f_cat = decay ** futile_cat[h]
+        cat_mod = mod + ct.mod_close_assault
+        if col_c >= min_col:
+            best = max(best, gain_at(pt, wk, wd, wdd, col_c, cat_mod) * f_cat)
+        cat_mod_disp = cat_mod + dispersed_modifier(ct, n_def, n_def)
+        if col_f >= min_col and odds_enough(pt, col_c, cat_mod_disp, min_col, mod):
+            # fire disperses the stack, the close assault finishes it (DD eliminates the dispersed)
+            p_disp = result_p(pt, P_D, col_f, mod) + result_p(pt, P_DD, col_f, mod)
+            finish = gain_at(pt, wk, 0.0, wk, col_c, cat_mod_disp)
+            # (both halves must work: attacks of either kind that came to nothing count)
+            best = max(best, (gain_at(pt, wk, 0.0, 0.0, col_f, mod) + p_disp * finish) * f_cat * decay ** futile[h])
+        out[h] = kw * best
+        fire_out[h] = fire
+
+
+@njit(cache=True)
+def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_value):
+    """TARGET_DIST: per hex, the distance to the enemy stack most worth going for
+    (`target_values`), each stack's distance lengthened by `target_choice_hexes` times the share
+    of the best stack's worth it lacks: a side hunting for kills goes for the best target within
+    reach, not the nearest.  TARGET_VALUE: 100 x the worth of that stack.  With nothing worth
+    attacking anywhere, the nearest enemy (worth 0)."""
+    n_hex = mt.neighbours.shape[0]
+    vals = np.zeros(n_hex)
+    target_values(st, ut, mt, ct, pt, prm, side, vals, np.zeros(n_hex))
+    best = vals.max()
+    target_value[:] = 0
+    if best <= 1e-9:
+        target_dist[:] = enemy_dist
+        return
+    target_dist[:] = FAR
+    extra = prm[TARGET_CHOICE_HEXES]
+    for e in range(n_hex):
+        if vals[e] <= 0.0:
+            continue
+        pen = int(extra * (1.0 - vals[e] / best) + 0.5)
+        v = int(100 * vals[e])
+        for h in range(n_hex):
+            d = mt.dist[e, h] + pen
+            if d < target_dist[h]:
+                target_dist[h] = d
+                target_value[h] = v
+
+
+@njit(cache=True)
+def note_unit(mt, prm, fields, h, delta):
+    """A unit of the side arrives in (delta 1) or leaves (-1) hex h: the OWN_NEAR field of every
+    hex within `support_radius` changes by delta."""
+    if h < 0:
+        return
+    r = int(prm[SUPPORT_RADIUS])
+    own_near = fields[OWN_NEAR]
+    for x in range(own_near.shape[0]):
+        if mt.dist[h, x] <= r:
+            own_near[x] += delta
+
+
+@njit(cache=True)
+def moved(st, ut, mt, prm, fields, u, before, was_piece):
+    """Keep OWN_NEAR up to date after unit u's move (`before`: its hex, `was_piece`: whether it
+    stood on the map on its own then), so later units of the phase see where it went."""
+    now = is_piece(st, ut, u)
+    if was_piece and (not now or st.hex[u] != before):
+        note_unit(mt, prm, fields, before, -1)
+    if now and (not was_piece or st.hex[u] != before):
+        note_unit(mt, prm, fields, st.hex[u], 1)
+
+
+@njit(cache=True)
+def pairing_field(st, ut, side, pairing):
+    """Per hex: own riders not aboard anything minus own empty carriers (where a carrier and
+    a rider can meet to load next turn, PB-TRANS-3)."""
+    pairing[:] = 0
+    for u in range(st.utype.shape[0]):
+        if not is_piece(st, ut, u) or st.side[u] != side or st.hex[u] < 0:
+            continue
+        t = st.utype[u]
+        if ut.carrier[t] and st.carrying[u] < 0 and not (ut.attack[t] > 0 and ut.weapon[t] >= 0):
+            pairing[st.hex[u]] -= 1
+        elif is_rider(ut, t) and st.carried_by[u] < 0:
+            pairing[st.hex[u]] += 1
+
+
+@njit(cache=True)
+def goal_row(st, pt, side, u):
+    """Hexes to unit u's goal from every hex: its side's goal, or on a round trip (PB-SIT-5)
+    the final edge once the unit has been out."""
+    if st.trip_hex[u] >= 0 and st.trip_final[side] != 0:
+        return pt.return_dist[side]
+    return pt.goal_dist[side]
+
+
+@njit(cache=True)
+def want_return(st, ut, pt, side, u):
+    """PB-SIT-5: a unit off the map on a round trip comes back on as soon as it may, if the final
+    edge is still within reach before the end (a hex per MF, the unit's MF a turn); otherwise it
+    stays off, out of harm: coming back could not score."""
+    left = st.clock[N_TURNS] - st.clock[TURN] + 1
+    return pt.return_dist[side, st.trip_hex[u]] <= left * max(ut.movement[st.utype[u]] // 2, 1)  # half MF
+
+
+@njit(cache=True)
+def ride_far(ut, prm, t):
+    """Hexes to go beyond which a rider of type t rides rather than walks."""
+    return prm[RIDE_FAR_MOVES] * max(ut.movement[t], 1) + prm[UNLOAD_DISTANCE]
+
+
+@njit(cache=True)
+def needs_ride(st, ut, pt, prm, side, u, h):
+    """A rider that has far to go on foot to its side's goal (advance or exit) from h."""
+    kind = pt.goal_kind[side]
+    if kind != EXIT and kind != ADVANCE:
+        return False
+    return goal_row(st, pt, side, u)[h] > ride_far(ut, prm, st.utype[u])
+
+
+@njit(cache=True)
+def kill_w(pt, prm, side):
+    """The side's kill weight: what destroying an enemy unit is worth against reaching its goal
+    (the parameter its victory measure names, goals.own_goal)."""
+    return prm[pt.kill_param[side]]
+
+
+@njit(cache=True)
+def risk_w(pt, prm, side):
+    """The side's risk weight: how much its own losses weigh (1 unless its measure counts them)."""
+    i = pt.risk_param[side]
+    return prm[i] if i >= 0 else 1.0
+
+
+@njit(cache=True)
+def column_for_ratio(ct, ratio):
+    """The lowest odds column whose odds are at least `ratio` (attack / defence)."""
+    for j in range(ct.col_attack.shape[0]):
+        if ct.col_attack[j] >= ratio * ct.col_defense[j] - 1e-9:
+            return j
+    return ct.col_attack.shape[0] - 1
+
+
+@njit(cache=True)
+def min_column(ct, pt, prm, side):
+    """The worst odds the player attacks at: `min_odds` eased by aggression, never below
+    the tables' 1-1 floor; a side whose goal is to leave the map fires only at good odds."""
+    ratio = prm[MIN_ODDS] / max(prm[ODDS_EASE] + prm[AGGRESSION], 0.05)
+    if pt.goal_kind[side] == EXIT:
+        ratio *= prm[EXIT_ODDS_FACTOR]
+    return max(column_for_ratio(ct, ratio), pt.min_column)
+
+
+@njit(cache=True)
+def effect_p(pt, col, modifier):
+    """Probability that an attack at odds column `col` with net die modifier `modifier` has any
+    effect (D, DD or X)."""
+    if col < 0:
+        return 0.0
+    return result_p(pt, P_D, col, modifier) + result_p(pt, P_DD, col, modifier) + result_p(pt, P_X, col, modifier)
+
+
+@njit(cache=True)
+def odds_enough(pt, col, modifier, min_col, terrain):
+    """Whether an attack at `col` with net die modifier `modifier` is worth making: at the
+    minimum odds or better, or, below them, at least as likely to have an effect as an attack at
+    the minimum odds with the terrain's modifier alone.  On this CRT a point off the die is worth
+    about a column: a close assault's -2 (PB-CAT-6), and -1 more on a stack that fire has just
+    dispersed (PB-DISP-2), make a 1-2 assault on a dispersed fort kill more often than a 2-1
+    shot at it (a dispersed unit dies on DD, PB-DISP-4)."""
+    if col < 0:
+        return False
+    if col >= min_col:
+        return True
+    return effect_p(pt, col, modifier) >= effect_p(pt, min_col, terrain) - 1e-9
+
+
+@njit(cache=True)
+def result_p(pt, k, col, modifier):
+    """Probability of CRT result k (P_D, P_DD, P_X) at odds column `col` and a net die modifier."""
+    m = min(max(modifier + MOD_OFFSET, 0), pt.p_result.shape[2] - 1)
+    return pt.p_result[k, col, m]
+
+
+@njit(cache=True)
+def gain_at(pt, wk, wd, wdd, col, modifier):
+    """Expected worth of one attack at `col`: `wk` the worth of the units an X destroys, `wdd`
+    that of the dispersed ones a DD destroys, `wd` the worth of dispersing the others (D or DD)
+    (`stack_worths`)."""
+    if col < 0:
+        return 0.0
+    px = result_p(pt, P_X, col, modifier)
+    pdd = result_p(pt, P_DD, col, modifier)
+    pd = result_p(pt, P_D, col, modifier)
+    return wk * px + wdd * pdd + wd * (pd + pdd)
+
+
+@njit(cache=True)
+def kill_worth(pt, side, t):
+    """Worth to `side` of destroying an enemy unit of type t."""
+    return pt.unit_value[t] + pt.victory_weight[side, t]
+
+
+@njit(cache=True)
+def disperse_share(ut, prm, t):
+    """Worth of dispersing a unit of type t, as a share of destroying it: it neither fires nor
+    moves in its next turn (PB-DISP); little for a unit with no attack factor."""
+    return prm[DISPERSE_VALUE] if ut.attack[t] > 0 else prm[DISPERSE_VALUE_UNARMED]
+
+
+@njit(cache=True)
+def stack_worths(st, ut, mt, pt, prm, side, h):
+    """(wk, wd, wdd) of the enemy stack in h for `gain_at` (passengers included; more when it
+    stands on or beside the side's goal)."""
+    wk = 0.0
+    wd = 0.0
+    wdd = 0.0
+    for e in range(st.utype.shape[0]):
+        if st.status[e] == 1 and st.hex[e] == h and st.side[e] != side and not ut.positional[st.utype[e]]:
+            t = st.utype[e]
+            w = kill_worth(pt, side, t)
+            wk += w
+            if st.dispersed[e]:
+                wdd += w
+            else:
+                wd += w * disperse_share(ut, prm, t)
+    if pt.goal_kind[side] != NO_GOAL and pt.goal_dist[side, h] <= 2:
+        f = prm[GOAL_TARGET_FACTOR]
+        wk *= f
+        wd *= f
+        wdd *= f
+    return wk, wd, wdd
+
+
+@njit(cache=True)
+def own_value(st, ut, pt, side, u):
+    """What losing unit u (and its passenger, who shares its fate, PB-TRANS-10) costs."""
+    t = st.utype[u]
+    v = pt.unit_value[t] + pt.victory_weight[1 - side, t]
+    p = st.carrying[u]
+    if p >= 0:
+        v += pt.unit_value[st.utype[p]] + pt.victory_weight[1 - side, st.utype[p]]
+    return v
+
+
+WEAPON_A, WEAPON_I = WEAPON_INDEX["A"], WEAPON_INDEX["I"]
+
+
+@njit(cache=True)
+def march_key(st, ut, u):
+    """PB-SIT-7 road-march order, higher first: the tanks and assault guns (armored, A or I
+    class) lead, the toughest first, so the column meets the enemy with its armor; the
+    carriers with their passengers follow; the artillery (H, M) and the rest close it."""
+    t = st.utype[u]
+    key = 100 * ut.defense[t] + ut.attack[t]
+    w = ut.weapon[t]
+    if ut.armored[t] and (w == WEAPON_A or w == WEAPON_I) and st.carrying[u] < 0:
+        key += 1_000_000
+    elif st.carrying[u] >= 0:
+        key += 500_000
+    return key
+
+
+# ---------------------------------------------------------------- where to stand
+
+@njit(cache=True)
+def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
+    """Worth of unit u ending its move (or set-up, or entry) in hex h (`score_hexes` of one)."""
+    one = np.full(1, h, dtype=np.int64)
+    out = np.empty(1)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, one, 1, occ, fields, out)
+    return out[0]
+
+
+@njit(cache=True)
+def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
+    """out[i] = worth of unit u ending its move (or set-up, or entry) in hexes[i], for i < n;
+    hexes below 0 (leaving the map) are skipped.
+
+    What depends only on the unit is worked out once, and the per-hex loop reads plain local
+    arrays: scoring every hex a vehicle can reach is most of a game, and a call per hex that
+    handed over the whole state, unit, map and policy tuples cost several times the arithmetic
+    (docs/performance.md)."""
+    t = st.utype[u]
+    aggr = prm[AGGRESSION]
+    kind = pt.goal_kind[side]
+    armed = ut.attack[t] > 0 and ut.weapon[t] >= 0
+    carrying = st.carrying[u] >= 0
+    empty_carrier = ut.carrier[t] and not armed and not carrying
+    value = own_value(st, ut, pt, side, u)
+    home = st.hex[u]
+    goal_dist = goal_row(st, pt, side, u)
+    pull = prm[HEX_PROGRESS] * prm[OBJECTIVE_W] * (prm[PULL_BASE] + aggr)
+    if empty_carrier:
+        # An empty truck has no business at the front, except that one which leaves the map
+        # counts as a unit exited: in the last turns it runs for the edge.
+        if not (kind == EXIT and home >= 0 and
+                st.clock[N_TURNS] - st.clock[TURN] <= goal_dist[home] // max(ut.movement[t] // 2, 1) + 1):
+            pull *= prm[EMPTY_CARRIER_PULL]
+    on_goal_bonus = prm[ON_GOAL_BONUS] * prm[OBJECTIVE_W]
+    approach = armed and (kind == NO_GOAL or kind == DEFEND)
+    pref = max(int(ut.range[t] * prm[APPROACH_RANGE]), 1)
+    if ut.can_assault[t] and kind == NO_GOAL:
+        pref = 1  # a side hunting for kills brings its infantry and cavalry up to close-assault
+    target_pull = aggr / (100.0 * max(ut.movement[t] // 2, 1))
+    approach_w = prm[HEX_PROGRESS] * aggr * kill_w(pt, prm, side)
+    approach_f = 1.0 if kind == NO_GOAL else prm[DEFEND_APPROACH]
+    # A loaded carrier of a side with no place to go takes its passenger towards the enemy, to
+    # where it is set down (`unload_distance`).
+    carry_w = prm[HEX_PROGRESS] * (prm[PULL_BASE] + aggr) * kill_w(pt, prm, side) if carrying and kind == NO_GOAL else 0.0
+    risk = prm[RISK] * risk_w(pt, prm, side) * (prm[RISK_EASE] - aggr) * value
+    if empty_carrier:
+        risk *= prm[EMPTY_CARRIER_RISK]
+    armored_type = ut.armored[t]
+    defense = ut.defense[t]
+    conceal_bonus = prm[CONCEAL_BONUS] * prm[COVER_W]
+    hill_bonus = prm[HILL_BONUS] * prm[COVER_W]
+    observer = armed and ut.range[t] > 1
+    outlook_w = prm[OUTLOOK_BONUS] * prm[COVER_W]
+    outlook_f = 1.0 if kind != ADVANCE else prm[ADVANCE_OUTLOOK]
+    fire_bonus = prm[TARGET_IN_RANGE_BONUS] * prm[FIRE_W] * kill_w(pt, prm, side)
+    rng = ut.range[t]
+    ud = prm[UNLOAD_DISTANCE]
+    truck_w = prm[EMPTY_CARRIER_FRONT] * (0.5 if kind == EXIT else 1.0)
+    standoff = prm[EMPTY_CARRIER_STANDOFF]
+    meeting = home >= 0 and (kind == EXIT or kind == ADVANCE)
+    meet_bonus = prm[MEET_BONUS]
+    # needs_ride(), hex by hex: a rider with far to go on foot from h
+    walker = is_rider(ut, t) and not carrying and st.carried_by[u] < 0
+    far = ride_far(ut, prm, t)
+    placing = home < 0  # set-up or entry: nothing forces it onto a minefield
+    mine_cost = (prm[SETUP_MINE_COST] if placing else prm[MINE_COST]) * value
+    # The side's own minefields lie where the enemy must pass: its units have no business on them.
+    # Not a weight but a rule the player keeps: a unit ends its set-up, entry or move on one only
+    # when every hex it may choose is one (a large weight was outbid by the pull of a target worth
+    # more than the unit: pb-08, a guards company onto its own minefield at 1K3).
+    own_mine_cost = OWN_MINE_BARRED + prm[SETUP_MINE_COST] * value
+    mine_side = st.mine_side
+    survived_mine = st.mine_safe[u]  # PB-MINE-6: it may stay on its minefield unharmed
+    # Contact: spotting hidden enemies for next turn's fire (PB-SPOT-2) and close-assaulting
+    # them or their forts (PB-CAT); units that can fire or assault.
+    contact_w = 0.0
+    if armed or ut.can_assault[t]:
+        contact_w = prm[CONTACT_BONUS] * kill_w(pt, prm, side) * (prm[PULL_BASE] + aggr) / 100.0
+    supported = armed or armored_type  # combat units seek each other's company
+    split = prm[SUPPORT_SPLIT]
+    radius = int(prm[SUPPORT_RADIUS])
+    alone_cost = prm[ALONE_COST] * value if supported else 0.0
+    disperse = prm[DISPERSE_VALUE]
+    engineer_bonus = prm[ENGINEER_MINE_BONUS] if ut.engineer[t] else 0.0
+    stacking_cost = prm[STACKING_COST]
+    stack_danger = prm[STACK_DANGER]
+    stay_bonus = prm[STAY_BONUS]
+    contact_cost = prm[PASSENGER_CONTACT_COST]
+    cover_unload = prm[UNLOAD_COVER_BONUS]
+    noise = prm[NOISE]
+    # PB-SIT-8: a command post spots for its side's card-rule mortars only within `cp_within`
+    # hexes of them: it stands where it covers the most of those that can fire.
+    n_sp = 0
+    spot_hex = np.empty(8, dtype=np.int64)
+    spot_reach = np.empty(8, dtype=np.int64)
+    if ut.observer[t]:
+        for v in range(st.utype.shape[0]):
+            tv = st.utype[v]
+            if ut.card_indirect[tv] and st.side[v] == side and st.status[v] == 1 and st.carried_by[v] < 0 \
+                    and n_sp < 8:
+                spot_hex[n_sp] = st.hex[v]
+                spot_reach[n_sp] = ut.cp_within[tv]
+                n_sp += 1
+    spot_w = prm[CP_SPOT_BONUS] * prm[FIRE_W]
+    dist = mt.dist
+    enemy_dist = fields[ENEMY_DIST]
+    target_dist = fields[TARGET_DIST]
+    target_value = fields[TARGET_VALUE]
+    overrun_af = fields[OVERRUN_AF]
+    mod_overrun = ct.mod_overrun
+    target_near = fields[TARGET_NEAR]
+    pairing = fields[PAIRING]
+    threat_armored = fields[THREAT_ARMORED]
+    threat_soft = fields[THREAT_SOFT]
+    contact = fields[CONTACT]
+    own_near = fields[OWN_NEAR]
+    enemy_mines = fields[ENEMY_MINES]
+    town = mt.town
+    terrain_mod = mt.terrain_mod
+    concealing = mt.concealing
+    level = mt.level
+    outlook = pt.outlook
+    mine = st.mine
+    col_attack = ct.col_attack
+    col_defense = ct.col_defense
+    p_result = pt.p_result
+    n_columns = col_attack.shape[0]
+    n_mods = p_result.shape[2]
+    danger_df = max(1 if carrying and not armored_type else defense, 1)  # PB-TRANS-6: a passenger defends at 1
+    self_counted = home >= 0 and is_piece(st, ut, u)
+    # Progress is counted from where the unit stands (set-up and entry: linear, no reference).
+    gd_ref = goal_dist[home] if home >= 0 else FAR
+    returning = st.trip_hex[u] >= 0 and st.trip_final[side] != 0
+    for i in range(n):
+        h = hexes[i]
+        if h < 0:
+            continue
+        s = 0.0
+        gd = goal_dist[h]
+        # Exposure to next turn's enemy fire, shared with the side's units near h.
+        near = own_near[h]
+        if self_counted and mt.dist[home, h] <= radius:
+            near -= 1  # itself, counted where it stands
+        # The expected damage if the enemy turned all its fire on the hex (PB-WEC-2: in a town
+        # every unit is an armored target), shared among the unit and its friends near h, written
+        # out here: a call per hex that hands over eight arrays costs more than its arithmetic
+        # (each array's reference count is taken and dropped, docs/performance.md).
+        dgr = 0.0
+        threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
+        if threat > 0:
+            if near > 0:
+                threat = int(threat / (1.0 + split * min(near, MAX_SUPPORT)))
+            col = -1  # odds_column(threat, danger_df, col_attack, col_defense)
+            for j in range(n_columns):
+                if col_attack[j] * danger_df <= threat * col_defense[j]:
+                    col = j
+            if col >= 0:
+                m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
+                dgr = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+        if overrun_af[h] > 0:
+            # The enemy's armour may drive up and overrun it instead (not shared with friends
+            # beside it: the overrun hits the hex): the expected damage of an overrun by that
+            # printed AF (PB-OVR-5: one column up, the overrun's die modifier), written out like
+            # the fire's danger above.
+            col = -1
+            for j in range(n_columns):
+                if col_attack[j] * danger_df <= overrun_af[h] * col_defense[j]:
+                    col = j
+            if col >= 0:
+                col = min(col + 1, n_columns - 1)  # PB-OVR-5: one column up
+                m = min(max(mod_overrun + MOD_OFFSET, 0), n_mods - 1)
+                o = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+                if o > dgr:
+                    dgr = o
+        alive = 1.0 - min(dgr, 1.0)
+        if kind == ADVANCE or kind == EXIT:
+            if home < 0:
+                s -= pull * gd
+            elif gd < gd_ref:
+                # ground gained counts only as far as the unit lives to hold it: a tank that runs
+                # ahead into fire it cannot answer gains nothing (on the way back of a round trip,
+                # PB-SIT-5, time runs out: it takes the risk)
+                s += pull * (gd_ref - gd) * (1.0 if returning else alive)
+            else:
+                s -= pull * (gd - gd_ref)
+            if kind == ADVANCE and gd == 0:
+                s += on_goal_bonus * alive  # counted in the area
+        elif kind == DEFEND:
+            s -= pull * gd
+        if approach and (kind == NO_GOAL or gd <= 1):
+            # Close to shooting range of the enemy most worth attacking, more so the more
+            # aggressive; each turn's march still to go is a turn's attack on it lost.
+            ed = min(target_dist[h], 30)
+            s -= (approach_w + target_pull * target_value[h]) * max(ed - pref, 0) * approach_f
+        s -= risk * dgr
+        if near <= 0 and dgr > 0:
+            s -= alone_cost  # alone where the enemy's fire reaches it
+        # Cover and observation.
+        if concealing[h]:
+            s += conceal_bonus  # unseen at range (PB-SPOT-1) and +1 on the die (PB-CBT-10)
+        if level[h] == 2:
+            s += hill_bonus
+        if observer:
+            s += outlook_w * outlook[h] * outlook_f
+            if target_near[h] <= rng:
+                s += fire_bonus * alive
+        if contact_w > 0 and contact[h] > 0:
+            s += contact_w * min(contact[h], 300) * alive  # it spots and assaults only if it lives
+        if engineer_bonus > 0 and enemy_mines[h] > 0:
+            s += engineer_bonus  # beside an enemy minefield it may clear (PB-MINE-9)
+        if carrying:
+            # Set the passenger down before contact, not in it, and in cover.
+            ed = enemy_dist[h]
+            if carry_w > 0:
+                s -= carry_w * max(min(ed, 30) - ud, 0)
+            if ed < ud:
+                s -= contact_cost * (ud - ed)
+            if concealing[h] and ed <= ud + 2:
+                s += cover_unload
+        if empty_carrier and enemy_dist[h] < standoff:
+            s -= truck_w * (standoff - enemy_dist[h])
+        # Meet to load next turn (PB-TRANS-3): empty carriers go to riders with far to walk,
+        # riders wait where an empty carrier is.  The unit's own count in its present hex is
+        # left out.
+        if meeting:
+            here = pairing[h]
+            if empty_carrier:
+                if h == home:
+                    here += 1
+                if here > 0:
+                    s += meet_bonus
+            elif walker and gd > far:
+                if h == home:
+                    here -= 1
+                if here < 0:
+                    s += meet_bonus
+        for k in range(n_sp):
+            if dist[h, spot_hex[k]] <= spot_reach[k]:
+                s += spot_w
+        # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays (whoever
+        # laid it, PB-MINE-2), unless it came through unharmed (PB-MINE-6).
+        if mine[h] and not (h == home and survived_mine):
+            s -= own_mine_cost if mine_side[h] == side else mine_cost
+        # Do not pile up (one result hits the whole stack, PB-STK-5: each unit already there adds
+        # `stack_danger` of the unit's own danger); do not shuffle about for nothing.
+        others = occ[h, side] - (1 if h == home and self_counted else 0)
+        s -= stacking_cost * occ[h, side] + stack_danger * risk * dgr * max(others, 0)
+        if h == home:
+            s += stay_bonus
+        if noise > 0:
+            s += noise * np.random.random()
+        out[i] = s
+
+
+@njit(cache=True)
+def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing):
+    """The best of n candidate hexes (set-up or entry); -1 if none.  `pairing[h]`: riders
+    minus carriers already set up in h (set-up puts trucks with the infantry they will carry)."""
+    best = -1
+    best_s = -1e18
+    t = st.utype[u]
+    rider = is_rider(ut, t)
+    carrier = ut.carrier[t]
+    scores = np.empty(n)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores)
+    for i in range(n):
+        h = options[i]
+        s = scores[i]
+        if (carrier and pairing[h] > 0) or (rider and pairing[h] < 0):
+            s += prm[PAIR_EXIT_BONUS] if pt.goal_kind[side] == EXIT else prm[MEET_BONUS]
+        elif rider and occ[h, side] == 0 and pt.goal_kind[side] != DEFEND:
+            s += prm[ALONE_RIDER_BONUS]  # alone, so a carrier can still join it
+        if s > best_s:
+            best_s = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def pick_barrier(st, ut, mt, pt, prm, side, u, options, n, occ):
+    """Set-up of a minefield or block (PB-MINE-1, PB-BLOCK-1): where the enemy must pass on its
+    cheapest ways to the side's ground (`goals.barrier_ways`), on roads, in front of the side's
+    units rather than behind them, not beside another of its barriers, and never under its own
+    units (the side places its barriers before its units, game.setup_side)."""
+    best = -1
+    best_s = -1e18
+    for i in range(n):
+        h = options[i]
+        s = prm[BARRIER_PATH] * pt.barrier_way[side, h] - prm[BARRIER_FORWARD] * min(pt.enemy_start_dist[side, h], 30)
+        if pt.road_hex[h]:
+            s += prm[BARRIER_ROAD]
+        for k in range(6):
+            nb = mt.neighbours[h, k]
+            if nb >= 0 and ((st.mine[nb] and st.mine_side[nb] == side) or own_block(st, ut, nb, side)):
+                s -= prm[BARRIER_SPREAD]
+        s -= occ[h, side]
+        if prm[NOISE] > 0:
+            s += prm[NOISE] * np.random.random()
+        if s > best_s:
+            best_s = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def own_block(st, ut, h, side):
+    if not st.block[h]:
+        return False
+    for v in range(st.utype.shape[0]):
+        if st.status[v] == 1 and st.hex[v] == h and st.side[v] == side and ut.positional[st.utype[v]] \
+                and not ut.fort[st.utype[v]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def pick_mine_clear(st, ut, mt, pt, side, u, mines, n):
+    """PB-MINE-9: which of the n minefields beside engineer u it tries to clear, or -1.
+
+    Enemy minefields only (the side knows its own), the one nearest its goal first.  Its own
+    minefield only where it bars the side's way: the side advances or exits, and every hex
+    beside the engineer that is nearer the goal is mined or closed."""
+    kind = pt.goal_kind[side]
+    best = -1
+    best_d = FAR + 1
+    for i in range(n):
+        h = mines[i]
+        if st.mine_side[h] != side and pt.goal_dist[side, h] < best_d:
+            best = i
+            best_d = pt.goal_dist[side, h]
+    if best >= 0 or not (kind == ADVANCE or kind == EXIT):
+        return best
+    here = st.hex[u]
+    gd = pt.goal_dist[side, here]
+    barred = True
+    for k in range(6):
+        nb = mt.neighbours[here, k]
+        if nb >= 0 and pt.goal_dist[side, nb] < gd and not mt.closed[nb] and not st.mine[nb]:
+            barred = False
+    if not barred:
+        return -1
+    for i in range(n):
+        if pt.goal_dist[side, mines[i]] < gd:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def is_rider(ut, t):
+    """A unit a carrier can take aboard (PB-TRANS-2): not a vehicle, not a counter like a fort."""
+    return not ut.vehicle[t] and not ut.positional[t] and ut.mclass[t] >= 0
+
+
+@njit(cache=True)
+def pick_entry_rider(st, ut, mt, pt, prm, side, c, riders, n, fields):
+    """A group entering by the map edge: which of the n riders of carrier c's group boards it
+    before it enters (game.board_entering), or -1.  Riders board when they have far to go from
+    the entry hexes (to the goal, or to the enemy for a side without one); the slowest first;
+    a fighting vehicle (a tank, an assault gun) takes one only when the trucks, wagons and
+    halftracks of the group cannot carry them all (a passenger shares its carrier's fate,
+    PB-TRANS-8/10, and a tank has better things to do)."""
+    if n <= 0:
+        return -1
+    g = st.group[c]
+    h0 = st.group_hexes[st.group_hex_start[g]]
+    kind = pt.goal_kind[side]
+    best = -1
+    best_key = -1e18
+    for i in range(n):
+        t = st.utype[riders[i]]
+        if kind == NO_GOAL:
+            far = fields[ENEMY_DIST, h0] > 2 * prm[UNLOAD_DISTANCE]
+        else:
+            far = kind == EXIT or pt.goal_dist[side, h0] > ride_far(ut, prm, t)
+        if not far:
+            continue
+        key = -100.0 * ut.movement[t] + own_value(st, ut, pt, side, riders[i])
+        if key > best_key:
+            best_key = key
+            best = i
+    if best < 0 or ut.category[st.utype[c]] == TRANSPORT:
+        return best
+    spare = 0
+    for v in range(st.utype.shape[0]):
+        if v != c and st.group[v] == g and st.status[v] == 0 and st.carrying[v] < 0 and \
+                ut.carrier[st.utype[v]] and ut.category[st.utype[v]] == TRANSPORT:
+            spare += 1
+    return best if n > spare else -1
+
+
+@njit(cache=True)
+def overrun_gain(st, ut, mt, ct, pt, prm, side, u, target):
+    """PB-OVR-5: expected worth of unit u overrunning the stack in target (printed factors,
+    one column up, -2 on the die); -1 if the odds are below the table."""
+    df, _, n_def, n_disp = defender_stack(st, ut, mt, target, 1 - side)
+    af = ut.attack[st.utype[u]]
+    if df <= 0 or af <= 0:
+        return -1.0, -1
+    col = odds_of(ct, af, df)
+    if col < 0:
+        return -1.0, -1
+    col = min(col + 1, ct.crt.shape[1] - 1)
+    mod = ct.mod_overrun + dispersed_modifier(ct, n_def, n_disp)
+    wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, target)
+    return kill_w(pt, prm, side) * gain_at(pt, wk, wd, wdd, col, mod), col
+
+
+@njit(cache=True)
+def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, ov_exit, occ,
+              fields):
+    """Index into the movement options: 0..n-1 hexes (or -2-h: leave the map from h), then
+    n..n+n_over-1 overruns; -1 stays put."""
+    best = -1
+    best_s = -1e18
+    exit_worth = prm[EXIT_WORTH] * prm[OBJECTIVE_W] if pt.goal_kind[side] == EXIT else -1e9
+    if st.trip_final[side] != 0 and st.trip_hex[u] < 0 and \
+            st.clock[TURN] + st.trip_stay_off[side] >= st.clock[N_TURNS]:
+        exit_worth = -1e9  # PB-SIT-5: out now, it could not come back before the end
+    scores = np.empty(n)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores)
+    for i in range(n):
+        s = exit_worth if options[i] <= -2 else scores[i]
+        if s > best_s:
+            best_s = s
+            best = i
+    min_col = min_column(ct, pt, prm, side)
+    for k in range(n_over):
+        gain, col = overrun_gain(st, ut, mt, ct, pt, prm, side, u, ov_target[k])
+        if col < min_col:
+            continue
+        # the overrunner ends in the exit hex: score it there, plus what the attack is worth
+        # (off the map, PB-OVR-10: as a unit leaving the map)
+        x = ov_exit[k]
+        s = gain + (hex_score(st, ut, mt, ct, pt, prm, side, u, x, occ, fields) if x >= 0 else exit_worth)
+        if s > best_s:
+            best_s = s
+            best = n + k
+    return best
+
+
+# ---------------------------------------------------------------- fire
+
+@njit(cache=True)
+def adjacent_enemy(st, ut, mt, side, h):
+    for k in range(6):
+        nb = mt.neighbours[h, k]
+        if nb < 0:
+            continue
+        for e in range(st.utype.shape[0]):
+            if st.hex[e] == nb and st.side[e] != side and is_piece(st, ut, e):
+                return True
+    return False
+
+
+@njit(cache=True)
+def forgo_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, af, opp):
+    """opp[i]: what firer i gives up by firing, since a unit that fires may not move (PB-SEQ-3.1):
+    `fire_forgo_move` x its share of the best enemy stack it cannot fire at now but could after
+    this turn's move (`target_values`, its modified AF over all the fire that could reach that
+    stack).  `plan_fire` counts it against an attack on a stack as far as earlier attacks there
+    came to nothing (1 - futility_decay ** attacks): four tanks that disperse the same fort turn
+    after turn (pb-01) are worth more driving on to the guns and infantry behind it.  Only for a
+    side without a place goal (NO_GOAL: it moves to hunt): a side holding ground stays on it, one
+    advancing or leaving moves for its goal, not for other targets (`plan_fire` already keeps a
+    side racing off the map from firing with units that could move)."""
+    opp[:] = 0.0
+    w = prm[FIRE_FORGO_MOVE]
+    if w <= 0.0 or pt.goal_kind[side] != NO_GOAL:
+        return
+    n_hex = mt.neighbours.shape[0]
+    vals = np.zeros(n_hex)
+    fire = np.zeros(n_hex)
+    target_values(st, ut, mt, ct, pt, prm, side, vals, fire)
+    dist = mt.dist
+    for i in range(n_f):
+        u = firers[i]
+        t = st.utype[u]
+        if ut.movement[t] <= 0 or ut.weapon[t] < 0:
+            continue
+        mv = max(ut.movement[t] // 2, 1)  # hexes a turn (movement is kept in half MF)
+        r = ut.range[t]
+        hu = st.hex[u]
+        best = 0.0
+        for h in range(n_hex):
+            if vals[h] <= 0.0 or fire[h] <= 0.0 or af[i, h] > 0 or dist[hu, h] > r + mv:
+                continue
+            _, kind, _, _ = defender_stack(st, ut, mt, h, 1 - side)
+            a = modified_attack(ut.attack[t], ut.weapon[t], kind != 0, max(r // 2, 1), r, False, ct.wec, ct.halving)
+            v = vals[h] * min(a / fire[h], 1.0)
+            if v > best:
+                best = v
+        opp[i] = w * best
+
+
+@njit(cache=True)
+def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of):
+    """PB-SEQ-2 S2: declare every attack of the turn at once (PB-SEQ-3.3).
+
+    Greedy concentration: take the enemy stack where all the fire that can reach it buys the
+    most expected worth (`gain_at`: its units destroyed, or dispersed where that stops them
+    firing, at those odds and die modifiers), give it just enough firers to reach those odds,
+    and repeat with the firers left.  Stacks that cannot be brought to the minimum odds, or
+    where the attack would buy less than `fire_min_gain`, are left alone.
+
+    Returns the best odds column any enemy stack could be attacked at with all the firers it
+    considered (-1: none in reach), which the game logs for the blunder audit."""
+    n_hex = mt.neighbours.shape[0]
+    n_units = st.utype.shape[0]
+    enemy = 1 - side
+    firers = np.empty(n_units, dtype=np.int64)
+    n_f = 0
+    leaving = pt.goal_kind[side] == EXIT
+    for u in range(n_units):
+        if may_fire(st, ut, u, side):
+            # A unit that fires may not move (PB-SEQ-3.1): a side racing for the map edge
+            # fires only with what cannot move anyway, or at what stands in the way.
+            if leaving and ut.movement[st.utype[u]] > 0 and st.carrying[u] < 0 and \
+                    not adjacent_enemy(st, ut, mt, side, st.hex[u]):
+                continue
+            firers[n_f] = u
+            n_f += 1
+    if n_f == 0:
+        return -1
+    af = np.zeros((n_f, n_hex), dtype=np.int64)  # modified AF of firer i against hex h
+    opt_hex = np.empty(n_hex, dtype=np.int64)
+    opt_af = np.empty(n_hex, dtype=np.int64)
+    is_target = np.zeros(n_hex, dtype=np.bool_)
+    for i in range(n_f):
+        k = fire_options(st, ut, mt, ct, side, spotted, occ, firers[i], opt_hex, opt_af, stack_kind)
+        for j in range(k):
+            af[i, opt_hex[j]] = opt_af[j]
+            is_target[opt_hex[j]] = True
+    targets = np.flatnonzero(is_target)
+    n_t = targets.shape[0]
+    df = np.zeros(n_t, dtype=np.int64)
+    mod = np.zeros(n_t, dtype=np.int64)
+    wk = np.zeros(n_t)
+    wd = np.zeros(n_t)
+    wdd = np.zeros(n_t)
+    kw = kill_w(pt, prm, side)
+    reach = -1
+    futile = np.zeros(n_hex, dtype=np.int64)
+    futile_cat = np.zeros(n_hex, dtype=np.int64)
+    futile_attacks(st, side, futile, futile_cat)
+    watching = np.zeros(n_units, dtype=np.bool_)
+    corridor = corridor_watchers(st, ut, mt, pt, side, watching)
+    # Close assault after the fire (PB-SEQ-2: fire, move, then assault): the side's units that may
+    # assault a stack this turn without moving, and what their assault would buy on it dispersed.
+    cat_af = np.zeros(n_t, dtype=np.int64)
+    finish = np.zeros(n_t)
+    min_col = min_column(ct, pt, prm, side)
+    for j in range(n_t):
+        h = targets[j]
+        d, _, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
+        df[j] = d
+        mod[j] = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
+        wk[j], wd[j], wdd[j] = stack_worths(st, ut, mt, pt, prm, side, h)
+        if corridor:
+            f = watcher_factor(st, ut, prm, side, h, watching)
+            wk[j] *= f
+            wd[j] *= f
+            wdd[j] *= f
+        # dispersing a stack that has shrugged off attack after attack buys less each time ...
+        wd[j] *= prm[FUTILITY_DECAY] ** futile[h]
+        # ... unless the assault stands ready to finish it
+        for v in range(n_units):
+            if may_assault(st, ut, v, side) and mt.dist[st.hex[v], h] == 1:
+                cat_af[j] += _assault_af(st, ut, mt, ct, v, h)
+        if cat_af[j] > 0 and d > 0:
+            c = odds_of(ct, cat_af[j], d)
+            if odds_enough(pt, c, mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_def),
+                           min_col, mt.terrain_mod[h]):
+                finish[j] = gain_at(pt, wk[j], 0.0, wk[j], c, mt.terrain_mod[h] + ct.mod_close_assault
+                                    + dispersed_modifier(ct, n_def, n_def)) * prm[FUTILITY_DECAY] ** futile_cat[h]
+        if d > 0:
+            total = 0
+            for i in range(n_f):
+                total += af[i, h]
+            reach = max(reach, odds_of(ct, total, d))
+    free = np.ones(n_f, dtype=np.bool_)
+    done = np.zeros(n_t, dtype=np.bool_)
+    order = np.empty(n_f, dtype=np.int64)
+    opp = np.zeros(n_f)
+    forgo_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, af, opp)
+    while True:
+        best = -1
+        best_gain = prm[FIRE_MIN_GAIN]
+        best_col = -1
+        for j in range(n_t):
+            if done[j] or df[j] <= 0:
+                continue
+            h = targets[j]
+            total = 0
+            forgo = 0.0  # the moves its firers give up (counted for all that reach it)
+            for i in range(n_f):
+                if free[i] and af[i, h] > 0:
+                    total += af[i, h]
+                    forgo += opp[i]
+            col = odds_of(ct, total, df[j])
+            if col < min_col:
+                continue
+            g = kw * gain_at(pt, wk[j], wd[j], wdd[j], col, mod[j])
+            if finish[j] > 0:
+                p_disp = result_p(pt, P_D, col, mod[j]) + result_p(pt, P_DD, col, mod[j])
+                g += kw * p_disp * finish[j]
+            # The moves given up count as far as the player has seen its fire come to nothing
+            # there (futility memory): a fresh target is fired at as before.
+            g -= forgo * (1.0 - prm[FUTILITY_DECAY] ** futile[h])
+            if g > best_gain:
+                best_gain = g
+                best = j
+                best_col = col
+        if best < 0:
+            return reach
+        done[best] = True
+        h = targets[best]
+        # Strongest firers first until the odds are reached; then drop any not needed.
+        n_c = 0
+        for i in range(n_f):
+            if free[i] and af[i, h] > 0:
+                order[n_c] = i
+                n_c += 1
+        keys = np.empty(n_c, dtype=np.int64)
+        for c in range(n_c):
+            keys[c] = -af[order[c], h]
+        sorted_idx = order[:n_c][np.argsort(keys, kind="mergesort")]
+        total = 0
+        used = 0
+        for c in range(n_c):
+            total += af[sorted_idx[c], h]
+            used += 1
+            if odds_of(ct, total, df[best]) >= best_col:
+                break
+        for c in range(used - 1, -1, -1):
+            i = sorted_idx[c]
+            if odds_of(ct, total - af[i, h], df[best]) >= best_col:
+                total -= af[i, h]
+                af[i, h] = 0  # not needed here
+            else:
+                free[i] = False
+                target_of[firers[i]] = h
+
+
+@njit(cache=True)
+def _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of):
+    """The modified AF of every unit declared against h (direct or indirect fire)."""
+    total = 0
+    for u in range(target_of.shape[0]):
+        if target_of[u] == h and may_fire(st, ut, u, side):
+            mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
+            if mode != 0:
+                total += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
+    return total
+
+
+@njit(cache=True)
+def plan_intensive(st, ut, mt, ct, pt, prm, side, spotted, stack_kind, target_of):
+    """PB-OPT-AMMO: after the attacks are planned, fire an H or M unit intensively only where it
+    turns the battle: the tripled AF raises the odds column, and the expected damage gained on
+    that target is worth more than the unit, which leaves the game after firing (PB-OPT-AMMO-2).
+    At most one unit per attack, the one that gains most."""
+    n_units = st.utype.shape[0]
+    enemy = 1 - side
+    for h in np.unique(target_of[target_of >= 0]):
+        df, kind, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
+        if df <= 0:
+            continue
+        if stack_kind[h] >= 0:
+            kind = stack_kind[h]
+        mod = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
+        wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+        kw = kill_w(pt, prm, side)
+        total = _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of)
+        col = odds_of(ct, total, df)
+        base = kw * gain_at(pt, wk, wd, wdd, col, mod)
+        best = -1
+        best_gain = 0.0
+        for u in range(n_units):
+            if target_of[u] != h or not may_fire_intensively(st, ut, ct, u, side):
+                continue
+            st.intensive[u] = True
+            tripled = _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of)
+            st.intensive[u] = False
+            new_col = odds_of(ct, tripled, df)
+            if new_col <= col:
+                continue  # the battle is not turned
+            gain = kw * gain_at(pt, wk, wd, wdd, new_col, mod) - base - own_value(st, ut, pt, side, u)
+            if gain > best_gain:
+                best_gain = gain
+                best = u
+        if best >= 0:
+            st.intensive[best] = True
+
+
+# ---------------------------------------------------------------- close assault and transport
+
+@njit(cache=True)
+def _assault_af(st, ut, mt, ct, u, h):
+    """Unit u's close-assault AF against hex h (printed, halved uphill: PB-HILL, PB-CAT)."""
+    x = ut.attack[st.utype[u]]
+    if hill_halves(mt.level[st.hex[u]], mt.level[h], True, False):
+        x = int(np.floor(x * ct.halving))
+    return x
+
+
+@njit(cache=True)
+def plan_assaults(st, ut, mt, ct, pt, prm, side, cand, n_cand, target_of):
+    """PB-CAT: every close assault of the phase at once, like the fire plan.  `cand[u, :n_cand[u]]`
+    are the hexes unit u may assault (the engine's options).  Greedy: the hex where all the free
+    units that may assault it buy the most expected worth, at odds good enough counting the
+    assault's die modifiers (`odds_enough`), gets just enough of them to reach those odds (the
+    strongest first); repeat with the units left.  (Each
+    unit choosing alone counted on friends who then went elsewhere, and assaults went in at 1-2.)"""
+    n_units = st.utype.shape[0]
+    free = np.ones(n_units, dtype=np.bool_)
+    tried = np.zeros(mt.neighbours.shape[0], dtype=np.bool_)
+    min_col = min_column(ct, pt, prm, side)
+    order = np.empty(n_units, dtype=np.int64)
+    keys = np.empty(n_units, dtype=np.int64)
+    while True:
+        best_h = -1
+        best_gain = prm[FIRE_MIN_GAIN]
+        best_col = -1
+        for u in range(n_units):
+            if not free[u]:
+                continue
+            for k in range(n_cand[u]):
+                h = cand[u, k]
+                if tried[h]:
+                    continue
+                tried[h] = True
+                df, _, n_def, n_disp = defender_stack(st, ut, mt, h, 1 - side)
+                if df <= 0:
+                    continue
+                af = 0
+                for v in range(n_units):
+                    if free[v]:
+                        for q in range(n_cand[v]):
+                            if cand[v, q] == h:
+                                af += _assault_af(st, ut, mt, ct, v, h)
+                col = odds_of(ct, af, df)
+                cat_mod = mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_disp)
+                # below the minimum odds only to finish a stack the fire has dispersed
+                if col < min_col and not (n_disp > 0 and odds_enough(pt, col, cat_mod, min_col, mt.terrain_mod[h])):
+                    continue
+                wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+                g = kill_w(pt, prm, side) * gain_at(pt, wk, wd, wdd, col, cat_mod)
+                if g > best_gain:
+                    best_gain = g
+                    best_h = h
+                    best_col = col
+        if best_h < 0:
+            return
+        tried[:] = False
+        h = best_h
+        df, _, _, _ = defender_stack(st, ut, mt, h, 1 - side)
+        n_c = 0
+        for v in range(n_units):
+            if free[v]:
+                for q in range(n_cand[v]):
+                    if cand[v, q] == h:
+                        order[n_c] = v
+                        keys[n_c] = -_assault_af(st, ut, mt, ct, v, h)
+                        n_c += 1
+        picked = order[:n_c][np.argsort(keys[:n_c], kind="mergesort")]
+        total = 0
+        for c in range(n_c):
+            v = picked[c]
+            total += _assault_af(st, ut, mt, ct, v, h)
+            free[v] = False
+            target_of[v] = h
+            if odds_of(ct, total, df) >= best_col:
+                break
+        # the hex is taken: no other assault on it this phase
+        for v in range(n_units):
+            for q in range(n_cand[v]):
+                if cand[v, q] == h:
+                    cand[v, q] = -1
+
+
+@njit(cache=True)
+def want_load(st, ut, pt, prm, side, carrier, passenger, fields):
+    """PB-TRANS-3: load when the passenger has far to go and the enemy is not near, or none of
+    its fire reaches the hex (loading costs both their turn under the default OQ-21 reading)."""
+    h = st.hex[carrier]
+    enemy_dist = fields[ENEMY_DIST]
+    if pt.goal_kind[side] == EXIT:
+        # leaving the map: every rider aboard leaves with its carrier, unless the enemy is at hand
+        return needs_ride(st, ut, pt, prm, side, passenger, h) and enemy_dist[h] > 2
+    kind = pt.goal_kind[side]
+    far = goal_row(st, pt, side, passenger)[h] > ride_far(ut, prm, st.utype[passenger])
+    if kind != ADVANCE:
+        # a defender rides only to reach its ground, and not with the enemy near (a gun set down
+        # where it defends is not loaded again)
+        far = (far or kind == NO_GOAL) and enemy_dist[h] > 2 * prm[UNLOAD_DISTANCE]
+    unseen = fields[THREAT_SOFT, h] == 0 and fields[THREAT_ARMORED, h] == 0
+    return far and (enemy_dist[h] > prm[UNLOAD_DISTANCE] + prm[LOAD_MARGIN] or (unseen and enemy_dist[h] > 2))
+
+
+@njit(cache=True)
+def want_unload(st, pt, prm, side, carrier, fields):
+    """PB-TRANS-3: set the passenger down near the enemy or on the goal; a side leaving the map
+    keeps its passengers aboard (they leave with the carrier)."""
+    h = st.hex[carrier]
+    if pt.goal_kind[side] == EXIT:
+        return False
+    return fields[ENEMY_DIST, h] <= prm[UNLOAD_DISTANCE] + 1 or goal_row(st, pt, side, carrier)[h] == 0
+
+
+# ---------------------------------------------------------------- attack technique (PB-STK-2)
+
+COMBINE, SELECT, MULTIPLE, PASSENGER = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def unit_gain(st, ut, pt, prm, side, d, col, modifier):
+    """Expected worth to `side` of one attack at `col` on enemy unit d alone (with the passenger
+    that shares its fate)."""
+    t = st.utype[d]
+    wk = kill_worth(pt, side, t)
+    wd = wk * disperse_share(ut, prm, t)
+    p = st.carrying[d]
+    if p >= 0:
+        wp = kill_worth(pt, side, st.utype[p])
+        wk += wp
+        wd += wp * disperse_share(ut, prm, st.utype[p])
+    if st.dispersed[d]:
+        return gain_at(pt, wk, 0.0, wk, col, modifier)
+    return gain_at(pt, wk, wd, 0.0, col, modifier)
+
+
+@njit(cache=True)
+def pick_technique(st, ut, mt, ct, pt, prm, side, h, attackers, n_att, spotted, assign, n_multi, passenger):
+    """PB-STK-2: combination, multiple (PB-STK-4) or passenger-alone (PB-TRANS-8) attack by the
+    firers declared against h, whichever buys the most expected damage (the worth of each unit
+    hit times the CRT's expectation at its odds and die modifier).  `n_multi`: the most
+    defenders a multiple attack can take on (0: none); `passenger`: whether one may be attacked
+    alone.  Fills `assign` when the answer is MULTIPLE.  Never selective: the declared firers
+    were counted for a combination, and the weakest unit alone is what a multiple attack hits
+    first anyway."""
+    enemy = 1 - side
+    df, kind, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
+    kind = stack_kind_of(st, ut, mt, ct, h, enemy, kind)
+    total = 0
+    for i in range(n_att):
+        if fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
+            total += attack_af(st, ut, mt, ct, spotted, attackers[i], h, kind)
+    best = COMBINE
+    best_gain = 0.0
+    col = odds_of(ct, total, df) if total > 0 and df > 0 else -1
+    if col >= 0:
+        mod = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
+        for e in range(st.utype.shape[0]):
+            if is_piece(st, ut, e) and st.hex[e] == h and st.side[e] == enemy:
+                best_gain += unit_gain(st, ut, pt, prm, side, e, col, mod)
+    if passenger:
+        p = exposed_passenger(st, ut, mt, h, enemy)
+        pk = 1 if ut.armored[st.utype[p]] else 0
+        total = 0
+        for i in range(n_att):
+            if fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
+                total += attack_af(st, ut, mt, ct, spotted, attackers[i], h, pk)
+        col = odds_of(ct, total, 1) if total > 0 else -1
+        if col >= 0:
+            g = unit_gain(st, ut, pt, prm, side, p, col,
+                          mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[p] else 0))
+            if g > best_gain + 1e-9:
+                best_gain = g
+                best = PASSENGER
+    trial = np.empty(n_att, dtype=np.int64)
+    for n_hit in range(n_multi, 1, -1):
+        if not plan_multiple(st, ut, mt, ct, side, h, attackers, n_att, spotted, n_hit, trial):
+            continue
+        g = 0.0
+        for d in range(st.utype.shape[0]):
+            hit = False
+            af = 0
+            for i in range(n_att):
+                if trial[i] == d:
+                    hit = True
+                    af += attack_af(st, ut, mt, ct, spotted, attackers[i], h, 1 if ut.armored[st.utype[d]] else 0)
+            if hit:
+                c = odds_of(ct, af, unit_defense(st, ut, d))
+                g += unit_gain(st, ut, pt, prm, side, d, c,
+                               mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[d] else 0))
+        if g > best_gain + 1e-9:
+            best_gain = g
+            best = MULTIPLE
+            assign[:n_att] = trial
+    return best
+
+
+@njit(cache=True)
+def want_join(st, ut, mt, ct, pt, prm, side, v, movers, n_movers, target, paths, m, ov_exit, occ, fields):
+    """PB-OVR-4: which of its m paths onto `target` unit v joins the overrun by (the best exit
+    hex), or -1: it joins only if its printed AF raises the overrun's odds column."""
+    df, _, _, _ = defender_stack(st, ut, mt, target, 1 - side)
+    af = 0
+    for q in range(n_movers):
+        af += ut.attack[st.utype[movers[q]]]
+    if df <= 0 or odds_of(ct, af + ut.attack[st.utype[v]], df) <= odds_of(ct, af, df):
+        return -1
+    best = -1
+    best_s = -1e18
+    for i in range(m):
+        s = hex_score(st, ut, mt, ct, pt, prm, side, v, ov_exit[paths[i]], occ, fields)
+        if s > best_s:
+            best_s = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, options, n_plain, occ, fields):
+    """PB-OVR-10: the entering overrun (onto an enemy in an entry hex) worth making, or -1: the
+    best whose odds reach the minimum, scored like a move (what the attack is worth plus the
+    exit hex it ends in, where the enemy's fire finds it) against the best plain entry hex (or
+    staying off a turn, 0, when there is none)."""
+    min_col = min_column(ct, pt, prm, side)
+    best = -1
+    best_s = 0.0
+    if n_plain > 0:
+        scores = np.empty(n_plain)
+        score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n_plain, occ, fields, scores)
+        best_s = scores.max()
+    for k in range(n):
+        gain, col = overrun_gain(st, ut, mt, ct, pt, prm, side, u, ov_target[k])
+        if col < min_col:
+            continue
+        s = gain
+        if n_plain > 0:
+            s += hex_score(st, ut, mt, ct, pt, prm, side, u, ov_exit[k], occ, fields)
+        if s > best_s:
+            best_s = s
+            best = k
+    return best

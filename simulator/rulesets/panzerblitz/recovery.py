@@ -1,0 +1,36 @@
+"""Recovery (PB-SEQ-2 S6, PB-DISP): dispersed units of the phasing side recover.
+"""
+
+from __future__ import annotations
+
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz.events import EV_RECOVER, log_event
+from simulator.rulesets.panzerblitz.state import ON_MAP
+
+
+@njit(cache=True)
+def recover(st, side):
+    """PB-SEQ-2 S6 / PB-DISP-3: the phasing player's units turn face-up."""
+    for u in range(st.utype.shape[0]):
+        if st.side[u] != side:
+            continue
+        if st.dispersed[u] and st.status[u] == ON_MAP:
+            if st.own_fire_hit[u] == 2:
+                # OQ-22 alternative: dispersed by its own side's fire this player-turn, it stays
+                # dispersed through its next player-turn (PB-FORT-13).
+                st.own_fire_hit[u] = 0
+            else:
+                st.own_fire_hit[u] = 0
+                st.dispersed[u] = False
+                log_event(st, EV_RECOVER, u, st.hex[u], 0, 0, 0, 0, 0)
+        st.fired[u] = False
+        st.moved[u] = False
+        st.steps[u] = 0
+        st.assaulted[u] = False
+    for u in range(st.utype.shape[0]):
+        st.dispersed_this_turn[u] = False
+        if st.side[u] != side:
+            st.revealed[u] = False  # seen through this player-turn only (Panzer Leader variant)
+    for h in range(st.overrun_hex.shape[0]):
+        st.overrun_hex[h] = False
+        st.assaulted_hex[h] = False

@@ -1,0 +1,282 @@
+"""Victory conditions at the end of a game (PB-VIC-3..5), in the situation files' vocabulary.
+
+Each side's `[side.victory]` measure is computed on the final state and compared with its
+level thresholds.  The winner is the side with the higher level reached, at that level or at
+the difference of the two levels (readings.both_sides_reach_level); equal levels (none
+included) are a draw (docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator.areas import resolve_static_area
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz.state import ELIMINATED, EXITED, ON_MAP, State
+from simulator.rulesets.panzerblitz.tables import EDGE_BITS, Tables
+
+LEVEL_RANK = {"marginal": 1, "tactical": 2, "decisive": 3, "victory": 3}
+RANK_NAMES = {0: "none", 1: "marginal", 2: "tactical", 3: "decisive"}
+COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "==": operator.eq}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    levels: dict[str, str]     # side -> level reached ("none", "marginal", ...)
+    values: dict[str, float]   # side -> its measure's value
+    winner: str | None         # None = draw
+    level: str                 # the winner's level, or "none"
+    no_battle: bool = False    # PB-VIC-6: neither side fired or moved toward the enemy
+    # The winner's level under the other reading of readings.both_sides_reach_level (the
+    # winner is the same under both): it differs only when the loser reached a level too.
+    other_level: str = "none"
+
+
+def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
+    """The result if the game ended after game-turn `now` (default: its last turn)."""
+    sit = t.situation
+    final = now is None
+    now = sit.turns if now is None else now
+    sides = sit.ruleset.sides
+    if final and not st.engaged.any():
+        # PB-VIC-6: nobody ever fired or moved a unit toward the enemy (or entered the map):
+        # no battle, no victory for anyone.  Reading: the rule speaks of "the attacking
+        # player"; the cards do not name one, so the game is no battle only if neither side
+        # engaged.  Judged on the final state only (the turn-by-turn results do not track it).
+        return Outcome({s.name: RANK_NAMES[0] for s in sit.sides}, {s.name: 0.0 for s in sit.sides}, None, "none",
+                       True)
+    ranks: dict[str, int] = {}
+    values: dict[str, float] = {}
+    # prevent_enemy depends on the other side's result: evaluate the others first.
+    order = sorted(sit.sides, key=lambda s: s.victory.get("measure") == "prevent_enemy")
+    for s in order:
+        si = sides.index(s.name)
+        v = s.victory
+        if v.get("measure") == "prevent_enemy":
+            other = [x for x in ranks if x != s.name]
+            value = float(all(ranks[x] == 0 for x in other))
+        else:
+            value = measure_value(v, st, t, si, now)
+        values[s.name] = value
+        ranks[s.name] = max(level_reached(v, value), _also_reached(v, st, t, si, now))
+    winner, higher, difference = result_of(ranks)
+    level, other = (difference, higher) if t.combat.levels_by_difference else (higher, difference)
+    return Outcome({s: RANK_NAMES[r] for s, r in ranks.items()}, values, winner, RANK_NAMES[level],
+                   other_level=RANK_NAMES[other])
+
+
+def result_of(ranks: dict[str, int]) -> tuple[str | None, int, int]:
+    """(winner, its level read "higher", its level read "difference") from each side's level
+    (PB-VIC-3, readings.both_sides_reach_level).  The side with the higher level wins: at that
+    level, or at the difference of the two (Russian tactical against German marginal: Russian
+    marginal).  Equal levels, none included, are a draw (winner None, levels 0)."""
+    best = max(ranks.values())
+    top = [s for s, r in ranks.items() if r == best]
+    if best == 0 or len(top) != 1:
+        return None, 0, 0
+    second = max([r for s, r in ranks.items() if s != top[0]], default=0)
+    return top[0], best, best - second
+
+
+def level_reached(v: dict, value: float) -> int:
+    default = v.get("compare", ">=")
+    rank = 0
+    for name, r in LEVEL_RANK.items():
+        if name not in v:
+            continue
+        spec = v[name]
+        threshold, cmp = (spec["threshold"], spec.get("compare", default)) if isinstance(spec, dict) else (spec, default)
+        if COMPARE[cmp](value, threshold):
+            rank = max(rank, r)
+    return rank
+
+
+def _also_reached(v: dict, st: State, t: Tables, me: int, now: int) -> int:
+    """The highest level of the `also` alternatives whose conditions all hold (a card's special
+    victory rule, e.g. PB-SIT-10), or 0."""
+    rank = 0
+    for alt in v.get("also", []):
+        if all(COMPARE[c.get("compare", ">=")](measure_value(c, st, t, me, now), c["threshold"]) for c in alt["all"]):
+            rank = max(rank, LEVEL_RANK[alt["level"]])
+    return rank
+
+
+def _counted(st: State, t: Tables, side: int, m: dict) -> np.ndarray:
+    """Units of `side` that count for victory: not forts, blocks, minefields (PB-VIC-4)."""
+    mask = (st.side == side) & t.unit_t.victory_count[st.utype]
+    if m.get("units"):
+        wanted = [t.units.index(u) for u in m["units"]]
+        mask &= np.isin(st.utype, wanted)
+    if m.get("group"):
+        # Groups are numbered side by side, in file order (state.new_state).
+        names = [g.name for s in t.situation.sides for g in s.groups]
+        mask &= np.isin(st.group, [i for i, n in enumerate(names) if n == m["group"]])
+    return mask
+
+
+def _weighted(st: State, t: Tables, mask: np.ndarray, m: dict) -> float:
+    weights = np.ones(len(st.utype))
+    for name, w in m.get("weights", {}).items():
+        weights[st.utype == t.units.index(name)] = w
+    return float(weights[mask].sum())
+
+
+def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None) -> float:
+    kind = m["measure"]
+    now = t.situation.turns if now is None else now
+    if kind == "ratio":
+        num = measure_value(m["numerator"], st, t, me, now)
+        den = measure_value(m["denominator"], st, t, me, now)
+        if den == 0:
+            return float("inf") if num > 0 else 1.0  # 0 to 0 is "as many" (docs/rulings.md)
+        return num / den
+    whose = me if m.get("whose", "own") == "own" else 1 - me
+    mask = _counted(st, t, whose, m)
+    game_map = t.situation.map
+    if kind == "destroyed":
+        return _weighted(st, t, mask & (st.status == ELIMINATED), m)
+    if kind == "in_area":
+        area = _static_area(m["area"], t)
+        inside = np.isin(st.hex, area) & (st.status == ON_MAP)
+        return _weighted(st, t, mask & inside, m)
+    if kind in ("exited", "not_exited"):
+        bit = EDGE_BITS[m["edge"]]
+        out = (st.status == EXITED) & ((st.exit_edge & bit) != 0)
+        stay = m.get("stay_off_turns", 0)
+        if stay:
+            out &= (now - st.exit_turn) >= stay
+        return _weighted(st, t, mask & (out if kind == "exited" else ~out), m)
+    if kind == "round_trip":
+        if not m.get("return_leg", True):
+            # The reading before the return leg: out by the edge and off long enough.
+            out = (st.status == EXITED) & ((st.exit_edge & EDGE_BITS[m["edge"]]) != 0)
+            return _weighted(st, t, mask & out & ((now - st.exit_turn) >= m.get("stay_off_turns", 0)), m)
+        # PB-SIT-5: out by `edge`, off `stay_off_turns` game-turns, back on where it left (the
+        # engine allows nothing else, state.returned), then out by `final_edge` by game-turn now.
+        home = (st.status == EXITED) & ((st.exit_edge & EDGE_BITS[m["final_edge"]]) != 0) & st.returned
+        return _weighted(st, t, mask & home & (st.exit_turn <= now), m)
+    if kind == "entered":
+        # 1 if a unit of that side ever stood in or passed through a hex of the area (PB-SIT-10).
+        return float(((st.visited[_static_area(m["area"], t)] >> whose) & 1).any())
+    if kind == "hexes_controlled":
+        return float(sum(_controls(st, t, whose, game_map.lookup(h)) for h in m["hexes"]))
+    if kind == "furthest_advance":
+        on = mask & (st.status == ON_MAP)
+        if not on.any():
+            return 0.0
+        hexes = st.hex[on]
+        col, row = game_map.col[hexes], game_map.row[hexes]
+        toward = m["toward"]
+        far = {"east": col + 1, "west": game_map.width - col, "south": row + 1, "north": game_map.height - row}[toward]
+        return float(far.max())
+    if kind == "line_of_fire":
+        covered = _seen(st, t, whose) | _occupied(st, t, whose)
+        return float(_links(game_map, covered, m["between"], t))
+    if kind == "open_corridor":
+        blocked = _seen(st, t, whose) | _occupied(st, t, whose)
+        free = ~blocked
+        # A corridor `width` hexes wide: every hex of it and its neighbours within
+        # (width - 1) // 2 steps are free of enemy units and enemy sight.
+        radius = (m["width"] - 1) // 2
+        wide = free.copy()
+        for _ in range(radius):
+            nb = t.map_t.neighbours
+            ok = np.where(nb >= 0, wide[np.maximum(nb, 0)], True).all(axis=1)
+            wide &= ok
+        return float(_links(game_map, wide, m["between"], t))
+    raise ValueError(f"unknown measure {kind!r}")
+
+
+_AREAS: dict[tuple[int, str], tuple[Tables, np.ndarray]] = {}
+
+
+def _static_area(area: dict, t: Tables) -> np.ndarray:
+    """The hexes of a victory area, resolved once per Tables (it is asked every game-turn)."""
+    key = (id(t), repr(sorted(area.items())))
+    hit = _AREAS.get(key)
+    if hit is None or hit[0] is not t:  # the same id may belong to a newer Tables
+        hit = _AREAS[key] = (t, resolve_static_area(area, t.situation.map, t.situation.ruleset, "", ""))
+    return hit[1]
+
+
+def _occupied(st: State, t: Tables, side: int) -> np.ndarray:
+    out = np.zeros(t.situation.map.n_hexes, dtype=bool)
+    on = (st.side == side) & (st.status == ON_MAP) & ~t.unit_t.positional[st.utype]
+    out[st.hex[on]] = True
+    return out
+
+
+def _seen(st: State, t: Tables, side: int) -> np.ndarray:
+    on = (st.side == side) & (st.status == ON_MAP) & ~t.unit_t.positional[st.utype]
+    hexes = np.unique(st.hex[on])
+    if len(hexes) == 0:
+        return np.zeros(t.situation.map.n_hexes, dtype=bool)
+    return t.map_t.los[hexes].any(axis=0).astype(bool)
+
+
+def _controls(st: State, t: Tables, side: int, h: int) -> bool:
+    """PB-VIC-5: the hex is occupied by a unit of `side`, or one of its units was the last to
+    occupy or pass through it (`st.control`; an overrun that destroyed the occupants counts,
+    a close assault does not; wrecks do not count)."""
+    occupied = (st.hex == h) & (st.status == ON_MAP) & ~t.unit_t.positional[st.utype]
+    if (occupied & (st.side == side)).any():
+        return True
+    if (occupied & (st.side != side)).any():
+        return False
+    return bool(st.control[h] == side)
+
+
+def _links(game_map, ok: np.ndarray, between: list[str], t: Tables) -> bool:
+    start = np.zeros(game_map.n_hexes, dtype=np.bool_)
+    goal = np.zeros(game_map.n_hexes, dtype=np.bool_)
+    start[game_map.edge_hexes(between[0])] = True
+    goal[game_map.edge_hexes(between[1])] = True
+    return _connected(t.map_t.neighbours, ok.astype(np.bool_), start, goal)
+
+
+@njit(cache=True)
+def _connected(neighbours, ok, start, goal):
+    """Whether a path of `ok` hexes joins a `start` hex to a `goal` hex (breadth-first search).
+    Compiled: the decided-turn evaluation asks this at the end of every game-turn."""
+    n = ok.shape[0]
+    seen = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int64)
+    tail = 0
+    for h in range(n):
+        if start[h] and ok[h]:
+            seen[h] = True
+            queue[tail] = h
+            tail += 1
+    head = 0
+    while head < tail:
+        h = queue[head]
+        head += 1
+        if goal[h]:
+            return True
+        for x in neighbours[h]:
+            if x >= 0 and ok[x] and not seen[x]:
+                seen[x] = True
+                queue[tail] = x
+                tail += 1
+    return False
+
+
+def provisional(st: State, t: Tables) -> list[Outcome]:
+    """The result as it stood at the end of each game-turn (0 = after set-up): the victory
+    conditions evaluated on that turn's positions as if the game had ended then."""
+    return [evaluate(st._replace(hex=st.snap_hex[turn], status=st.snap_status[turn], control=st.snap_control[turn],
+                                 visited=st.snap_visited[turn]), t, now=turn)
+            for turn in range(st.snap_hex.shape[0])]
+
+
+def decided_turn(results: list[Outcome]) -> int:
+    """The first game-turn from whose end the provisional result (winner and level) stayed what it
+    finally was: when the game was decided.  0 means it never changed after set-up."""
+    final = (results[-1].winner, results[-1].level)
+    turn = len(results) - 1
+    while turn > 0 and (results[turn - 1].winner, results[turn - 1].level) == final:
+        turn -= 1
+    return turn

@@ -1,0 +1,58 @@
+"""numba's disk cache is found again by a checkout at another path (simulator/_numba_cache.py,
+CheckoutCacheLocator): a fresh clone of the same sources loads the kernels instead of compiling."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from simulator._numba_cache import ROOT, checkout_subfolder
+
+# Compiles (or loads) one small kernel of the checkout on sys.path[0] and prints numba's cache
+# statistics of that dispatcher and the file it came from.
+PROBE = """
+import json, sys
+import numpy as np
+from simulator import hexgrid
+q = np.arange(4, dtype=np.int32)
+hexgrid.hex_distance(q, q, 0, 3)
+s = hexgrid.hex_distance.stats
+print(json.dumps({"hits": sum(s.cache_hits.values()), "misses": sum(s.cache_misses.values()),
+                  "file": hexgrid.__file__}))
+"""
+
+
+def _probe(checkout: Path, cache: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(checkout))
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=checkout, env=env, capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_copy_of_the_checkout_at_another_path_reuses_the_cache(tmp_path):
+    clone = tmp_path / "elsewhere" / "clone"
+    for pkg in ("simulator", "policies"):
+        shutil.copytree(ROOT / pkg, clone / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "numba"
+    first = _probe(clone, cache)
+    assert first["file"].startswith(str(clone)) and first["misses"] == 1 and first["hits"] == 0
+    assert (cache / "checkout_simulator").is_dir()
+    again = _probe(ROOT, cache)  # the real checkout, another absolute path, same sources
+    assert again["file"].startswith(str(ROOT)) and (again["hits"], again["misses"]) == (1, 0)
+    # An edited kernel file is compiled again, not loaded stale.
+    src = clone / "simulator" / "hexgrid.py"
+    src.write_text(src.read_text().replace("Number of hex steps", "Hex steps"))
+    edited = _probe(clone, cache)
+    assert (edited["hits"], edited["misses"]) == (0, 1)
+
+
+def test_subfolder_is_the_place_in_the_checkout():
+    assert checkout_subfolder(ROOT / "simulator" / "rulesets" / "panzerblitz" / "game.py") == "checkout_simulator_rulesets_panzerblitz"
+    assert checkout_subfolder(ROOT / "simulator" / "rulesets" / "panzerblitz" / "players" / "heuristic.py") == \
+        "checkout_simulator_rulesets_panzerblitz_players"
+    assert checkout_subfolder(Path("/") / "elsewhere" / "x.py") is None

@@ -1,0 +1,246 @@
+"""PanzerBlitz movement (PB-MOVE, PB-TEC, PB-ROAD) on hand-made boards and on the real ones.
+
+The hand-made positions run down column A of a small board (rows 1..10): hex (0, r) is
+"9A{r+1}", and the hexside between rows r and r+1 is the S side of row r.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.rulesets.panzerblitz.movement import compile_movement, path_to, reachable
+from simulator.situation import load_situation
+from tests.conftest import make_map
+
+
+def setup(ruleset, features=None, sides=None, levels=None):
+    features = features or {}
+    levels = levels or {}
+    hexes = {k: (levels.get(k, 0), v) for k, v in features.items()}
+    for k in levels:
+        hexes.setdefault(k, (levels[k], set()))
+    m = make_map(ruleset, hexes=hexes, sides=sides or {})
+    return m, compile_movement(ruleset.data, m, "terrain.toml")
+
+
+def run(m, mt, start, mf, mclass, *, assaulting=False, enemy=(), stop=(), block=(), occupied=(), negated=()):
+    n = m.n_hexes
+    flags = {}
+    for name, labels in (("enemy", enemy), ("stop", stop), ("block", block), ("occupied", occupied), ("negated", negated)):
+        arr = np.zeros(n, dtype=np.bool_)
+        arr[[m.lookup(x) for x in labels]] = True
+        flags[name] = arr
+    cost = np.empty(n, dtype=np.int32)
+    prev = np.empty(n, dtype=np.int32)
+    side_cost = (mt.assault_cost if assaulting else mt.side_cost)[mt.class_index(mclass)]
+    reachable(m.lookup(start), int(mf * 2), side_cost, mt.road_side, not assaulting, mt.road_cost,
+              mt.swamp_stack_cost, m.neighbours.astype(np.int64), ~flags["negated"], ~flags["occupied"],
+              np.zeros(n, dtype=np.bool_), flags["enemy"], flags["stop"] | flags["block"], flags["block"], cost, prev)
+    return {m.labels[i]: cost[i] / 2 for i in range(n) if cost[i] >= 0}, prev
+
+
+def column_road(rows=range(10)):
+    """A road straight down column A."""
+    feats = {(0, r): {"road"} for r in rows}
+    sides = {(0, r): {"S": {"road"}} for r in list(rows)[:-1]}
+    return feats, sides
+
+
+def test_pb_tec_2_clear_costs_one_and_trucks_two(pb_ruleset):
+    m, mt = setup(pb_ruleset)
+    tank, _ = run(m, mt, "9A1", 4, "vehicle")
+    truck, _ = run(m, mt, "9A1", 4, "truck")
+    assert tank["9A5"] == 4 and "9A6" not in tank
+    assert truck["9A3"] == 4 and "9A4" not in truck
+
+
+def test_pb_road_1_half_cost_along_the_road(pb_ruleset):
+    feats, sides = column_road()
+    m, mt = setup(pb_ruleset, feats, sides)
+    reach, prev = run(m, mt, "9A1", 4, "truck")
+    assert reach["9A9"] == 4
+    assert [m.labels[h] for h in path_to(prev, m.lookup("9A9"))] == [f"9A{r}" for r in range(1, 10)]
+
+
+def test_pb_road_2_entering_a_road_hex_off_the_road_costs_the_other_terrain(pb_ruleset):
+    feats, sides = column_road()
+    m, mt = setup(pb_ruleset, feats, sides)
+    reach, _ = run(m, mt, "9B2", 2, "vehicle")  # B2 is beside the road
+    assert reach["9A2"] == 1
+
+
+def test_pb_road_5_6_no_road_rate_through_an_occupied_road_hex(pb_ruleset):
+    feats, sides = column_road()
+    m, mt = setup(pb_ruleset, feats, sides)
+    reach, _ = run(m, mt, "9A1", 2, "vehicle", occupied=["9A3"])
+    # A1 -> A2 road (1/2), A2 -> A3 occupied: clear cost 1, A3 -> A4: passing, clear cost 1.
+    assert reach["9A3"] == 1.5
+    assert "9A4" not in reach or reach["9A4"] == 2.5 - 0.5  # never at the road rate
+
+
+def test_pb_road_7_start_of_turn_exemption(pb_ruleset):
+    feats, sides = column_road()
+    m, mt = setup(pb_ruleset, feats, sides)
+    # The unit's own starting hex holds other units: it still leaves along the road at 1/2.
+    reach, _ = run(m, mt, "9A1", 1, "vehicle", occupied=["9A1"])
+    assert reach["9A3"] == 1
+
+
+def test_pb_road_11_wreck_or_block_negates_the_road(pb_ruleset):
+    feats, sides = column_road()
+    m, mt = setup(pb_ruleset, feats, sides)
+    reach, _ = run(m, mt, "9A1", 2, "vehicle", negated=["9A2"])
+    assert reach["9A2"] == 1
+
+
+def test_pb_tec_5_green_hexsides_close_to_vehicles_not_to_infantry_or_cavalry(pb_ruleset):
+    sides = {(0, 1): {"S": {"green"}}}
+    feats = {(0, 2): {"woods"}, (0, 1): {"woods"}}
+    m, mt = setup(pb_ruleset, feats, sides)
+    for mclass, crosses in (("vehicle", False), ("truck", False), ("wagon", False), ("leg", True), ("cavalry", True)):
+        reach, _ = run(m, mt, "9A2", 1, mclass)
+        assert ("9A3" in reach) == crosses, mclass
+
+
+def test_pb_tec_5_green_hexside_open_along_a_road(pb_ruleset):
+    feats, sides = column_road()
+    sides[(0, 1)] = {"S": {"road", "green"}}
+    m, mt = setup(pb_ruleset, feats, sides)
+    reach, _ = run(m, mt, "9A2", 1, "vehicle")
+    assert reach["9A3"] == 0.5
+
+
+def test_pb_tec_6_swamp_closed_to_vehicles_except_along_a_road(pb_ruleset):
+    m, mt = setup(pb_ruleset, {(0, 2): {"swamp"}})
+    assert "9A3" not in run(m, mt, "9A2", 6, "vehicle")[0]
+    assert "9A3" not in run(m, mt, "9A2", 6, "cavalry")[0]
+    assert run(m, mt, "9A2", 1, "leg")[0]["9A3"] == 1
+    feats, sides = column_road()
+    feats[(0, 2)] = {"road", "swamp"}
+    m, mt = setup(pb_ruleset, feats, sides)
+    assert run(m, mt, "9A2", 1, "vehicle")[0]["9A3"] == 0.5
+
+
+def test_pb_tec_7_slopes(pb_ruleset):
+    m, mt = setup(pb_ruleset, {(0, 1): {"slope"}}, levels={(0, 1): 1})
+    assert run(m, mt, "9A1", 4, "truck")[0]["9A2"] == 4
+    assert run(m, mt, "9A1", 3, "vehicle")[0]["9A2"] == 3
+    assert run(m, mt, "9A1", 3, "wagon")[0]["9A2"] == 3       # OQ-6: wagons pay vehicle costs
+    assert run(m, mt, "9A1", 1, "leg")[0]["9A2"] == 1          # OQ-19
+
+
+def test_pb_tec_12_several_features_cost_the_highest(pb_ruleset):
+    m, mt = setup(pb_ruleset, {(0, 1): {"slope", "woods"}}, levels={(0, 1): 1})
+    assert run(m, mt, "9A1", 4, "truck")[0]["9A2"] == 4
+    assert run(m, mt, "9A1", 4, "vehicle")[0]["9A2"] == 3
+
+
+def test_pb_tec_4_town_half_cost_and_one_when_assaulting(pb_ruleset):
+    m, mt = setup(pb_ruleset, {(0, 1): {"town"}, (0, 2): {"town", "woods"}})
+    assert run(m, mt, "9A1", 1, "truck")[0]["9A3"] == 1
+    assert run(m, mt, "9A1", 2, "vehicle", assaulting=True)[0]["9A3"] == 2
+
+
+def test_pb_tec_9_leaving_a_gully_costs_extra(pb_ruleset):
+    feats = {(0, 1): {"gully"}, (0, 2): {"gully"}, (0, 3): {"ford"}}
+    sides = {(0, 1): {"S": {"stream"}}, (0, 2): {"S": {"ford"}}}
+    m, mt = setup(pb_ruleset, feats, sides)
+    # Out of the side of the gully (B2 is beside A2): 1 + 3 for a tank, 2 + 5 for a truck, 1 on foot.
+    assert run(m, mt, "9A2", 4, "vehicle")[0]["9B2"] == 4
+    assert run(m, mt, "9A2", 7, "truck")[0]["9B2"] == 7
+    assert run(m, mt, "9A2", 1, "leg")[0]["9B2"] == 1
+    # Along the gully and into the ford of the same gully: no surcharge (QA/Movement).
+    assert run(m, mt, "9A2", 2, "vehicle")[0]["9A4"] == 2
+    # Leaving the ford never costs extra (PB-TEC-10).
+    assert run(m, mt, "9A4", 1, "vehicle")[0]["9A5"] == 1
+
+
+def test_pb_map_6_gully_hexes_not_connected_pay_the_surcharge(pb_ruleset):
+    feats = {(0, 1): {"gully"}, (0, 2): {"gully"}}
+    m, mt = setup(pb_ruleset, feats)  # no stream hexside between them
+    assert run(m, mt, "9A2", 4, "vehicle")[0]["9A3"] == 4
+
+
+def test_pb_tec_11_pond_hexsides_are_closed(pb_ruleset):
+    m, mt = setup(pb_ruleset, sides={(0, 1): {"S": {"pond"}}})
+    assert run(m, mt, "9A2", 1, "leg")[0].get("9A3") is None
+    assert run(m, mt, "9A2", 3, "leg")[0]["9A3"] == 2  # around it, by B3
+
+
+def test_pb_move_4_one_hex_minimum(pb_ruleset):
+    m, mt = setup(pb_ruleset, {(0, 1): {"slope"}}, levels={(0, 1): 1})
+    reach, _ = run(m, mt, "9A1", 2, "truck")  # a slope costs a truck 4
+    assert reach["9A2"] == 2
+    m, mt = setup(pb_ruleset, {(0, 1): {"swamp"}})
+    assert "9A2" not in run(m, mt, "9A1", 2, "truck")[0]  # never into forbidden terrain
+
+
+def test_pb_move_6_no_entering_enemy_hexes(pb_ruleset):
+    m, mt = setup(pb_ruleset)
+    reach, _ = run(m, mt, "9A1", 3, "leg", enemy=["9A2"])
+    assert "9A2" not in reach
+    assert reach["9A3"] == 3  # around it: no zones of control (PB-MOVE-7)
+
+
+def test_pb_mine_3_a_unit_entering_a_minefield_stops(pb_ruleset):
+    m, mt = setup(pb_ruleset)
+    reach, _ = run(m, mt, "9A1", 6, "vehicle", stop=["9A2"])
+    assert reach["9A2"] == 1
+    assert reach["9A3"] == 3  # only around the minefield
+
+
+def test_pb_block_2_enter_only_from_adjacent_at_the_start(pb_ruleset):
+    m, mt = setup(pb_ruleset)
+    assert run(m, mt, "9A2", 3, "leg", block=["9A3"])[0]["9A3"] == 1
+    far, _ = run(m, mt, "9A1", 3, "leg", block=["9A3"])
+    assert "9A3" not in far
+
+
+def test_pb_map_1_vehicles_leave_the_1bb10_swamp_by_the_road():
+    sit = load_situation("pb-01")
+    m = sit.map
+    mt = compile_movement(sit.ruleset.data, m, "terrain.toml")
+    reach, prev = run(m, mt, "1BB10", 1, "vehicle")
+    assert "1BB11" not in reach
+    assert [m.labels[h] for h in path_to(prev, m.lookup("1AA10"))] == ["1BB10", "1AA9", "1AA10"]
+    assert reach["1AA9"] == 0.5
+    reach, _ = run(m, mt, "1BB10", 1, "leg")
+    assert "1AA10" in reach
+
+
+def test_pb_map_3_partial_road_2g10():
+    sit = load_situation("pb-01")
+    m = sit.map
+    mt = compile_movement(sit.ruleset.data, m, "terrain.toml")
+    reach, _ = run(m, mt, "2G9", 1, "vehicle")
+    assert reach["2G10"] == 0.5          # along the road from 2G9
+    reach, _ = run(m, mt, "2F10", 2, "leg")
+    assert reach["2G10"] == 1            # from elsewhere (here the gully 2F10): its clear cost
+
+
+@pytest.mark.parametrize("sid", ["pb-01", "pb-04", "pb-10"])
+def test_costs_are_never_below_the_road_rate_and_paths_are_legal(sid):
+    sit = load_situation(sid)
+    m = sit.map
+    mt = compile_movement(sit.ruleset.data, m, "terrain.toml")
+    rng = np.random.default_rng(5)
+    for start in rng.integers(0, m.n_hexes, 25):
+        for mclass in mt.classes:
+            reach, prev = run(m, mt, m.labels[start], 6, mclass)
+            for label, c in reach.items():
+                h = m.lookup(label)
+                path = path_to(prev, h)
+                assert path[0] == start
+                assert c <= 6 and (c >= 0.5 * (len(path) - 1) or len(path) == 2)
+
+
+def test_pb_map_2_vehicles_leave_the_1dd9_swamp_at_1ff8():
+    sit = load_situation("pb-01")
+    m = sit.map
+    mt = compile_movement(sit.ruleset.data, m, "terrain.toml")
+    reach, _ = run(m, mt, "1DD9", 6, "vehicle")
+    assert "1DD8" not in {k for k, v in reach.items() if v <= 3}  # not directly
+    reach, _ = run(m, mt, "1EE8", 3, "vehicle")
+    assert "1DD8" not in reach and "1EE7" not in reach
+    assert reach["1FF8"] == 0.5
