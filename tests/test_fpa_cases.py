@@ -13,6 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from simulator.decisions import COUNT, finished, for_record, for_replay
 from simulator.rulesets.first_panzer_army import consts as c
 from simulator.rulesets.first_panzer_army.combat import (
     E_AD_ATT,
@@ -60,10 +61,7 @@ from simulator.rulesets.first_panzer_army.state import (
     G_BLOCK_HEX,
     G_ELIM_VP,
     G_EXITS,
-    G_FORCE,
-    G_N_DEC,
     G_N_EV,
-    G_N_FORCED,
     G_SPENT,
     G_TURN,
     G_WEATHER,
@@ -99,14 +97,21 @@ def at(S, prep, uid: str, h: int) -> int:
     return u
 
 
-def force(S, *rows: int):
-    """The state whose next decisions take these option rows (a recorded game's replay,
-    players.decide)."""
-    S = S._replace(forced=np.asarray(rows, dtype=np.int32))
-    S.g[G_FORCE] = 1
-    S.g[G_N_FORCED] = len(rows)
-    S.g[G_N_DEC] = 0
-    return S
+def force(S, *rows: tuple[int, int, int]):
+    """The state whose next decisions are these rows (kind, options offered, row chosen): a
+    record replayed with the players removed (simulator/decisions.py).  `followed` checks that
+    the position offered exactly these decisions."""
+    return S._replace(decisions=for_replay(np.asarray(rows, dtype=np.int32).reshape(-1, 3), c.DECISION_KINDS))
+
+
+def recording(S):
+    """The state whose next decisions the players make and the record keeps."""
+    return S._replace(decisions=for_record(1, c.MAX_DECISIONS))
+
+
+def followed(S) -> None:
+    """The forced decisions were exactly what the position offered, to the last."""
+    finished(S.decisions, c.DECISION_KINDS)
 
 
 def crt_of(prep, result: int):
@@ -115,8 +120,8 @@ def crt_of(prep, result: int):
 
 
 def decisions_of(S, kind: int) -> list[tuple[int, int]]:
-    n = int(S.g[G_N_DEC])
-    return [(int(k), int(m)) for k, m, _ in S.dec[:n] if k == kind]
+    n = int(S.decisions.at[COUNT])
+    return [(int(k), int(m)) for k, m, _ in S.decisions.log[:n] if k == kind]
 
 
 # ----------------------------------------------------------------------------- 13.9 results
@@ -130,8 +135,9 @@ def test_fpa_13_9_al1_the_attacker_loses_one_step_of_his_choice(prep):
     at(S, prep, "9-mc", h)
     refresh_lines(S, t)
     # join 16 Pz, then 371 Inf, then (last row) the loss: the second offered unit
-    S = force(S, 0, 0, 1)
+    S = force(S, (c.JOIN, 2, 0), (c.JOIN, 2, 0), (c.LOSS, 2, 1))
     attack(S, t, c.GERMAN, h, c.SEG_FIGHT)
+    followed(S)
     lost = [u for u in (a, b) if S.u_steps[u] < t.u_max[u]]
     assert len(lost) == 1 and S.u_steps[U(prep, "9-mc")] == 2
     assert decisions_of(S, c.LOSS) == [(c.LOSS, 2)]
@@ -149,7 +155,7 @@ def test_fpa_13_9_dl1_the_defender_loses_a_step_and_a_garrison_loses_last(prep):
     place(S, t, tg, tern)
     sov = at(S, prep, "6-gtc", t.neighbours[tern, 0])
     refresh_lines(S, t)
-    S = force(S, 0, 0)       # join, then the first loss option
+    S = force(S, (c.JOIN, 1, 0), (c.LOSS, 1, 0))  # join, then the only loss option
     attack(S, t, c.SOVIET, tern, c.SEG_FIGHT)
     assert S.u_steps[pz] == t.u_max[pz] - 1 and S.u_steps[tg] == 1 and S.u_steps[sov] == 2
     assert decisions_of(S, c.LOSS) == [(c.LOSS, 1)]      # the garrison was not offered
@@ -169,7 +175,7 @@ def test_fpa_13_9_ex_each_side_loses_a_step_and_the_hex_emptied_is_advanced_into
     pz = at(S, prep, "16-pz", t.neighbours[h, 0])
     art = at(S, prep, "18a-sup", h)           # a one-step army support unit
     refresh_lines(S, t)
-    S = force(S, 0, 0, 0, 0)   # 16 Pz joins, takes its loss, the Soviet loses his; 16 Pz advances
+    S = force(S, (c.JOIN, 1, 0), (c.LOSS, 1, 0), (c.LOSS, 1, 0), (c.ADVANCE, 2, 0))   # 16 Pz joins, takes its loss, the Soviet loses his; 16 Pz advances
     attack(S, t, c.GERMAN, h, c.SEG_FIGHT)
     assert S.u_steps[pz] == t.u_max[pz] - 1
     assert S.u_hex[art] == c.ELIMINATED
@@ -218,7 +224,7 @@ def test_fpa_13_10_advance_is_the_victors_choice_ignores_ezoc_and_keeps_stacking
     a = at(S, prep, "16-pz", t.neighbours[h, 0])
     refresh_lines(S, t)
     # join 16 Pz; retreat the Soviet unit (first option); decline the advance (-1 is the last row)
-    S = force(S, 0, 0, 1)
+    S = force(S, (c.JOIN, 1, 0), (c.RETREAT, 5, 0), (c.ADVANCE, 2, 1))
     attack(S, t, c.GERMAN, h, c.SEG_FIGHT)
     assert S.u_hex[sov] != h and S.u_hex[a] == t.neighbours[h, 0]
     # the same with the advance taken
@@ -227,7 +233,7 @@ def test_fpa_13_10_advance_is_the_victors_choice_ignores_ezoc_and_keeps_stacking
     at(S, prep, "10-gtc", t.neighbours[t.neighbours[h, 3], 3])
     a = at(S, prep, "16-pz", t.neighbours[h, 0])
     refresh_lines(S, t)
-    S = force(S, 0, 0, 0)
+    S = force(S, (c.JOIN, 1, 0), (c.RETREAT, 5, 0), (c.ADVANCE, 2, 0))
     attack(S, t, c.GERMAN, h, c.SEG_FIGHT)
     assert S.u_hex[a] == h
 
@@ -256,7 +262,7 @@ def test_fpa_13_0_units_in_a_stack_need_not_all_attack(prep):
     b = at(S, prep, "371-inf", stack)
     at(S, prep, "9-mc", h)
     refresh_lines(S, t)
-    S = force(S, 0, 1)          # join the first offered unit, then end the choice (-1 is the last row)
+    S = force(S, (c.JOIN, 2, 0), (c.JOIN, 2, 1))          # join the first offered unit, then end the choice (-1 is the last row)
     attack(S, t, c.GERMAN, h, c.SEG_FIGHT)
     assert S.u_attacked[a] + S.u_attacked[b] == 1
     joins = decisions_of(S, c.JOIN)
@@ -300,7 +306,7 @@ def test_fpa_13_6_a_stack_probes_together_each_unit_by_the_german_players_choice
     tiger = at(S, prep, "509-tiger", frm)
     inf = at(S, prep, "371-inf", frm)
     refresh_lines(S, t)
-    S = force(S, 0, 1)      # PROBE_WITH rows: [509, 371, end] -> 509 goes; then [371, end] -> end
+    S = force(S, (c.PROBE_WITH, 3, 0), (c.PROBE_WITH, 2, 1))      # PROBE_WITH rows: [509, 371, end] -> 509 goes; then [371, end] -> end
     probe(S, t, pz, probed, c.SEG_FIGHT)
     assert decisions_of(S, c.PROBE_WITH) == [(c.PROBE_WITH, 3), (c.PROBE_WITH, 2)]
     assert S.u_hex[pz] == probed and S.u_hex[tiger] == probed and S.u_hex[inf] == frm
@@ -311,7 +317,7 @@ def test_fpa_13_6_a_stack_probes_together_each_unit_by_the_german_players_choice
     pz = at(S, prep, "16-pz", frm)
     inf = at(S, prep, "371-inf", frm)
     refresh_lines(S, t)
-    S = force(S)
+    S = recording(S)
     probe(S, t, pz, probed, c.SEG_MECH)
     assert decisions_of(S, c.PROBE_WITH) == [] and S.u_hex[inf] == frm
 
@@ -343,8 +349,9 @@ def test_fpa_13_6_and_13_7_mechanized_units_probe_in_the_second_wave(prep):
     pz = at(S, prep, "16-pz", t.neighbours[probed, 0])
     inf = at(S, prep, "371-inf", t.neighbours[probed, 1])
     refresh_lines(S, t)
-    S = force(S, *([0] * 20))
+    S = force(S, (c.ATTACK, 2, 0))        # the probe (the other row ends the segment)
     combat_segment(S, t, c.GERMAN, c.SEG_MECH)
+    followed(S)
     attacks = decisions_of(S, c.ATTACK)
     assert attacks and S.u_hex[pz] == probed and S.u_hex[inf] == t.neighbours[probed, 1]
 
@@ -364,7 +371,7 @@ def test_fpa_5_5_every_german_mechanized_unit_attacks_again_in_the_second_wave(p
     S.u_attacked[pz] = 1                                        # attacked in the combat segment
     S.u_attacked[inf] = 1
     at_start = S.u_hex[inf]
-    S = force(S, *([0] * 20))
+    S = force(S, (c.ATTACK, 4, 0))
     combat_segment(S, t, c.GERMAN, c.SEG_MECH)                  # clears the marks, then attacks
     acts = [r for r in S.ev[: S.g[G_N_EV]] if r[0] in (c.EV_COMBAT, c.EV_PROBE)]
     assert acts and S.u_attacked[pz] == 1                       # 16 Pz attacked (or probed) again
@@ -411,7 +418,7 @@ def test_fpa_13_1_support_is_the_german_players_choice_and_takes_no_loss(prep):
     pz = at(S, prep, "16-pz", t.neighbours[h, 0])
     ad = at(S, prep, "18-art", t.neighbours[t.neighbours[h, 3], 3])
     refresh_lines(S, t)
-    S = force(S, 0, 1, 0)        # 16 Pz joins; the 18th AD declines (row 1 = -1); the loss
+    S = force(S, (c.JOIN, 1, 0), (c.SUPPORT, 2, 1), (c.LOSS, 1, 0))        # 16 Pz joins; the 18th AD declines (row 1 = -1); the loss
     attack(S, t, c.GERMAN, h, c.SEG_FIGHT)
     combat = [r for r in S.ev[: S.g[G_N_EV]] if r[0] == c.EV_COMBAT][0]
     assert (combat[7] // 1000) % 1000 == t.u_att[pz, 0]      # its AF was not added
@@ -422,7 +429,7 @@ def test_fpa_13_1_support_is_the_german_players_choice_and_takes_no_loss(prep):
     at(S2, prep, "16-pz", t.neighbours[h, 0])
     ad = at(S2, prep, "18-art", t.neighbours[t.neighbours[h, 3], 3])
     refresh_lines(S2, t)
-    S2 = force(S2, 0, 0, 0)       # the 18th AD supports: the AL1 still falls on 16 Pz
+    S2 = force(S2, (c.JOIN, 1, 0), (c.SUPPORT, 2, 0), (c.LOSS, 1, 0))       # the 18th AD supports: the AL1 still falls on 16 Pz
     attack(S2, t, c.GERMAN, h, c.SEG_FIGHT)
     assert S2.g[G_AD_USED] == 1 and S2.u_steps[ad] == 2
 
@@ -492,7 +499,7 @@ def test_fpa_13_3_cas_adds_a_factor_a_marker_german_in_defence_none_in_storm(pre
     at(S, prep, "6-gtc", t.neighbours[h, 0])
     S.cas[c.GERMAN] = 2
     refresh_lines(S, t)
-    S = force(S, 0, 2)        # 6 GTC joins; the German commits both markers
+    S = force(S, (c.JOIN, 1, 0), (c.CAS, 3, 2))        # 6 GTC joins; the German commits both markers
     attack(S, t, c.SOVIET, h, c.SEG_FIGHT)
     assert S.cas[c.GERMAN] == 0
     combat = [r for r in S.ev[: S.g[G_N_EV]] if r[0] == c.EV_COMBAT][0]
@@ -532,7 +539,7 @@ def test_fpa_13_4_the_german_player_decides_which_kg_serves_a_combat(prep):
     S.kg_hex[0] = int(t.neighbours[h, 3])
     S.kg_hex[1] = int(t.neighbours[h, 4])
     refresh_lines(S, t)
-    S = force(S, 0, 2)       # 16 Pz joins; no KG (rows: KG 0, KG 1, none)
+    S = force(S, (c.JOIN, 1, 0), (c.SUPPORT, 3, 2))       # 16 Pz joins; no KG (rows: KG 0, KG 1, none)
     attack(S, t, c.GERMAN, h, c.SEG_FIGHT)
     assert decisions_of(S, c.SUPPORT) == [(c.SUPPORT, 3)]
     assert S.kg_att.sum() == 0
@@ -541,7 +548,7 @@ def test_fpa_13_4_the_german_player_decides_which_kg_serves_a_combat(prep):
     at(S2, prep, "16-pz", t.neighbours[h, 0])
     S2.kg_hex[:2] = S.kg_hex[:2]
     refresh_lines(S2, t)
-    S2 = force(S2, 0, 1)
+    S2 = force(S2, (c.JOIN, 1, 0), (c.SUPPORT, 3, 1))
     attack(S2, t, c.GERMAN, h, c.SEG_FIGHT)
     assert list(S2.kg_att[:2]) == [0, 1]
 
@@ -788,13 +795,13 @@ def test_fpa_5_3_kg_markers_go_on_any_hex_soviet_held_included_one_a_hex_from_tu
     S = empty(prep, turn=2)
     at(S, prep, "9-mc", h)
     refresh_lines(S, t)
-    S = force(S)
+    S = recording(S)
     kg_phase(S, t)
     assert decisions_of(S, c.KG_PLACE) == [] and (S.kg_hex < 0).all()      # ignored on turns 1-2
     S = empty(prep, turn=3)
     soviet = at(S, prep, "9-mc", h)
     refresh_lines(S, t)
-    S = force(S, h, 0, 0)    # KG 1 on the Soviet unit's hex, then the first hexes offered
+    S = force(S, (c.KG_PLACE, n + 1, h), (c.KG_PLACE, n, 0), (c.KG_PLACE, n - 1, 0))    # KG 1 on the Soviet unit's hex, then the first hexes offered
     kg_phase(S, t)
     kinds = decisions_of(S, c.KG_PLACE)
     # Every hex is offered (+ "keep it off"), less one for each marker already down.
@@ -840,7 +847,7 @@ def test_fpa_12_0_and_12_3_a_stack_moves_together_on_one_river_roll(prep):
     assert follow_cost(S, t, tiger, a, b) == spent          # same roll, same class
     assert follow_cost(S, t, inf, a, b) == int(t.tmp[c.CLEAR, 0]) + int(t.river_cost[c.THAW, roll - 1])
     rng = S.rng.copy()
-    S = force(S, 0, 1)      # MOVE_WITH rows [509, 371, end] -> 509; then [371, end] -> end
+    S = force(S, (c.MOVE_WITH, 3, 0), (c.MOVE_WITH, 2, 1))      # MOVE_WITH rows [509, 371, end] -> 509; then [371, end] -> end
     move_with(S, t, c.GERMAN, a, b)
     assert decisions_of(S, c.MOVE_WITH) == [(c.MOVE_WITH, 3), (c.MOVE_WITH, 2)]
     assert S.u_hex[tiger] == b and S.u_hex[inf] == a
@@ -869,7 +876,7 @@ def test_fpa_12_3_reading_river_crossing_short_stop_or_may_turn_back(prep):
     assert S.prev[b] != a                                     # that hexside is barred this phase
     t2 = t._replace(k=t.k.copy())
     t2.k[c.K_RIVER_SHORT] = c.RIVER_TURN_BACK
-    S = force(S, 0)
+    S = force(S, (c.MOVE_TO, 13, 0))
     turn_back(S, t2, c.GERMAN, u, a, 2)
     moves = decisions_of(S, c.MOVE_TO)
     assert moves and moves[0][1] == int((S.mp < INF).sum())   # it was offered its reach with 2 MP

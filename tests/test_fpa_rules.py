@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simulator.decisions import COUNT, KIND, ReplayMismatch
 from simulator.rulesets.first_panzer_army import consts as c
 from simulator.rulesets.first_panzer_army.combat import (
     E_COL,
@@ -29,7 +30,6 @@ from simulator.rulesets.first_panzer_army.movement import (
 from simulator.rulesets.first_panzer_army.players import PLAYERS
 from simulator.rulesets.first_panzer_army.state import (
     G_DEBUG,
-    G_N_DEC,
     G_TURN,
     G_VIOLATION,
     G_WEATHER,
@@ -303,7 +303,7 @@ def test_fpa_13_9_the_german_player_retreats_a_soviet_unit_and_a_blocked_one_los
     u = U(prep, "9-mc")
     retreat(S, t, u)
     assert t.dist[S.u_hex[u], H(prep, "2119")] == 1
-    assert S.dec[S.g[G_N_DEC] - 1, 0] == c.RETREAT
+    assert S.decisions.log[S.decisions.at[COUNT] - 1, KIND] == c.RETREAT
     # nowhere to go: every neighbour holds a German unit
     S = empty(prep, weather=c.THAW)
     put(S, prep, **{"9_mc": "2119"})
@@ -334,10 +334,13 @@ def test_games_are_reproducible_and_replay_from_their_decisions(prep, player):
     a = play_one(prep, 7, players)
     b = play_one(prep, 7, players)
     assert (a.vp_turn == b.vp_turn).all() and (a.pos_turn == b.pos_turn).all()
-    forced = decisions(a)[:, 2]
+    record = decisions(a)
     other = {s: PLAYERS.spec("random" if player == "heuristic" else "heuristic") for s in prep.situation.side_names}
-    r = play_one(prep, 7, other, forced=forced)
+    r = play_one(prep, 7, other, record=record)
     assert (r.vp_turn == a.vp_turn).all() and (r.pos_turn == a.pos_turn).all()
+    # a record that is not this game's is refused, saying which decision differed
+    with pytest.raises(ReplayMismatch, match="does not match|ends after|ended after"):
+        play_one(prep, 8, other, record=record)
 
 
 def test_random_games_keep_the_invariants(prep):

@@ -4,6 +4,8 @@ it from the ruleset data: no game value is written here)."""
 
 from __future__ import annotations
 
+from simulator.decisions import DecisionKind
+
 SOVIET, GERMAN = 0, 1
 SIDES = ("soviet", "german")
 
@@ -45,9 +47,39 @@ MOVE_FIGHT, FIGHT_MOVE = 0, 1
 # Decision kinds, in order: the code is the index (RULESET.decision_kinds).
 ORDER, KG_PLACE, SETUP, MOVE_UNIT, MOVE_TO, ATTACK, CAS, LOSS, RETREAT, ADVANCE, OVERSTACK, REINFORCE, REPLACE, \
     JOIN, SUPPORT, PROBE_WITH, MOVE_WITH = range(17)
-DECISION_KINDS = ("order", "kg_place", "setup", "move_unit", "move_to", "attack", "cas", "loss", "retreat",
-                  "advance", "overstack", "reinforce", "replace", "join", "support", "probe_with",
-                  "move_with")
+# "None" is an option row of its own where a kind allows it (a row whose first column is -1),
+# so every answer is a row index and the random player draws among all rows alike.
+DECISION_KINDS = (
+    DecisionKind("ORDER", "move/fight (0) or fight/move (1) for the player turn (5.4)", ("order",)),
+    DecisionKind("KG_PLACE", "the hex a Korpsgruppe marker goes on, any hex without one (5.3), or -1: keep it off",
+                 ("hex", "german_units_within_1", "german_units_in_contact_within_2", "free_of_soviet_zoc")),
+    DecisionKind("SETUP", "the hex a German unit sets up in, its printed hex or one adjacent (3.2(4))",
+                 ("hex", "printed", "unit")),
+    DecisionKind("MOVE_UNIT", "the next unit to move (12.0), or -1: end the movement segment",
+                 ("unit", "hex", "class")),
+    DecisionKind("MOVE_TO", "where the unit ends its move (its own hex: stay), or an exit (4.1: hex -3)",
+                 ("hex", "mp", "unit", "exit_hex")),
+    DecisionKind("ATTACK", "the next attack (target hex, 0) or German probe (hex, 1, probing unit), or -1: end the "
+                 "combat segment (13.0, 13.6)", ("hex", "probe", "column_or_unit", "defenders")),
+    DecisionKind("CAS", "CAS markers committed to the combat, 0..held (13.3)", ("markers", "column", "held", "attacking")),
+    DecisionKind("LOSS", "the unit of the stack that loses a step (13.9 EX/DL1/AL1)", ("unit", "steps", "factors", "flags")),
+    DecisionKind("RETREAT", "the hex a unit retreats into, always the German player's choice (13.9)",
+                 ("hex", "unit", "into_ezoc", "side")),
+    DecisionKind("ADVANCE", "a unit advancing into the emptied hex (13.10), or -1: no more",
+                 ("unit", "hex", "from_hex", "factors")),
+    DecisionKind("OVERSTACK", "the unit of an overstacked hex the opponent eliminates (6.0)",
+                 ("unit", "steps", "factors", "side")),
+    DecisionKind("REINFORCE", "the hex a German reinforcement enters by (10.1)", ("hex", "unit")),
+    DecisionKind("REPLACE", "the hex a returning rifle corps is placed in (11.2)", ("hex", "unit")),
+    DecisionKind("JOIN", "a unit joining the combat (13.0), or -1: no more",
+                 ("unit", "column", "columns_added", "other_targets")),
+    DecisionKind("SUPPORT", "the KG (13.4) or the 18th AD (13.1) serving this combat, or -1: none",
+                 ("kg_or_unit", "column", "support_kind", "attacking")),
+    DecisionKind("PROBE_WITH", "a further unit of the probing stack going with it (13.6), or -1: no more",
+                 ("unit", "hex", "from_hex", "factors")),
+    DecisionKind("MOVE_WITH", "a unit that began in the moved unit's hex following its path and river rolls "
+                 "(12.0, 12.3), or -1: no more", ("unit", "hex_reached", "hex_left", "mp")),
+)
 
 # SUPPORT rows' kind column: a Korpsgruppe's combat bonus (13.4) or the 18th AD's factors (13.1).
 SUPPORT_KG, SUPPORT_AD = 0, 1

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simulator.decisions import MODE, REPLAY, finished, for_play, for_replay, restart
 from simulator.jit import njit
 from simulator.rulesets.first_panzer_army import consts as c
 from simulator.rulesets.first_panzer_army.game import play_game
@@ -57,14 +58,18 @@ def _run(S, T) -> int:
     return play_game(S, T)
 
 
-def play_one(prep: Prepared, seed: int, players: dict | None = None, forced=None, debug: bool = False):
-    """One game; the state at its end."""
+def play_one(prep: Prepared, seed: int, players: dict | None = None, record=None, debug: bool = False):
+    """One game, its decisions recorded; the state at its end.  Given a `record` (rows kind, n,
+    chosen: `decisions`), the game replays it with the players removed (simulator/decisions.py;
+    a record that is not this game's raises ReplayMismatch)."""
     sides = prep.situation.side_names
     if players is None:
         players = {s: PLAYERS.spec(PLAYERS.default) for s in sides}
     pk, pp = player_rows(players, sides)
-    S = new_state(prep.t, seed, pk, pp, forced=forced, debug=debug)
+    dec = None if record is None else for_replay(record, c.DECISION_KINDS, seed)
+    S = new_state(prep.t, seed, pk, pp, decisions=dec, debug=debug)
     _run(S, prep.t)
+    finished(S.decisions, c.DECISION_KINDS)
     return S
 
 
@@ -83,8 +88,8 @@ def violation(S) -> str | None:
 
 
 def decisions(S) -> np.ndarray:
-    """The recorded (kind, options, chosen) of a game."""
-    return S.dec[: min(int(S.g[G_N_DEC]), c.MAX_DECISIONS)].copy()
+    """The recorded (kind, options, chosen) of a game (its replayed record, if it was replayed)."""
+    return finished(S.decisions, c.DECISION_KINDS) if S.decisions.at[MODE] != REPLAY else S.decisions.log.copy()
 
 
 def unit_type(prep: Prepared, u: int) -> str:
@@ -98,8 +103,9 @@ def play_games(prep: Prepared, seeds, players: dict) -> tuple[pd.DataFrame, pd.D
     pk, pp = player_rows(players, sides)
     games, turns, losses = [], [], []
     turns_n = int(t.k[c.K_TURNS])
+    dec = for_play(0)
     for gi, seed in enumerate(seeds):
-        S = new_state(t, int(seed), pk, pp)
+        S = new_state(t, int(seed), pk, pp, decisions=restart(dec, int(seed)))
         vp = int(_run(S, t))
         winner, level = outcome(vp, t)
         lost = [0, 0]

@@ -1,21 +1,20 @@
 """First Panzer Army players and the one dispatcher between the rules and them.
 
 The engine writes the legal options of a decision into S.opts (rows, columns by kind:
-consts.DECISION_KINDS, docs/first-panzer-army/engine.md) and calls `decide`, which records the
-decision (kind, options, chosen) and asks `choose`; the engine never asks who is playing.  A
-recorded game replays with the players removed (S.forced).  The random player draws uniformly
-on the players' random stream; the heuristic scores the options (heuristic.py).
+consts.DECISION_KINDS, docs/first-panzer-army/engine.md) and calls `decide`, which asks the
+dispatcher `choose` (simulator/decisions.py): replaying a record it asks no player; otherwise the
+core's random player (`random_option` on the players' stream) or the heuristic (heuristic.py)
+answers, and the answer is recorded when the game is recorded.  The engine never asks who is
+playing.
 """
 
 from __future__ import annotations
 
 from policies.catalogue import Catalogue, Param, PlayerType
+from simulator.decisions import decided, random_option, replayed, replaying
 from simulator.jit import njit
-from simulator.rulesets.first_panzer_army.consts import MAX_DECISIONS
 from simulator.rulesets.first_panzer_army.heuristic import best_option
-from simulator.rulesets.first_panzer_army.rng import PLAYERS as PLAYER_STREAM
-from simulator.rulesets.first_panzer_army.rng import randint
-from simulator.rulesets.first_panzer_army.state import G_FORCE, G_N_DEC, G_N_FORCED
+from simulator.rulesets.first_panzer_army.state import G_N_DEC
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -46,28 +45,21 @@ PLAYERS = Catalogue([
 
 
 @njit(cache=True)
-def choose(kind: int, options, n: int, S, T, side: int, player: int, params) -> int:
-    """The dispatcher: a row index among the `n` options."""
-    if player == RANDOM:
-        return randint(S.rng, PLAYER_STREAM, n)
-    return best_option(kind, options, n, S, T, side, params)
+def choose(kind: int, options, n: int, S, T, side: int, player: int, params, decisions) -> int:
+    """The dispatcher: a row index among the `n` options (a single option is taken unasked)."""
+    if replaying(decisions):
+        return replayed(decisions, kind, n)
+    if n <= 1:
+        chosen = 0
+    elif player == RANDOM:
+        chosen = random_option(decisions.rng, n)
+    else:
+        chosen = best_option(kind, options, n, S, T, side, params)
+    return decided(decisions, kind, n, chosen)
 
 
 @njit(cache=True)
 def decide(S, T, kind: int, n: int, side: int) -> int:
-    """Ask `side`'s player to choose among the first `n` rows of S.opts, and record it."""
-    i = S.g[G_N_DEC]
-    if S.g[G_FORCE] == 1 and i < S.g[G_N_FORCED]:
-        chosen = S.forced[i]
-    elif n <= 1:
-        chosen = 0
-    else:
-        chosen = choose(kind, S.opts, n, S, T, side, S.pk[side], S.pp[side])
-    if chosen < 0 or chosen >= n:
-        chosen = 0
-    if i < MAX_DECISIONS:
-        S.dec[i, 0] = kind
-        S.dec[i, 1] = n
-        S.dec[i, 2] = chosen
-    S.g[G_N_DEC] = i + 1
-    return chosen
+    """Ask `side`'s player to choose among the first `n` rows of S.opts."""
+    S.g[G_N_DEC] += 1
+    return choose(kind, S.opts, n, S, T, side, S.pk[side], S.pp[side], S.decisions)

@@ -8,22 +8,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.decisions import Decisions, for_record
 from simulator.rulesets.first_panzer_army import consts as c
-from simulator.rulesets.first_panzer_army.rng import seed_streams
+from simulator.rulesets.first_panzer_army.rng import dice_state
 from simulator.soa import struct_of_arrays
 
 S = struct_of_arrays("S", module=__name__, fields=[
     "u_hex", "u_steps", "u_attacked", "u_join", "u_moved", "u_return", "u_start",
     "control", "fl_taken", "occ", "zoc", "supply", "cc",
     "kg_hex", "kg_att", "kg_def", "cas", "g", "rng",
-    "ev", "dec", "forced", "vp_turn", "steps_turn", "pos_turn", "step_hist",
+    "ev", "decisions", "vp_turn", "steps_turn", "pos_turn", "step_hist",
     "opts", "mp", "prev", "queue", "path", "proll", "mark", "buf", "pk", "pp",
 ])
 
 (G_TURN, G_WEATHER, G_SEG, G_SIDE, G_EXIT_VP, G_ELIM_VP, G_N_EV, G_N_DEC, G_OVERSTACK_OK, G_ORDER_SOV,
- G_ORDER_GER, G_FORCE, G_N_FORCED, G_VIOLATION, G_DEBUG, G_AD_USED, G_EXITS, G_RIVER_ROLL, G_PHASE, G_JOINING,
+ G_ORDER_GER, G_VIOLATION, G_DEBUG, G_AD_USED, G_EXITS, G_RIVER_ROLL, G_PHASE, G_JOINING,
  G_KG_SEL, G_AD_SEL, G_PATH_N, G_SPENT, G_BLOCK_HEX, G_BLOCK_DIR, G_STALE_SUPPLY, G_STALE_CC, G_TRACE_WEATHER,
- G_N) = range(30)
+ G_N) = range(28)
 N_PARAMS = 16
 
 # Invariant violations found in debug mode (S.g[G_VIOLATION]).
@@ -31,8 +32,10 @@ VIOLATIONS = ("", "overstacked at the end of a segment", "opposing units in one 
                "a Soviet unit in the no-go area (12.5)", "a unit moved from EZOC to EZOC (7.2)")
 
 
-def new_state(t, seed: int, pk=(0, 0), pp=None, forced: np.ndarray | None = None, debug: bool = False) -> S:
-    """A fresh game: `pk` the players' kernel ids per side, `pp` their parameter rows (float64[2, N_PARAMS])."""
+def new_state(t, seed: int, pk=(0, 0), pp=None, decisions: Decisions | None = None, debug: bool = False) -> S:
+    """A fresh game: `pk` the players' kernel ids per side, `pp` their parameter rows (float64[2, N_PARAMS]),
+    `decisions` the players' stream and what is done with the decisions (simulator/decisions.py:
+    played, recorded or replayed; recorded unless given)."""
     n_units = t.u_side.shape[0]
     n = t.neighbours.shape[0]
     turns = int(t.k[c.K_TURNS])
@@ -45,9 +48,6 @@ def new_state(t, seed: int, pk=(0, 0), pp=None, forced: np.ndarray | None = None
     g[G_STALE_SUPPLY] = 1      # the supply and C&C maps are traced on first use (zoc.refresh_lines)
     g[G_STALE_CC] = 1
     g[G_TRACE_WEATHER] = -1
-    if forced is not None:
-        g[G_FORCE] = 1
-        g[G_N_FORCED] = len(forced)
     return S(
         u_hex=np.full(n_units, c.NOT_ENTERED, dtype=np.int32),
         u_steps=t.u_max.astype(np.int8).copy(),
@@ -67,10 +67,9 @@ def new_state(t, seed: int, pk=(0, 0), pp=None, forced: np.ndarray | None = None
         kg_def=np.zeros(int(t.k[c.K_KG_COUNT]), dtype=np.int8),
         cas=np.zeros(2, dtype=np.int32),
         g=g,
-        rng=seed_streams(seed),
+        rng=dice_state(seed),
         ev=np.zeros((c.MAX_EVENTS, c.EV_WIDTH), dtype=np.int32),
-        dec=np.zeros((c.MAX_DECISIONS, 3), dtype=np.int32),
-        forced=(np.asarray(forced, dtype=np.int32).copy() if forced is not None else np.zeros(1, dtype=np.int32)),
+        decisions=decisions if decisions is not None else for_record(seed, c.MAX_DECISIONS),
         vp_turn=np.zeros(turns + 1, dtype=np.int32),
         steps_turn=np.zeros((turns + 1, 2), dtype=np.int32),
         pos_turn=np.full((turns + 1, n_units), c.NOT_ENTERED, dtype=np.int32),
