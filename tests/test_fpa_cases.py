@@ -55,6 +55,7 @@ from simulator.rulesets.first_panzer_army.movement import (
     movement_factor,
     reachable,
 )
+from simulator.rulesets.first_panzer_army.rng import dice_state
 from simulator.rulesets.first_panzer_army.state import (
     G_AD_USED,
     G_BLOCK_DIR,
@@ -609,6 +610,40 @@ def test_fpa_5_2_air_superiority_is_the_difference_of_two_dice_ties_rerolled(pre
         air_phase(S, t1)
         assert 1 <= S.cas.max() <= 5 and S.cas.min() == 0
         S.g[G_N_EV] = 0
+
+
+def test_fpa_13_9_crt_results_follow_the_table_column_by_column(prep):
+    """13.9: every printed column's results, sampled through the engine's own combat (`attack`:
+    its die, its table lookup), against the table's probabilities (chi-square, each column).
+    One position (16 Pz against 9 Mech in the open) gives one column; the column sampled is
+    copied into that column's place, so every printed column goes through the same path."""
+    t = prep.t
+    h = open_ground(prep)
+    S = empty(prep)
+    at(S, prep, "9-mc", h)
+    at(S, prep, "16-pz", t.neighbours[h, 0])
+    refresh_lines(S, t)
+    ev = np.zeros(E_N, dtype=np.int64)
+    evaluate(S, t, c.GERMAN, h, c.SEG_FIGHT, 0, 0, ev)
+    here = int(ev[E_COL])
+    n = 300
+    printed = [j for j, name in enumerate(c.COLUMN_NAMES) if name[0] not in "<>"]
+    assert len(printed) == 8 and t.crt.shape[0] == 6
+    for j in printed:
+        crt = t.crt.copy()
+        crt[:, here] = t.crt[:, j]
+        tj = t._replace(crt=crt)
+        seen = Counter()
+        for seed in range(n):
+            S = empty(prep)
+            at(S, prep, "9-mc", h)
+            at(S, prep, "16-pz", t.neighbours[h, 0])
+            refresh_lines(S, tj)
+            S.rng[:] = dice_state(seed + 1000 * j)
+            seen[int(attack(S, tj, c.GERMAN, h, c.SEG_FIGHT))] += 1
+        table = Counter(int(r) for r in t.crt[:, j])
+        assert set(seen) <= set(table), c.COLUMN_NAMES[j]
+        assert _chi2_ok(seen, {r: table[r] / 6 for r in table}, n), (c.COLUMN_NAMES[j], seen, table)
 
 
 # ----------------------------------------------------------------------------- 10.1, 11.0
