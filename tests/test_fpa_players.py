@@ -108,9 +108,11 @@ def test_fpa_soviet_unit_alone_next_to_germans_is_scored_below_a_stacked_one(pre
     tw = np.zeros(64)
     tv = np.zeros(64, dtype=np.int64)
     n = hz.soviet_targets(S, t, params, tw, tv)
+    germans = np.zeros(len(prep.labels), dtype=np.int32)
+    ng = hz.hexes_of(S, t, c.GERMAN, germans)
     u = U(prep, "7-gtc")
-    alone = hz.soviet_hex_value(S, t, H(prep, "1215"), u, tw, tv, n, params)
+    alone = hz.soviet_hex_value(S, t, H(prep, "1215"), u, tw, tv, n, params, germans, ng)
     place(S, t, U(prep, "6-gtc"), H(prep, "1215"))
     refresh_lines(S, t)
-    stacked = hz.soviet_hex_value(S, t, H(prep, "1215"), u, tw, tv, n, params)
+    stacked = hz.soviet_hex_value(S, t, H(prep, "1215"), u, tw, tv, n, params, germans, ng)
     assert stacked > alone

@@ -77,7 +77,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     TOWN,
 )
 from simulator.rulesets.first_panzer_army.movement import stack_ok
-from simulator.rulesets.first_panzer_army.players import decide
+from simulator.rulesets.first_panzer_army.players import decide, put_option
 from simulator.rulesets.first_panzer_army.rng import die
 from simulator.rulesets.first_panzer_army.state import (
     G_AD_SEL,
@@ -443,11 +443,8 @@ def take_loss(S, T, owner: int, units: np.ndarray, n: int) -> None:
             garrison = (T.u_flags[u] & F_GARRISON) != 0
             if pass_ == 0 and garrison and T.k[K_GARRISON_LAST] == 1:
                 continue
-            S.opts[k, 0] = u
-            S.opts[k, 1] = S.u_steps[u]
-            S.opts[k, 2] = attack_factor(S, T, u) + defense_factor(S, T, u)
-            S.opts[k, 3] = T.u_flags[u]
-            k += 1
+            k = put_option(S.opts, k, u, S.u_steps[u], attack_factor(S, T, u) + defense_factor(S, T, u),
+                           T.u_flags[u])
         if k > 0:
             break
     if k == 0:
@@ -483,11 +480,7 @@ def retreat(S, T, u: int) -> None:
         for d in range(6):
             nb = T.neighbours[h, d]
             if nb >= 0 and retreat_ok(S, T, u, nb):
-                S.opts[k, 0] = nb
-                S.opts[k, 1] = u
-                S.opts[k, 2] = 1 if ezoc(S, T, T.u_side[u], nb) else 0
-                S.opts[k, 3] = T.u_side[u]
-                k += 1
+                k = put_option(S.opts, k, nb, u, 1 if ezoc(S, T, T.u_side[u], nb) else 0, T.u_side[u])
     if k == 0:
         for _ in range(T.k[K_BLOCKED_EXTRA]):
             if S.u_hex[u] >= 0:
@@ -512,10 +505,7 @@ def choose_cas(S, T, side: int, target: int, seg: int, cas_att: int, attacking: 
             evaluate(S, T, side, target, seg, m, 0, ev)
         else:
             evaluate(S, T, 1 - side, target, seg, cas_att, m, ev)
-        S.opts[m, 0] = m
-        S.opts[m, 1] = ev[E_COL]
-        S.opts[m, 2] = held
-        S.opts[m, 3] = 1 if attacking else 0
+        put_option(S.opts, m, m, ev[E_COL], held, 1 if attacking else 0)
     i = decide(S, T, CAS, held + 1, side)
     m = S.opts[i, 0]
     S.cas[side] -= m
@@ -553,17 +543,9 @@ def choose_attackers(S, T, side: int, target: int, seg: int, out: np.ndarray) ->
                 x = T.neighbours[h, d]
                 if x >= 0 and x != target and S.occ[1 - side, x] > 0:
                     others += 1
-            S.opts[k, 0] = u
-            S.opts[k, 1] = ev[E_COL]
-            S.opts[k, 2] = ev[E_COL] - now
-            S.opts[k, 3] = others
-            k += 1
+            k = put_option(S.opts, k, u, ev[E_COL], ev[E_COL] - now, others)
         if joined > 0:
-            S.opts[k, 0] = -1
-            S.opts[k, 1] = now
-            S.opts[k, 2] = 0
-            S.opts[k, 3] = 0
-            k += 1
+            k = put_option(S.opts, k, -1, now, 0, 0)
         i = decide(S, T, JOIN, k, side)
         u = S.opts[i, 0]
         if u < 0:
@@ -589,18 +571,11 @@ def choose_support(S, T, side: int, target: int, seg: int) -> None:
         if kg_usable(S, T, i, target, side == GERMAN):
             S.g[G_KG_SEL] = i
             evaluate(S, T, side, target, seg, 0, 0, ev)
-            S.opts[k, 0] = i
-            S.opts[k, 1] = ev[E_COL]
-            S.opts[k, 2] = SUPPORT_KG
-            S.opts[k, 3] = attacking
-            k += 1
+            k = put_option(S.opts, k, i, ev[E_COL], SUPPORT_KG, attacking)
     if k > 0:
         S.g[G_KG_SEL] = -1
         evaluate(S, T, side, target, seg, 0, 0, ev)
-        S.opts[k, 0] = -1
-        S.opts[k, 1] = ev[E_COL]
-        S.opts[k, 2] = SUPPORT_KG
-        S.opts[k, 3] = attacking
+        put_option(S.opts, k, -1, ev[E_COL], SUPPORT_KG, attacking)
         i = decide(S, T, SUPPORT, k + 1, GERMAN)
         S.g[G_KG_SEL] = S.opts[i, 0]
     if S.g[G_AD_USED] != 0:
@@ -610,16 +585,10 @@ def choose_support(S, T, side: int, target: int, seg: int) -> None:
         return
     S.g[G_AD_SEL] = ad
     evaluate(S, T, side, target, seg, 0, 0, ev)
-    S.opts[0, 0] = ad
-    S.opts[0, 1] = ev[E_COL]
-    S.opts[0, 2] = SUPPORT_AD
-    S.opts[0, 3] = attacking
+    put_option(S.opts, 0, ad, ev[E_COL], SUPPORT_AD, attacking)
     S.g[G_AD_SEL] = -1
     evaluate(S, T, side, target, seg, 0, 0, ev)
-    S.opts[1, 0] = -1
-    S.opts[1, 1] = ev[E_COL]
-    S.opts[1, 2] = SUPPORT_AD
-    S.opts[1, 3] = attacking
+    put_option(S.opts, 1, -1, ev[E_COL], SUPPORT_AD, attacking)
     i = decide(S, T, SUPPORT, 2, GERMAN)
     S.g[G_AD_SEL] = S.opts[i, 0]
 
@@ -712,17 +681,10 @@ def advance(S, T, side: int, target: int, units: np.ndarray, n: int) -> None:
             if side == GERMAN and S.g[G_TURN] == T.k[K_STAND_FAST_TURN] and S.u_start[u] >= 0 \
                     and T.fpa_col[S.u_start[u]] >= T.k[K_STAND_FAST_COL] and T.fpa_col[target] < T.k[K_STAND_FAST_COL]:
                 continue
-            S.opts[k, 0] = u
-            S.opts[k, 1] = target
-            S.opts[k, 2] = h
-            S.opts[k, 3] = attack_factor(S, T, u) + defense_factor(S, T, u)
-            k += 1
+            k = put_option(S.opts, k, u, target, h, attack_factor(S, T, u) + defense_factor(S, T, u))
         if k == 0:
             return
-        S.opts[k, 0] = -1
-        S.opts[k, 1] = target
-        S.opts[k, 2] = -1
-        S.opts[k, 3] = 0
+        put_option(S.opts, k, -1, target, -1, 0)
         i = decide(S, T, ADVANCE, k + 1, side)
         u = S.opts[i, 0]
         if u < 0:
@@ -767,17 +729,10 @@ def probe(S, T, u: int, target: int, seg: int) -> None:
                 continue
             if stand_fast_blocks(S, T, v, target) or not stack_ok(S, T, v, target):
                 continue
-            S.opts[k, 0] = v
-            S.opts[k, 1] = target
-            S.opts[k, 2] = frm
-            S.opts[k, 3] = attack_factor(S, T, v) + defense_factor(S, T, v)
-            k += 1
+            k = put_option(S.opts, k, v, target, frm, attack_factor(S, T, v) + defense_factor(S, T, v))
         if k == 0:
             return
-        S.opts[k, 0] = -1
-        S.opts[k, 1] = target
-        S.opts[k, 2] = frm
-        S.opts[k, 3] = 0
+        put_option(S.opts, k, -1, target, frm, 0)
         i = decide(S, T, PROBE_WITH, k + 1, GERMAN)
         v = S.opts[i, 0]
         if v < 0:

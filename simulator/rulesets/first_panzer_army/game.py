@@ -77,7 +77,7 @@ from simulator.rulesets.first_panzer_army.movement import (
     reachable,
     stack_ok,
 )
-from simulator.rulesets.first_panzer_army.players import decide
+from simulator.rulesets.first_panzer_army.players import decide, put_option
 from simulator.rulesets.first_panzer_army.rng import die
 from simulator.rulesets.first_panzer_army.state import (
     G_AD_USED,
@@ -94,7 +94,15 @@ from simulator.rulesets.first_panzer_army.state import (
     G_VIOLATION,
     G_WEATHER,
 )
-from simulator.rulesets.first_panzer_army.zoc import ezoc, log, place, refresh_lines, stack_steps
+from simulator.rulesets.first_panzer_army.zoc import (
+    ezoc,
+    fits_stack,
+    log,
+    place,
+    refresh_lines,
+    stack_map,
+    stack_steps,
+)
 
 # ----------------------------------------------------------------------------- victory (4.0-4.3)
 
@@ -146,11 +154,8 @@ def resolve_overstacks(S, T, side: int) -> None:
             k = 0
             for u in range(T.u_side.shape[0]):
                 if S.u_hex[u] == h and T.u_side[u] == side and T.u_class[u] != STATIC:
-                    S.opts[k, 0] = u
-                    S.opts[k, 1] = S.u_steps[u]
-                    S.opts[k, 2] = T.u_att[u, T.u_max[u] - S.u_steps[u]] + T.u_def[u, T.u_max[u] - S.u_steps[u]]
-                    S.opts[k, 3] = side
-                    k += 1
+                    lost = T.u_max[u] - S.u_steps[u]
+                    k = put_option(S.opts, k, u, S.u_steps[u], T.u_att[u, lost] + T.u_def[u, lost], side)
             i = decide(S, T, OVERSTACK, k, 1 - side)
             u = S.opts[i, 0]
             place(S, T, u, ELIMINATED)
@@ -214,11 +219,7 @@ def setup(S, T) -> None:
             h = h0 if j == 0 else T.neighbours[h0, j - 1]
             if h < 0 or S.occ[SOVIET, h] > 0 or not stack_ok(S, T, u, h):
                 continue
-            S.opts[k, 0] = h
-            S.opts[k, 1] = 1 if j == 0 else 0
-            S.opts[k, 2] = u
-            S.opts[k, 3] = 0
-            k += 1
+            k = put_option(S.opts, k, h, 1 if j == 0 else 0, u, 0)
         if k == 0:
             S.opts[0, 0] = h0
             k = 1
@@ -277,6 +278,22 @@ def kg_phase(S, T) -> None:
     if S.g[G_TURN] < T.k[K_KG_FIRST_TURN]:
         return
     n = T.neighbours.shape[0]
+    # The units do not move while the markers go down: count them around every hex once.
+    near = S.hx[0]
+    contact = S.hx[1]
+    for x in range(n):
+        near[x] = 0
+        contact[x] = 0
+    for u in range(T.u_side.shape[0]):
+        y = S.u_hex[u]
+        if y < 0 or T.u_side[u] != GERMAN or T.u_class[u] == STATIC:
+            continue
+        touching = S.zoc[SOVIET, y] > 0
+        for x in range(n):
+            if T.dist[x, y] <= 1:
+                near[x] += 1
+            if touching and T.dist[x, y] <= 2:
+                contact[x] += 1
     for i in range(S.kg_hex.shape[0]):
         k = 0
         for x in range(n):
@@ -286,16 +303,6 @@ def kg_phase(S, T) -> None:
                     taken = True
             if taken or k >= MAX_OPTIONS - 1:
                 continue
-            near = 0
-            contact = 0
-            for u in range(T.u_side.shape[0]):
-                y = S.u_hex[u]
-                if y < 0 or T.u_side[u] != GERMAN or T.u_class[u] == STATIC:
-                    continue
-                if T.dist[x, y] <= 1:
-                    near += 1
-                if T.dist[x, y] <= 2 and S.zoc[SOVIET, y] > 0:
-                    contact += 1
             free = 1
             if S.zoc[SOVIET, x] > 0:
                 free = 0
@@ -303,15 +310,8 @@ def kg_phase(S, T) -> None:
                 nb = T.neighbours[x, d]
                 if nb >= 0 and S.zoc[SOVIET, nb] > 0:
                     free = 0
-            S.opts[k, 0] = x
-            S.opts[k, 1] = near
-            S.opts[k, 2] = contact
-            S.opts[k, 3] = free
-            k += 1
-        S.opts[k, 0] = -1
-        S.opts[k, 1] = 0
-        S.opts[k, 2] = 0
-        S.opts[k, 3] = 0
+            k = put_option(S.opts, k, x, near[x], contact[x], free)
+        put_option(S.opts, k, -1, 0, 0, 0)
         c = decide(S, T, KG_PLACE, k + 1, GERMAN)
         S.kg_hex[i] = S.opts[c, 0]
         log(S, EV_KG, GERMAN, i, S.kg_hex[i], 0, 0, 0)
@@ -329,17 +329,10 @@ def movement_segment(S, T, side: int) -> None:
         k = 0
         for u in range(nu):
             if T.u_side[u] == side and S.u_hex[u] >= 0 and S.u_moved[u] == 0 and T.u_class[u] != STATIC:
-                S.opts[k, 0] = u
-                S.opts[k, 1] = S.u_hex[u]
-                S.opts[k, 2] = T.u_class[u]
-                S.opts[k, 3] = 0
-                k += 1
+                k = put_option(S.opts, k, u, S.u_hex[u], T.u_class[u], 0)
         if k == 0:
             break
-        S.opts[k, 0] = -1
-        S.opts[k, 1] = -1
-        S.opts[k, 2] = 0
-        S.opts[k, 3] = 0
+        put_option(S.opts, k, -1, -1, 0, 0)
         i = decide(S, T, MOVE_UNIT, k + 1, side)
         u = S.opts[i, 0]
         if u < 0:
@@ -350,11 +343,7 @@ def movement_segment(S, T, side: int) -> None:
         k = destinations(S, T, u, mf)
         ex = can_exit(S, T, u, mf)
         if ex >= 0:
-            S.opts[k, 0] = EXITED
-            S.opts[k, 1] = S.mp[ex]
-            S.opts[k, 2] = u
-            S.opts[k, 3] = ex
-            k += 1
+            k = put_option(S.opts, k, EXITED, S.mp[ex], u, ex)
         i = decide(S, T, MOVE_TO, k, side)
         dest = S.opts[i, 0]
         start = S.u_hex[u]
@@ -379,14 +368,12 @@ def destinations(S, T, u: int, mf: int) -> int:
     """MOVE_TO rows for unit `u` with `mf` MP: every hex it can reach and end in without
     overstacking (its own hex = stay), with the MP it costs; returns their number."""
     reachable(S, T, u, mf)
+    steps = S.hx[0]
+    stack_map(S, T, u, steps)
     k = 0
     for h in range(T.neighbours.shape[0]):
-        if S.mp[h] < INF and k < MAX_OPTIONS - 1 and (h == S.u_hex[u] or stack_ok(S, T, u, h)):
-            S.opts[k, 0] = h
-            S.opts[k, 1] = S.mp[h]
-            S.opts[k, 2] = u
-            S.opts[k, 3] = 0
-            k += 1
+        if S.mp[h] < INF and k < MAX_OPTIONS - 1 and (h == S.u_hex[u] or fits_stack(S, T, u, h, steps)):
+            k = put_option(S.opts, k, h, S.mp[h], u, 0)
     return k
 
 
@@ -427,17 +414,10 @@ def move_with(S, T, side: int, start: int, stop: int) -> None:
             cost = follow_cost(S, T, v, start, stop)
             if cost > movement_factor(S, T, v):
                 continue
-            S.opts[k, 0] = v
-            S.opts[k, 1] = stop
-            S.opts[k, 2] = start
-            S.opts[k, 3] = cost
-            k += 1
+            k = put_option(S.opts, k, v, stop, start, cost)
         if k == 0:
             return
-        S.opts[k, 0] = -1
-        S.opts[k, 1] = stop
-        S.opts[k, 2] = start
-        S.opts[k, 3] = 0
+        put_option(S.opts, k, -1, stop, start, 0)
         i = decide(S, T, MOVE_WITH, k + 1, side)
         v = S.opts[i, 0]
         if v < 0:
@@ -480,23 +460,12 @@ def combat_segment(S, T, side: int, seg: int) -> None:
                         continue       # 12.5: no Soviet attack into the no-go area
                     S.mark[x] = 1
                     evaluate(S, T, side, x, seg, 0, 0, ev)
-                    S.opts[k, 0] = x
-                    S.opts[k, 1] = 0
-                    S.opts[k, 2] = ev[E_COL]
-                    S.opts[k, 3] = S.occ[1 - side, x]
-                    k += 1
+                    k = put_option(S.opts, k, x, 0, ev[E_COL], S.occ[1 - side, x])
                 elif side == GERMAN and probe_ok(S, T, x) and stack_ok(S, T, u, x) and not stand_fast_blocks(S, T, u, x):
-                    S.opts[k, 0] = x
-                    S.opts[k, 1] = 1
-                    S.opts[k, 2] = u
-                    S.opts[k, 3] = 0
-                    k += 1
+                    k = put_option(S.opts, k, x, 1, u, 0)
         if k == 0:
             break
-        S.opts[k, 0] = -1
-        S.opts[k, 1] = 0
-        S.opts[k, 2] = 0
-        S.opts[k, 3] = 0
+        put_option(S.opts, k, -1, 0, 0, 0)
         i = decide(S, T, ATTACK, k + 1, side)
         target = S.opts[i, 0]
         if target < 0:
@@ -549,11 +518,7 @@ def reinforcement_phase(S, T) -> None:
         for h in range(T.neighbours.shape[0]):
             ok = T.entry[h] == 1 or (h == tern and S.control[h] == GERMAN and S.cc[h] == 1)
             if ok and S.occ[SOVIET, h] == 0 and stack_ok(S, T, u, h):
-                S.opts[k, 0] = h
-                S.opts[k, 1] = u
-                S.opts[k, 2] = 0
-                S.opts[k, 3] = 0
-                k += 1
+                k = put_option(S.opts, k, h, u, 0, 0)
         if k == 0:
             log(S, EV_REINFORCE, GERMAN, u, -1, 0, 0, 0)
             continue
@@ -583,11 +548,7 @@ def replacement_phase(S, T) -> None:
         for h in range(n):
             if T.vp_hex[h] > 0 and S.control[h] == SOVIET and S.supply[h] == 1 and S.mark[h] == 0 \
                     and S.occ[GERMAN, h] == 0 and not ezoc(S, T, SOVIET, h) and stack_ok(S, T, u, h):
-                S.opts[k, 0] = h
-                S.opts[k, 1] = u
-                S.opts[k, 2] = 0
-                S.opts[k, 3] = 0
-                k += 1
+                k = put_option(S.opts, k, h, u, 0, 0)
         if k == 0:
             S.u_steps[u] = 0
             if T.k[K_REPL_NO_HEX] == 1:

@@ -27,9 +27,6 @@ from simulator.rulesets.first_panzer_army.consts import (
     GERMAN,
     JOIN,
     K_EXIT_MAX,
-    K_GER_STACK,
-    K_SOV_ART_STACK,
-    K_SOV_STACK,
     K_TURNS,
     KG_PLACE,
     LOSS,
@@ -50,7 +47,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     TOWN,
 )
 from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN, G_WEATHER
-from simulator.rulesets.first_panzer_army.zoc import stack_steps
+from simulator.rulesets.first_panzer_army.zoc import fits_stack, stack_map
 
 (P_SOV_MIN_COL, P_GER_MIN_COL, P_WEST, P_TOWN, P_EXIT_TURN, P_CAS, P_SCREEN, P_HOLD_RADIUS, P_HOLD_STEPS, P_GOAL,
  P_CC, P_DANGER, P_ATTACK_EDGE, P_SOV_DANGER, P_STACK) = range(15)
@@ -71,6 +68,28 @@ def nearest_unit(S, T, side: int, h: int) -> int:
         x = S.u_hex[u]
         if x >= 0 and T.u_side[u] == side and T.dist[h, x] < best:
             best = T.dist[h, x]
+    return best
+
+
+@njit(cache=True)
+def hexes_of(S, T, side: int, out) -> int:
+    """The hexes of `side`'s units on the map into `out` (one a unit); returns their number."""
+    k = 0
+    for u in range(T.u_side.shape[0]):
+        x = S.u_hex[u]
+        if x >= 0 and T.u_side[u] == side:
+            out[k] = x
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def nearest_of(T, h: int, hexes, n: int) -> int:
+    """`nearest_unit` with the side's hexes listed once (`hexes_of`)."""
+    best = 1 << 20
+    for j in range(n):
+        if T.dist[h, hexes[j]] < best:
+            best = T.dist[h, hexes[j]]
     return best
 
 
@@ -104,7 +123,8 @@ def soviet_targets(S, T, params, tw, tv) -> int:
 
 
 @njit(cache=True)
-def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params) -> float:
+def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params, germans, ng: int) -> float:
+    """Where a Soviet unit should stop (`germans`: the German units' hexes, `hexes_of`)."""
     s = 0.0
     # German-held towns and FLs, nearer and weaker held is better; an empty one is taken by
     # entering it.
@@ -118,7 +138,7 @@ def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params) -> float:
         elif d == 1 and S.occ[GERMAN, v] > 0:
             assault = True       # next to a held town: a place to attack it from
             s += tw[j]
-    dg = nearest_unit(S, T, GERMAN, h)
+    dg = nearest_of(T, h, germans, ng)
     s -= params[P_SCREEN] * 0.3 * dg
     if T.vp_hex[h] > 0 and S.control[h] == SOVIET and dg <= 10:
         # 3.3: the last unit to move through a town holds it; the Germans move last each turn,
@@ -256,28 +276,16 @@ def crt_edge(T, col: int) -> float:
 
 
 @njit(cache=True)
-def room_for(S, T, u: int, h: int) -> bool:
-    """Whether unit `u` could end in hex `h` within the stacking limits (6.1, 6.2)."""
-    if T.u_class[u] == STATIC:
-        return True
-    steps = 0 if S.u_hex[u] == h else S.u_steps[u]
-    if T.u_side[u] == GERMAN:
-        return stack_steps(S, T, GERMAN, h, False) + steps <= T.k[K_GER_STACK]
-    art = T.u_class[u] == ARTILLERY
-    limit = T.k[K_SOV_ART_STACK] if art else T.k[K_SOV_STACK]
-    return stack_steps(S, T, SOVIET, h, art) + steps <= limit
-
-
-@njit(cache=True)
-def bank_risk(S, T, u: int, h: int) -> bool:
+def bank_risk(S, T, u: int, h: int, steps_map) -> bool:
     """Whether the path to `h` (S.prev, from the engine's reach of this unit) crosses a river
     at a die roll's cost (12.3: not in frost, not into or out of a town or FL) and then runs
     through a hex where the unit could not stay: a bad roll leaves it short of MP (12.2) on
-    the bank or further on, overstacked (6.0)."""
+    the bank or further on, overstacked (6.0).
+    `steps_map`: the stacking steps of every hex for `u` (zoc.stack_map)."""
     if S.g[G_WEATHER] == FROST:
         return False
     start = S.u_hex[u]
-    path = np.empty(64, dtype=np.int64)
+    path = S.work[2]
     n = 0
     b = h
     while b != start and b >= 0 and n < 64:
@@ -293,7 +301,7 @@ def bank_risk(S, T, u: int, h: int) -> bool:
                 if not (T.terrain[here] == TOWN or T.terrain[here] == FL or T.terrain[nxt] == TOWN
                         or T.terrain[nxt] == FL):
                     crossed = True
-        if crossed and here != start and not room_for(S, T, u, here):
+        if crossed and here != start and not fits_stack(S, T, u, here, steps_map):
             return True
         here = nxt
     return False
@@ -305,10 +313,17 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
     best_score = NEG
     goal = -1
     nt = 0
-    tw = np.zeros(64, dtype=np.float64)
-    tv = np.zeros(64, dtype=np.int64)
-    if side == SOVIET and (kind == MOVE_TO or kind == MOVE_WITH):
+    soviet_move = side == SOVIET and (kind == MOVE_TO or kind == MOVE_WITH)
+    tw = np.zeros(64 if soviet_move else 0, dtype=np.float64)
+    tv = np.zeros(64 if soviet_move else 0, dtype=np.int64)
+    germans = S.work[1]
+    ng = 0
+    if soviet_move:
         nt = soviet_targets(S, T, params, tw, tv)
+        ng = hexes_of(S, T, GERMAN, germans)
+    steps_map = S.work[0]
+    if kind == MOVE_TO and n > 0:
+        stack_map(S, T, opts[0, 2], steps_map)      # every row moves the same unit
     if side == GERMAN and n > 0 and (kind == MOVE_TO or kind == ADVANCE or kind == RETREAT):
         u0 = opts[0, 2] if kind == MOVE_TO else opts[0, 1] if kind == RETREAT else -1
         if kind == RETREAT and opts[0, 3] != GERMAN:
@@ -335,14 +350,14 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
                 scores = (T.u_flags[u] & F_CORPS) != 0 and S.g[G_EXITS] < T.k[K_EXIT_MAX]
                 score = 1.0e6 if scores else -1.0e6
             elif side == SOVIET:
-                score = soviet_hex_value(S, T, h, u, tw, tv, nt, params)
+                score = soviet_hex_value(S, T, h, u, tw, tv, nt, params, germans, ng)
             else:
                 score = german_hex_value(S, T, h, u, goal, params)
             score -= 0.001 * opts[i, 1]
             if h >= 0:
-                if h == S.u_hex[u] and not room_for(S, T, u, h):
+                if h == S.u_hex[u] and not fits_stack(S, T, u, h, steps_map):
                     score -= 1.0e4      # 3.2(5), 6.0: the set-up overstack must be gone
-                elif bank_risk(S, T, u, h):
+                elif bank_risk(S, T, u, h, steps_map):
                     score -= 50.0
         elif kind == ATTACK:
             if opts[i, 0] < 0:
@@ -436,8 +451,8 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
                 stop = opts[i, 1]
                 frm = opts[i, 2]
                 if side == SOVIET:
-                    score = soviet_hex_value(S, T, stop, v, tw, tv, nt, params) \
-                        - soviet_hex_value(S, T, frm, v, tw, tv, nt, params) - 0.5
+                    score = soviet_hex_value(S, T, stop, v, tw, tv, nt, params, germans, ng) \
+                        - soviet_hex_value(S, T, frm, v, tw, tv, nt, params, germans, ng) - 0.5
                 else:
                     g = german_goal(S, T, v, params)
                     score = german_hex_value(S, T, stop, v, g, params) - german_hex_value(S, T, frm, v, g, params) - 0.5

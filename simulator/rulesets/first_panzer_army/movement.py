@@ -127,11 +127,42 @@ def river_cost(S, T, a: int, d: int, roll: int) -> int:
 
 
 @njit(cache=True)
+def kg_free_map(S, T, out) -> None:
+    """`kg_free` of every hex at once, into `out` (1 = free): the markers and the Soviet ZOC
+    stay put while a unit's reach is worked out, so each hex is asked once, not once an edge."""
+    for h in range(out.shape[0]):
+        out[h] = 0
+    if S.g[G_WEATHER] == STORM and T.k[K_STORM_KG] == 0:
+        return
+    radius = T.k[K_KG_MOVE_RADIUS]
+    for i in range(S.kg_hex.shape[0]):
+        kh = S.kg_hex[i]
+        if kh < 0:
+            continue
+        ok = S.zoc[SOVIET, kh] == 0
+        for d in range(6):
+            nb = T.neighbours[kh, d]
+            if nb >= 0 and S.zoc[SOVIET, nb] > 0:
+                ok = False
+        if ok:
+            for h in range(out.shape[0]):
+                if T.dist[kh, h] <= radius:
+                    out[h] = 1
+
+
+@njit(cache=True)
 def enter_cost(S, T, u: int, a: int, d: int, roll: int) -> int:
     """MP for unit `u` to enter the neighbour of `a` in direction `d`; INF where it may not."""
     b = T.neighbours[a, d]
     if b < 0:
         return INF
+    return _enter_cost(S, T, u, a, d, roll, T.u_side[u] == GERMAN and kg_free(S, T, b))
+
+
+@njit(cache=True, inline="always")
+def _enter_cost(S, T, u: int, a: int, d: int, roll: int, free: bool) -> int:
+    """`enter_cost` with the neighbour's `kg_free` known (`free`)."""
+    b = T.neighbours[a, d]
     side = T.u_side[u]
     if enemy_in(S, side, b):
         return INF
@@ -140,7 +171,7 @@ def enter_cost(S, T, u: int, a: int, d: int, roll: int) -> int:
     if side == GERMAN and S.g[G_TURN] == T.k[K_STAND_FAST_TURN] and S.u_start[u] >= 0 \
             and T.fpa_col[S.u_start[u]] >= T.k[K_STAND_FAST_COL] and T.fpa_col[b] < T.k[K_STAND_FAST_COL]:
         return INF       # 3.2(6)
-    if side == GERMAN and kg_free(S, T, b):
+    if side == GERMAN and free:
         return 0         # 12.4, river crossings included
     mech = 0 if T.u_class[u] == NON_MECH else 1
     return T.tmp[T.terrain[b], mech] + river_cost(S, T, a, d, roll)
@@ -154,6 +185,9 @@ def reachable(S, T, u: int, mf: int) -> None:
     n = T.neighbours.shape[0]
     side = T.u_side[u]
     start = S.u_hex[u]
+    free = S.hx[1]
+    if side == GERMAN:
+        kg_free_map(S, T, free)
     for h in range(n):
         S.mp[h] = INF
         S.prev[h] = -1
@@ -179,7 +213,7 @@ def reachable(S, T, u: int, mf: int) -> None:
                 continue       # 7.2: never directly from EZOC to EZOC
             if h == S.g[G_BLOCK_HEX] and d == S.g[G_BLOCK_DIR]:
                 continue       # OQ-FPA-12 may_turn_back: not across the hexside it failed
-            cost = enter_cost(S, T, u, h, d, 0)
+            cost = _enter_cost(S, T, u, h, d, 0, side == GERMAN and free[b] == 1)
             if cost >= INF:
                 continue
             new = S.mp[h] + cost

@@ -58,6 +58,16 @@ def choose(kind: int, options, n: int, S, T, side: int, player: int, params, dec
     return decided(decisions, kind, n, chosen)
 
 
+@njit(cache=True, inline="always")
+def put_option(opts, k: int, a: int, b: int, c: int, d: int) -> int:
+    """Write option row `k` (its four columns, as its kind declares them); returns k + 1."""
+    opts[k, 0] = a
+    opts[k, 1] = b
+    opts[k, 2] = c
+    opts[k, 3] = d
+    return k + 1
+
+
 @njit(cache=True)
 def decide(S, T, kind: int, n: int, side: int) -> int:
     """Ask `side`'s player to choose among the first `n` rows of S.opts."""

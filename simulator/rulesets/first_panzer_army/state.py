@@ -18,7 +18,7 @@ S = struct_of_arrays("S", module=__name__, fields=[
     "control", "fl_taken", "occ", "zoc", "supply", "cc",
     "kg_hex", "kg_att", "kg_def", "cas", "g", "rng",
     "ev", "decisions", "vp_turn", "steps_turn", "pos_turn", "step_hist",
-    "opts", "mp", "prev", "queue", "path", "proll", "mark", "buf", "pk", "pp",
+    "opts", "mp", "prev", "queue", "path", "proll", "mark", "buf", "hx", "work", "pk", "pp",
 ])
 
 (G_TURN, G_WEATHER, G_SEG, G_SIDE, G_EXIT_VP, G_ELIM_VP, G_N_EV, G_N_DEC, G_OVERSTACK_OK, G_ORDER_SOV,
@@ -82,6 +82,8 @@ def new_state(t, seed: int, pk=(0, 0), pp=None, decisions: Decisions | None = No
         proll=np.zeros(n, dtype=np.int32),
         mark=np.zeros(n, dtype=np.int32),
         buf=np.zeros((4, 64), dtype=np.int32),
+        hx=np.zeros((2, n), dtype=np.int32),       # the engine's per-hex scratch (stacking map, KG counts)
+        work=np.zeros((3, n), dtype=np.int32),     # the players' scratch (heuristic.py)
         pk=np.asarray(pk, dtype=np.int64),
         pp=(np.asarray(pp, dtype=np.float64) if pp is not None else np.zeros((2, N_PARAMS), dtype=np.float64)),
     )

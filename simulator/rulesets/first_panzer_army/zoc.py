@@ -9,9 +9,13 @@ import numpy as np
 
 from simulator.jit import njit
 from simulator.rulesets.first_panzer_army.consts import (
+    ARTILLERY,
     FL,
     GERMAN,
     K_CC_OWN_EZOC,
+    K_GER_STACK,
+    K_SOV_ART_STACK,
+    K_SOV_STACK,
     K_STORM_ZOC,
     K_SUPPLY_OWN_EZOC,
     MAX_EVENTS,
@@ -166,3 +170,32 @@ def stack_steps(S, T, side: int, h: int, artillery: bool) -> int:
                 continue
             total += S.u_steps[u]
     return total
+
+
+@njit(cache=True)
+def stack_map(S, T, u: int, out) -> None:
+    """`stack_steps` of every hex at once, for unit `u`'s side (and, Soviet, its artillery or
+    not) into `out`: one pass over the units instead of one a hex, where many hexes are asked."""
+    side = T.u_side[u]
+    artillery = T.u_class[u] == ARTILLERY
+    for h in range(out.shape[0]):
+        out[h] = 0
+    for v in range(T.u_side.shape[0]):
+        x = S.u_hex[v]
+        if x >= 0 and T.u_side[v] == side and T.u_class[v] != STATIC:
+            if side == SOVIET and (T.u_class[v] == ARTILLERY) != artillery:
+                continue
+            out[x] += S.u_steps[v]
+
+
+@njit(cache=True)
+def fits_stack(S, T, u: int, h: int, steps_map) -> bool:
+    """Whether unit `u` may end in hex `h` within the stacking limits (6.1, 6.2; garrisons
+    count nothing), `steps_map` being `stack_map` for `u`."""
+    if T.u_class[u] == STATIC:
+        return True
+    steps = 0 if S.u_hex[u] == h else S.u_steps[u]
+    if T.u_side[u] == GERMAN:
+        return steps_map[h] + steps <= T.k[K_GER_STACK]
+    limit = T.k[K_SOV_ART_STACK] if T.u_class[u] == ARTILLERY else T.k[K_SOV_STACK]
+    return steps_map[h] + steps <= limit
