@@ -1,0 +1,130 @@
+"""First Panzer Army: which reconstructed values move the balance most (issue 19, item 4).
+
+Plays the baseline and one variant per reconstructed value (each at the low and high end of the
+range docs/first-panzer-army/README.md gives it) on the same seeds with the default players,
+and prints a markdown table: mean Soviet VP with its 95 % t interval, the paired change against
+the baseline (same seeds) with its 95 % interval, and the Soviet win / draw / German win shares
+with Wilson intervals (FPA 4.3).  The variants are overrides, made from the data as it stands,
+so the table follows any edit of the data:
+
+    .venv/bin/python tools/fpa_sensitivity.py --games 200 [--out docs/first-panzer-army/sensitivity.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from simulator.rulesets.first_panzer_army.engine import play_games, prepare  # noqa: E402
+from simulator.rulesets.first_panzer_army.players import PLAYERS  # noqa: E402
+from simulator.situation import load_situation  # noqa: E402
+from simulator.stats import wilson  # noqa: E402
+
+SITUATION = "situations/first-panzer-army/kamenets-podolsky.toml"
+UNITS = ROOT / "situations" / "rulesets" / "first-panzer-army" / "units.toml"
+
+
+def scaled(factors: list[int], f: float) -> list[int]:
+    """Each factor times f, rounded half up, at least 1 where it was."""
+    return [max(1, math.floor(x * f + 0.5)) if x > 0 else 0 for x in factors]
+
+
+def variants() -> dict[str, dict]:
+    """Name -> overrides: the low and high end of each uncertain reconstructed value."""
+    units = tomllib.loads(UNITS.read_text())["units"]
+    sit = tomllib.loads((ROOT / SITUATION).read_text())
+    german = next(s for s in sit["side"] if s["name"] == "german")
+    relief = [r["turn"] for r in german.get("reinforcement", [])]
+    divisions = [k for k, v in units.items() if v["side"] == "german" and v.get("size") == "XX"
+                 and not v.get("garrison")]
+    mobile = [k for k, v in units.items() if v["side"] == "soviet" and v.get("size") == "XXX"
+              and v.get("type") in ("tank", "motorized_rifle")]
+    rifle = [k for k, v in units.items() if v["side"] == "soviet" and v.get("size") == "XXX" and v.get("type") == "rifle"]
+
+    def top(k: str, delta: int = 0, value: int | None = None) -> list[int]:
+        a = list(units[k]["attack"])
+        a[0] = value if value is not None else a[0] + delta
+        return a
+
+    out = {}
+    for d, word in ((-1, "earlier"), (1, "later")):
+        out[f"relief one turn {word}"] = {f"situation.side.german.reinforcement.{i}.turn": t + d
+                                          for i, t in enumerate(relief)}
+    for f in (0.75, 1.25):
+        out[f"German division AF x{f}"] = {f"units.{k}.attack": scaled(units[k]["attack"], f) for k in divisions}
+    for d in (-1, 1):
+        out[f"Soviet tank/mech corps AF {d:+d}"] = {f"units.{k}.attack": top(k, d) for k in mobile}
+    for v in (2, 4):
+        out[f"Soviet rifle corps AF {v}"] = {f"units.{k}.attack": top(k, value=v) for k in rifle}
+    out["German concentric 1R (OQ-FPA-3)"] = {"concentric.german_shift": 1}
+    out["9 Mech DF 12 (OQ-FPA-5)"] = {"units.9-mc.defense": [12, units["9-mc"]["defense"][1]]}
+    return out
+
+
+def play(overrides: dict | None, seeds) -> np.ndarray:
+    sit = load_situation(SITUATION, overrides=overrides)
+    prep = prepare(sit)
+    players = {s: PLAYERS.spec(PLAYERS.default) for s in sit.side_names}
+    games, _, _ = play_games(prep, seeds, players)
+    return games["vp"].to_numpy()
+
+
+def t_interval(x: np.ndarray) -> tuple[float, float, float]:
+    m = float(np.mean(x))
+    if len(x) < 2 or np.std(x) == 0:
+        return m, m, m
+    h = stats.t.ppf(0.975, len(x) - 1) * float(np.std(x, ddof=1)) / math.sqrt(len(x))
+    return m, m - h, m + h
+
+
+def shares(vp: np.ndarray) -> str:
+    n = len(vp)
+    cells = []
+    for k in (int((vp >= 32).sum()), int(((vp >= 28) & (vp <= 31)).sum()), int((vp <= 27).sum())):
+        lo, hi = wilson(k, n)
+        cells.append(f"{100 * k / n:.0f} % [{100 * lo:.0f}, {100 * hi:.0f}]")
+    return " | ".join(cells)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    seeds = list(range(args.seed, args.seed + args.games))
+    t0 = time.time()
+    base = play(None, seeds)
+    m, lo, hi = t_interval(base)
+    rows = [f"| baseline (the data as they stand) | {m:.1f} [{lo:.1f}, {hi:.1f}] | — | {shares(base)} |"]
+    effects = []
+    for name, sets in variants().items():
+        vp = play(sets, seeds)
+        m, lo, hi = t_interval(vp)
+        d, dlo, dhi = t_interval(vp - base)
+        effects.append((abs(d), f"| {name} | {m:.1f} [{lo:.1f}, {hi:.1f}] | {d:+.1f} [{dlo:+.1f}, {dhi:+.1f}] | "
+                                f"{shares(vp)} |"))
+        print(f"{name}: {m:.1f} ({d:+.1f})", file=sys.stderr, flush=True)
+    rows += [r for _, r in sorted(effects, key=lambda e: -e[0])]
+    head = [f"Heuristic v heuristic (the default players on both sides), seeds {seeds[0]}-{seeds[-1]}, "
+            f"{args.games} games a row, the same seeds in every row ({time.time() - t0:.0f} s).", "",
+            "| reconstructed value | mean Soviet VP [95 %] | change v baseline, paired [95 %] | Soviet win | draw | "
+            "German win |", "|---|---|---|---|---|---|"]
+    text = "\n".join(head + rows) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
