@@ -11,7 +11,7 @@ Geometry is in *hex units*: centre-to-centre distance between neighbours 1 (6.8 
 map, FPA 1.1), x east, y south.  Corners are kept on an integer lattice (x in units of
 1/(2*sqrt 3), y in half units) so that two hexes' shared corners compare equal exactly.
 
-Used by tools/fpa_mapgen.py, tools/fpa_mapdraw.py and tests/test_fpa_data.py.
+Used by tools/fpa_mapgen.py, tools/fpa_mapdraw.py and tests/first_panzer_army/test_fpa_data.py.
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ from simulator.rulesets.first_panzer_army.rng import dice_state, die
 from simulator.rulesets.first_panzer_army.state import G_ELIM_VP, G_TURN, G_WEATHER
 from simulator.rulesets.first_panzer_army.zoc import place, refresh_lines
 from simulator.situation import load_situation
-from tests.test_fpa_cases import followed, force, open_ground
-from tests.test_fpa_rules import SITUATION, H, U, empty, put
+from tests.first_panzer_army.test_fpa_cases import followed, force, open_ground
+from tests.first_panzer_army.test_fpa_rules import SITUATION, H, U, empty, put
 
 
 @cache

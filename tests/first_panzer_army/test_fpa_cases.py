@@ -70,7 +70,7 @@ from simulator.rulesets.first_panzer_army.state import (
 )
 from simulator.rulesets.first_panzer_army.zoc import place, refresh_lines
 from simulator.situation import load_situation
-from tests.test_fpa_rules import SITUATION, H, U, empty
+from tests.first_panzer_army.test_fpa_rules import SITUATION, H, U, empty
 
 
 @pytest.fixture(scope="module")

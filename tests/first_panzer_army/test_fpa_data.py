@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULESET_DIR = ROOT / "situations" / "rulesets" / "first-panzer-army"
 BOARD_FILE = RULESET_DIR / "boards" / "board-fpa.json"
 SITUATION_FILE = ROOT / "situations" / "first-panzer-army" / "kamenets-podolsky.toml"
