@@ -93,12 +93,48 @@ def test_fpa_soviet_targets_weakly_held_towns_draw_more_than_strong_ones(prep, p
     S = position(prep, **{"17_pz": "1014", "19_pz": "0910"})   # 6 steps v 4 steps
     tw = np.zeros(64)
     tv = np.zeros(64, dtype=np.int64)
-    n = hz.soviet_targets(S, t, params, tw, tv)
+    n = hz.soviet_targets(S, t, params, tw, tv, -1)
     w = {int(tv[i]): tw[i] for i in range(n)}
     assert w[H(prep, "0910")] > w[H(prep, "1014")]
     assert w[H(prep, "0921")] > w[H(prep, "0910")]            # empty
     assert H(prep, "0413") not in w                          # Buchach: no-go area
     assert H(prep, "2603") not in w                          # Krasilov: Soviet from the start
+
+
+def test_fpa_soviet_targets_a_town_ringed_by_enough_soviet_steps_pulls_less(prep, params):
+    """Replays: the Soviets piled onto one town (18 of 23 units around a 2-step town) while
+    others went untouched.  Beyond `soviet_mass` x (1 + German steps) Soviet steps within 2
+    hexes, a town's pull falls in proportion; the moving unit does not count itself."""
+    t = prep.t
+    assert params[hz.P_SOV_MASS] == 0.0        # off by default: massing measured better (engine.md)
+    params = params.copy()
+    params[hz.P_SOV_MASS] = 1.5
+    S = position(prep, **{"19_pz": "0910"})
+    town = H(prep, "0910")
+    tw = np.zeros(64)
+    tv = np.zeros(64, dtype=np.int64)
+
+    def pull(mover=-1):
+        n = hz.soviet_targets(S, t, params, tw, tv, mover)
+        return {int(tv[i]): tw[i] for i in range(n)}[town]
+
+    alone = pull()
+    ring = ["6-gtc", "7-gtc", "10-gtc", "11-gtc", "4-gtc", "9-mc"]
+    for uid, d in zip(ring, range(6), strict=True):
+        place(S, t, U(prep, uid), int(t.neighbours[town, d]))
+    refresh_lines(S, t)
+    held = hz.german_steps_in(S, t, town, -1)
+    ringed = sum(int(S.u_steps[U(prep, x)]) for x in ring)
+    need = params[hz.P_SOV_MASS] * (1 + held)
+    assert ringed > need
+    assert pull() == pytest.approx(alone * need / ringed)
+    # a unit of the ring weighing whether to stay counts only the others
+    others = ringed - int(S.u_steps[U(prep, "6-gtc")])
+    assert pull(U(prep, "6-gtc")) == pytest.approx(alone * min(1.0, need / others))
+    no_limit = params.copy()
+    no_limit[hz.P_SOV_MASS] = 0.0
+    n = hz.soviet_targets(S, t, no_limit, tw, tv, -1)
+    assert {int(tv[i]): tw[i] for i in range(n)}[town] == pytest.approx(alone)
 
 
 def test_fpa_soviet_unit_alone_next_to_germans_is_scored_below_a_stacked_one(prep, params):
@@ -107,7 +143,7 @@ def test_fpa_soviet_unit_alone_next_to_germans_is_scored_below_a_stacked_one(pre
     S = position(prep, **{"16_pz": "1216", "9_mc": "1114"})
     tw = np.zeros(64)
     tv = np.zeros(64, dtype=np.int64)
-    n = hz.soviet_targets(S, t, params, tw, tv)
+    n = hz.soviet_targets(S, t, params, tw, tv, -1)
     germans = np.zeros(len(prep.labels), dtype=np.int32)
     ng = hz.hexes_of(S, t, c.GERMAN, germans)
     u = U(prep, "7-gtc")
@@ -116,3 +152,31 @@ def test_fpa_soviet_unit_alone_next_to_germans_is_scored_below_a_stacked_one(pre
     refresh_lines(S, t)
     stacked = hz.soviet_hex_value(S, t, H(prep, "1215"), u, tw, tv, n, params, germans, ng)
     assert stacked > alone
+
+
+def test_fpa_german_units_with_no_town_to_man_go_to_the_most_threatened_held_town(prep, params):
+    """Replays: the spare German line stood idle in the west while the Soviets massed on a town.
+    A unit `german_goal` finds no town for is sent, as a reserve, to the held (German-controlled)
+    town with the most Soviet steps within 2 hexes, at least `reserve_threat` of them."""
+    t = prep.t
+    S = position(prep, **{"19_pz": "0910", "17_pz": "1014"})
+    assert params[hz.P_RESERVE] == 4.0
+    assert hz.threatened_hold(S, t, params) == -1                  # no Soviet near any town
+    place(S, t, U(prep, "6-gtc"), int(t.neighbours[H(prep, "0910"), 0]))     # 2 steps: too few
+    refresh_lines(S, t)
+    assert hz.threatened_hold(S, t, params) == -1
+    place(S, t, U(prep, "7-gtc"), int(t.neighbours[H(prep, "0910"), 1]))     # 4 steps: a threat
+    place(S, t, U(prep, "15-rc"), int(t.neighbours[H(prep, "1014"), 3]))     # 2 steps at Kopychintsy
+    refresh_lines(S, t)
+    assert hz.threatened_hold(S, t, params) == H(prep, "0910")
+    off = params.copy()
+    off[hz.P_RESERVE] = 0.0
+    # every held town manned: the goal is the reserve's town, or none when it is switched off
+    many = params.copy()
+    many[hz.P_HOLD_STEPS] = 0.0
+    u = U(prep, "1-pz")
+    place(S, t, u, H(prep, "0805"))
+    refresh_lines(S, t)
+    assert hz.german_goal(S, t, u, many) == H(prep, "0910")
+    off[hz.P_HOLD_STEPS] = 0.0
+    assert hz.german_goal(S, t, u, off) == -1

@@ -50,7 +50,7 @@ from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN, G_WEATHE
 from simulator.rulesets.first_panzer_army.zoc import fits_stack, stack_map
 
 (P_SOV_MIN_COL, P_GER_MIN_COL, P_WEST, P_TOWN, P_EXIT_TURN, P_CAS, P_SCREEN, P_HOLD_RADIUS, P_HOLD_STEPS, P_GOAL,
- P_CC, P_DANGER, P_ATTACK_EDGE, P_SOV_DANGER, P_STACK) = range(15)
+ P_CC, P_DANGER, P_ATTACK_EDGE, P_SOV_DANGER, P_STACK, P_SOV_MASS, P_RESERVE) = range(17)
 NEG = -1.0e18
 
 
@@ -109,15 +109,36 @@ def pocket_head(S, T) -> int:
 
 
 @njit(cache=True)
-def soviet_targets(S, T, params, tw, tv) -> int:
+def soviet_steps_near(S, T, h: int, skip: int, radius: int) -> int:
+    """Soviet steps within `radius` hexes of `h`, unit `skip` not counted."""
+    total = 0
+    for v in range(T.u_side.shape[0]):
+        x = S.u_hex[v]
+        if v != skip and x >= 0 and T.u_side[v] == SOVIET and T.dist[h, x] <= radius:
+            total += S.u_steps[v]
+    return total
+
+
+@njit(cache=True)
+def soviet_targets(S, T, params, tw, tv, mover: int) -> int:
     """The German-held town and FL hexes a Soviet unit may go for, into `tv` (hexes) and `tw`
     (worth: its VP, 4.1, over the German steps holding it, so that weakly held towns draw the
-    Soviets rather than only the strongest FL); returns their number."""
+    Soviets rather than only the strongest FL); returns their number.  A town already ringed
+    by more Soviet steps (within 2 hexes, `mover` not counted) than `soviet_mass` times one
+    plus the German steps in it pulls less, in proportion: the next unit goes for another town
+    instead of piling onto one (replays: 18 of 23 Soviet units around one 2-step town)."""
     k = 0
     for v in range(T.vp_hex.shape[0]):
         if T.vp_hex[v] > 0 and S.control[v] == GERMAN and T.restricted[v] == 0:
+            held = german_steps_in(S, T, v, -1)
+            w = params[P_TOWN] * T.vp_hex[v] / (1.0 + 0.5 * held)
+            if params[P_SOV_MASS] > 0:
+                need = params[P_SOV_MASS] * (1.0 + held)
+                have = soviet_steps_near(S, T, v, mover, 2)
+                if have > need:
+                    w *= need / have
             tv[k] = v
-            tw[k] = params[P_TOWN] * T.vp_hex[v] / (1.0 + 0.5 * german_steps_in(S, T, v, -1))
+            tw[k] = w
             k += 1
     return k
 
@@ -211,6 +232,30 @@ def german_goal(S, T, u: int, params) -> int:
         d = T.dist[x, v] - 2.0 * T.vp_hex[v]
         if d < best_d:
             best_d = d
+            best = v
+    if best < 0 and params[P_RESERVE] > 0:
+        best = threatened_hold(S, T, params)
+    return best
+
+
+@njit(cache=True)
+def threatened_hold(S, T, params) -> int:
+    """The held town or FL (German-controlled) with the most Soviet steps within 2 hexes, at
+    least `reserve_threat` of them; -1 if none.  Units with no town to man go there as a
+    reserve: to stand by the garrison and counterattack the Soviets massing on it (replays:
+    the spare German line stood idle in the west while the Soviets took towns one by one)."""
+    best = -1
+    most = params[P_RESERVE] - 1.0
+    for v in range(T.vp_hex.shape[0]):
+        if not hold_hex(T, v, params) or S.control[v] != GERMAN:
+            continue
+        threat = 0
+        for w in range(T.u_side.shape[0]):
+            y = S.u_hex[w]
+            if y >= 0 and T.u_side[w] == SOVIET and T.dist[v, y] <= 2:
+                threat += S.u_steps[w]
+        if threat > most:
+            most = threat
             best = v
     return best
 
@@ -319,7 +364,7 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
     germans = S.work[1]
     ng = 0
     if soviet_move:
-        nt = soviet_targets(S, T, params, tw, tv)
+        nt = soviet_targets(S, T, params, tw, tv, opts[0, 2] if kind == MOVE_TO else opts[0, 0])
         ng = hexes_of(S, T, GERMAN, germans)
     steps_map = S.work[0]
     if kind == MOVE_TO and n > 0:

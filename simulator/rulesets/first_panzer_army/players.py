@@ -34,6 +34,8 @@ HEURISTIC_PARAMS = {
     "attack_edge": Param(0.05, "German: expected steps inflicted minus steps lost (CRT) an attack must beat"),
     "soviet_danger": Param(0.6, "Soviet: weight of German units around a hex, shared by the Soviet units stacked there"),
     "stack_weight": Param(1.0, "Soviet: weight of stacking with another Soviet unit in contact (dev notes: support units absorb exchanges)"),
+    "soviet_mass": Param(0.0, "Soviet: steps wanted around a German-held town per German step in it, plus one; beyond that its pull falls off (0 = no limit: massing measured better, docs/first-panzer-army/engine.md)"),
+    "reserve_threat": Param(4.0, "German: Soviet steps within 2 hexes of a held town that call the units with no town to man to it as a reserve (0 = they stay in the western line)"),
 }
 
 PLAYERS = Catalogue([

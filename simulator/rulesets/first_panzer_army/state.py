@@ -25,7 +25,7 @@ S = struct_of_arrays("S", module=__name__, fields=[
  G_ORDER_GER, G_VIOLATION, G_DEBUG, G_AD_USED, G_EXITS, G_RIVER_ROLL, G_PHASE, G_JOINING,
  G_KG_SEL, G_AD_SEL, G_PATH_N, G_SPENT, G_BLOCK_HEX, G_BLOCK_DIR, G_STALE_SUPPLY, G_STALE_CC, G_TRACE_WEATHER,
  G_N) = range(28)
-N_PARAMS = 16
+N_PARAMS = 17
 
 # Invariant violations found in debug mode (S.g[G_VIOLATION]).
 VIOLATIONS = ("", "overstacked at the end of a segment", "opposing units in one hex",
