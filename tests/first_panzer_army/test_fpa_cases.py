@@ -619,12 +619,16 @@ def test_fpa_13_9_crt_results_follow_the_table_column_by_column(prep):
     copied into that column's place, so every printed column goes through the same path."""
     t = prep.t
     h = open_ground(prep)
-    S = empty(prep)
-    at(S, prep, "9-mc", h)
-    at(S, prep, "16-pz", t.neighbours[h, 0])
-    refresh_lines(S, t)
+
+    def duel(tables):
+        S = empty(prep)
+        at(S, prep, "9-mc", h)
+        at(S, prep, "16-pz", t.neighbours[h, 0])
+        refresh_lines(S, tables)
+        return S
+
     ev = np.zeros(E_N, dtype=np.int64)
-    evaluate(S, t, c.GERMAN, h, c.SEG_FIGHT, 0, 0, ev)
+    evaluate(duel(t), t, c.GERMAN, h, c.SEG_FIGHT, 0, 0, ev)
     here = int(ev[E_COL])
     n = 300
     printed = [j for j, name in enumerate(c.COLUMN_NAMES) if name[0] not in "<>"]
@@ -635,10 +639,7 @@ def test_fpa_13_9_crt_results_follow_the_table_column_by_column(prep):
         tj = t._replace(crt=crt)
         seen = Counter()
         for seed in range(n):
-            S = empty(prep)
-            at(S, prep, "9-mc", h)
-            at(S, prep, "16-pz", t.neighbours[h, 0])
-            refresh_lines(S, tj)
+            S = duel(tj)
             S.rng[:] = dice_state(seed + 1000 * j)
             seen[int(attack(S, tj, c.GERMAN, h, c.SEG_FIGHT))] += 1
         table = Counter(int(r) for r in t.crt[:, j])
