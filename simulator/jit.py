@@ -22,8 +22,11 @@ indices, counts and codes far below 2**63, so the widening never changes one.
 from __future__ import annotations
 
 import numba
-from numba.core import types
+import numpy as np
+from numba.core import cgutils, errors, types
+from numba.core.imputils import lower_constant
 from numba.core.registry import CPUDispatcher
+from numba.extending import intrinsic, models, register_model, typeof_impl
 
 
 def kernel_arg_type(ty):
@@ -58,3 +61,139 @@ def njit(**options):
         return disp
 
     return wrap
+
+
+# ----------------------------------------------------------------------------- indirect calls
+#
+# numba links every callee's compiled module into its caller's and LLVM optimises and emits
+# the whole of it again, at every level of the call tree (numba.core.codegen: `finalize` links
+# the callees' final modules, then runs the module passes over the result).  A kernel called
+# from a dozen places deep in the game (the heuristic player answering a decision) was so
+# compiled a dozen times over, with everything it calls.  An *indirect* kernel is called
+# through its address instead: it is compiled (or loaded from numba's disk cache) once, by the
+# Python that starts a game, for the argument types of that game, and its callers only hold a
+# call through a pointer read from a table at run time.  What a run never uses (the debug
+# checks, a heuristic nobody plays) is then never compiled at all.
+
+
+class Indirect:
+    """A kernel called through the address in slot `slot` of a call table (an int64 array the
+    game carries), under a name unique in the project.  `args`: per argument, its numba type, or
+    a name for an argument whose type is that of the value `bind` is given under that name (a
+    struct of arrays: the same object reaches every call site); integer scalars are widened as
+    `kernel_arg_type`.  `returns`: the return type (numba.types).  Call sites write
+    `call(table, THE_INDIRECT, *args)`."""
+
+    def __init__(self, name: str, slot: int, kernel, returns, args: tuple):
+        known = INDIRECT.get(name)
+        if known is not None and known.slot != slot:
+            raise ValueError(f"indirect kernel {name!r} registered twice (slots {known.slot} and {slot})")
+        self.name, self.slot, self.kernel, self.returns, self.args = name, slot, kernel, returns, tuple(args)
+        INDIRECT[name] = self
+
+    def signature(self, values: dict[str, object]) -> tuple:
+        """The argument types: the declared ones, and `typeof` of the named values."""
+        sig = []
+        for ty in self.args:
+            if isinstance(ty, str):
+                if ty not in values:
+                    raise TypeError(f"{self.name}: no value for argument {ty!r}")
+                ty = numba.typeof(values[ty])
+            sig.append(ty)
+        return tuple(sig)
+
+    def bind(self, table: np.ndarray, **values) -> None:
+        """Compiles (or loads from the disk cache) the kernel for the types of `values` (see
+        `signature`; values it does not name are ignored) and writes its address into
+        `table[slot]`."""
+        if numba.config.DISABLE_JIT:
+            _PYTHON_KERNELS[id(self.kernel)] = self.kernel
+            table[self.slot] = id(self.kernel)
+            return
+        sig = self.signature(values)
+        cres = self.kernel.overloads.get(sig)
+        if cres is None:
+            self.kernel.compile(sig)
+            cres = self.kernel.overloads[sig]
+        if cres.signature.return_type != self.returns:
+            raise TypeError(f"{self.name} returns {cres.signature.return_type}, its call sites expect {self.returns}")
+        address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+        if not address:
+            raise RuntimeError(f"{self.name}: no compiled function {cres.fndesc.llvm_func_name}")
+        table[self.slot] = address
+
+    def __repr__(self):
+        return f"Indirect({self.name!r}, slot {self.slot})"
+
+
+INDIRECT: dict[str, Indirect] = {}
+_PYTHON_KERNELS: dict[int, object] = {}   # with the JIT disabled: the "addresses" are ids of functions
+
+
+class IndirectType(types.Opaque):
+    """numba's type of an `Indirect` used as a constant in a kernel (the call sites' `call`)."""
+
+    def __init__(self, name: str):
+        self.indirect_name = name
+        super().__init__(f"Indirect({name})")
+
+
+@typeof_impl.register(Indirect)
+def _typeof_indirect(val, c):
+    return IndirectType(val.name)
+
+
+register_model(IndirectType)(models.OpaqueModel)
+
+
+@lower_constant(IndirectType)
+def _lower_indirect(context, builder, ty, pyval):
+    return context.get_constant_null(ty)
+
+
+def _call_python(table, kernel, *args):
+    fn = _PYTHON_KERNELS.get(int(table[kernel.slot]))
+    if fn is None:
+        raise RuntimeError(f"{kernel.name}: not bound in this game's call table")
+    return fn(*args)
+
+
+@intrinsic
+def _call(typingctx, table, kernel, *args):
+    """`kernel.kernel(*args)` through the address in `table[kernel.slot]`."""
+    if not isinstance(kernel, IndirectType):
+        raise errors.TypingError("call(): the kernel must be an Indirect (a module constant)")
+    spec = INDIRECT[kernel.indirect_name]
+    if len(args) != len(spec.args):
+        raise errors.TypingError(f"call({spec.name}): {len(args)} arguments, {len(spec.args)} declared")
+    argtys = []
+    for i, (actual, declared) in enumerate(zip(args, spec.args, strict=True)):
+        actual = kernel_arg_type(actual)
+        if not isinstance(declared, str) and actual != declared and not (
+                isinstance(declared, types.Integer) and isinstance(actual, types.Boolean)):
+            raise errors.TypingError(f"call({spec.name}): argument {i} is {actual}, declared {declared}")
+        argtys.append(actual if isinstance(declared, str) else declared)
+    argtys = tuple(argtys)
+    returns = spec.returns
+    sig = returns(table, kernel, types.StarArgTuple(args))
+
+    def codegen(context, builder, signature, llargs):
+        given = signature.args[2].types
+        values = [context.cast(builder, v, given[i], argtys[i])
+                  for i, v in enumerate(cgutils.unpack_tuple(builder, llargs[2]))]
+        ary = context.make_array(signature.args[0])(context, builder, llargs[0])
+        address = builder.load(builder.gep(ary.data, [context.get_constant(types.intp, spec.slot)]))
+        with builder.if_then(cgutils.is_null(builder, address), likely=False):
+            context.call_conv.return_user_exc(builder, RuntimeError,
+                                              (f"{spec.name}: not bound in this game's call table",))
+        fnty = context.call_conv.get_function_type(returns, argtys)
+        callee = builder.inttoptr(address, fnty.as_pointer())
+        status, result = context.call_conv.call_function(builder, callee, returns, argtys, values)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return result
+
+    return sig, codegen
+
+
+call = _call_python if numba.config.DISABLE_JIT else _call

@@ -1,8 +1,11 @@
-"""simulator/jit.py: kernels called with different constants are compiled once."""
+"""simulator/jit.py: kernels called with different constants are compiled once; kernels called
+through their address (`Indirect`)."""
 
 import numpy as np
+import pytest
+from numba.core import errors, types
 
-from simulator.jit import KernelDispatcher, njit
+from simulator.jit import Indirect, KernelDispatcher, call, njit
 
 # Not cached on disk: a caller loaded from numba's cache never compiles its callee, so on every
 # run after the first the callee had no signature at all and this test failed.
@@ -44,3 +47,53 @@ def test_a_callee_gets_one_integer_type_per_argument():
     assert _calls_with_int_types(table, 3) == sum(10 * i + i for i in range(3)) + sum(10 * i + 1 for i in range(3))
     sigs = [tuple(str(a) for a in s) for s in _index_of.signatures]
     assert sigs == [("int64", "int64")]
+
+
+# ----------------------------------------------------------------------------- indirect calls
+
+@njit(cache=False)
+def _add_into(x, out):
+    out[0] += x
+    return out[0]
+
+
+@njit(cache=False)
+def _note(out, flag):
+    out[1] = 7 if flag else 3
+
+
+_ADD = Indirect("test_jit.add_into", 0, _add_into, types.int64, (types.int64, types.int64[::1]))
+_NOTE = Indirect("test_jit.note", 1, _note, types.none, (types.int64[::1], types.boolean))
+
+
+@njit(cache=False)
+def _through_table(table, x, out):
+    total = 0
+    for i in range(3):
+        total += call(table, _ADD, x + i, out)
+    call(table, _NOTE, out, x > 2)
+    return total
+
+
+@njit(cache=False)
+def _wrong_type(table, out):
+    return call(table, _ADD, 1.5, out)
+
+
+def test_an_indirect_kernel_is_called_through_the_address_bound_in_the_table():
+    table = np.zeros(2, dtype=np.int64)
+    out = np.zeros(2, dtype=np.int64)
+    with pytest.raises(RuntimeError, match="not bound"):
+        _through_table(table, 1, out)
+    _ADD.bind(table)
+    _NOTE.bind(table)
+    out[:] = 0
+    assert _through_table(table, 1, out) == 1 + 3 + 6
+    assert list(out) == [6, 3]
+    # the callers hold a call through a pointer: the callee is compiled once, for the declared types
+    assert [tuple(str(a) for a in s) for s in _ADD.kernel.signatures] == [("int64", "array(int64, 1d, C)")]
+
+
+def test_a_call_with_an_argument_of_another_type_than_declared_does_not_compile():
+    with pytest.raises(errors.TypingError, match="declared int64"):
+        _wrong_type(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))

@@ -32,9 +32,10 @@ own (docs/architecture.md).
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from simulator.decisions import Decisions, decided, replayed, replaying
-from simulator.jit import njit
+from simulator.jit import Indirect, call, njit
 from simulator.rulesets.panzerblitz.decision_kinds import (
     ASSAULT_TARGET,
     ENTRY_BOARD,
@@ -104,7 +105,18 @@ Players = struct_of_arrays("Players", module=__name__, fields=[
     "dec",        # simulator.decisions.Decisions: the players' stream, the record
     "options",    # int32[n_options, N_COLUMNS]: the engine writes a decision's rows here
     "seen",       # bool[n_hex]: the hexes the firing side spots (the engine writes it each fire phase)
+    "kernels",    # int64[N_KERNELS]: the kernels the game calls through their address (simulator/jit.py)
 ])
+
+# Slots of `Players.kernels`: the heuristic's entry points and the debug checks are called
+# through their address (simulator/jit.py, `Indirect`): compiled once, never linked into the
+# dozen engine kernels that ask a decision, and not compiled at all in a game nobody plays with
+# the heuristic (or without debug checks).  A slot left 0 raises if called.
+K_DECIDE, K_HEAR, K_PLAN_FIRE, K_PLAN_ASSAULT, K_CHECK, K_CHECK_VIEW = range(6)
+# ... and the game's large phases (game.py), each compiled on its own instead of again inside
+# every kernel above it in the call tree.
+K_SETUP_SIDE, K_MOVEMENT_PHASE, K_MOVE_UNIT, K_ATTACK_HEX = range(6, 10)
+N_KERNELS = 10
 
 
 def max_options(n_hex: int, n_units: int) -> int:
@@ -112,24 +124,30 @@ def max_options(n_hex: int, n_units: int) -> int:
     return 8 * n_hex + n_units + 8
 
 
-def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, n_units: int, n_hex: int,
-                dec: Decisions) -> Players:
-    """The players of one game (`n_units` counters, `n_hex` hexes)."""
+def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, st, ut, mt, ct, dec: Decisions) -> Players:
+    """The players of one game of state `st` and tables `ut`, `mt`, `ct` (their types are the
+    types the heuristic's entry points are compiled for, when a side plays it)."""
+    n_units, n_hex = st.utype.shape[0], mt.neighbours.shape[0]
     m = max_options(n_hex, n_units)
     ws = Workspace(np.zeros((hp.N_FIELDS, n_hex), dtype=np.int64), np.zeros(n_hex, dtype=np.int64),
                    np.zeros((n_hex, 2), dtype=np.int64), np.full(n_units, -1, dtype=np.int64),
                    np.zeros(n_units, dtype=np.bool_), np.full((n_units, 7), -1, dtype=np.int64),
                    np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
                    np.zeros(n_units, dtype=np.int64), np.zeros(n_units, dtype=np.int64))
-    return Players(np.ascontiguousarray(policy, dtype=np.int64), np.ascontiguousarray(params, dtype=np.float64),
-                   pt, ws, dec, np.zeros((m, N_COLUMNS), dtype=np.int32), np.zeros(n_hex, dtype=np.bool_))
+    pl = Players(np.ascontiguousarray(policy, dtype=np.int64), np.ascontiguousarray(params, dtype=np.float64),
+                 pt, ws, dec, np.zeros((m, N_COLUMNS), dtype=np.int32), np.zeros(n_hex, dtype=np.bool_),
+                 np.zeros(N_KERNELS, dtype=np.int64))
+    if (pl.policy != RANDOM).any():
+        for kernel in (DECIDE, HEAR, PLAN_FIRE, PLAN_ASSAULT):
+            kernel.bind(pl.kernels, st=st, ut=ut, mt=mt, ct=ct, pl=pl)
+    return pl
 
 
 # ----------------------------------------------------------------------------- decisions
 
-# `choose` and the notices below are inlined where the engine calls them: the players' arrays and
-# the game's are passed by value, one call level less a decision (docs/performance.md).
-@njit(cache=True, inline="always")
+# The notices below are inlined where the engine calls them.  `choose` is not: each of its 17
+# inlined copies cost the compiler ~1.5 s (docs/performance.md, cold start).
+@njit(cache=True)
 def choose(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
     """The side's answer to one decision: a row of `options[:n]`, or -1 (none, where the kind
     allows it).  No options: -1, and no player is asked."""
@@ -141,7 +159,7 @@ def choose(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
     if pl.policy[side] == RANDOM:
         chosen = random_answer(kind, options, n, pl.params[side], pl.ws.plan, pl.ws.intensive, u)
     else:
-        chosen = _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl)
+        chosen = call(pl.kernels, DECIDE, kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl)
     return decided(dec, kind, n, chosen)
 
 
@@ -256,6 +274,11 @@ def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
     return -1
 
 
+_I64, _OPTIONS, _HEXES, _OCC = types.int64, types.int32[:, ::1], types.int64[::1], types.int64[:, ::1]
+DECIDE = Indirect("panzerblitz.heuristic.decide", K_DECIDE, _heuristic, types.int64,
+                  (_I64, _OPTIONS, _I64, _I64, _I64, _HEXES, "st", "ut", "mt", "ct", _I64, _OCC, "pl"))
+
+
 # ----------------------------------------------------------------------------- what players hear
 
 @njit(cache=True, inline="always")
@@ -263,21 +286,19 @@ def _listening(pl, side):
     return pl.policy[side] != RANDOM and not replaying(pl.dec)
 
 
-@njit(cache=True, inline="always")
-def begin_setup(st, ut, mt, ct, side, pl):
-    """`side` is about to set up (PB-SEQ-1): the heuristic reads the enemy already placed."""
-    if _listening(pl, side):
-        ws = pl.ws
+# What the heuristic hears (`_hears`): the cases of the notices below.
+BEGIN_SETUP, PLACED, BEGIN_MOVE, MOVED = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _hears(what, st, ut, mt, ct, side, u, h, was_piece, pl):
+    """The heuristic keeping its reading of the game (called through its address, HEAR)."""
+    ws = pl.ws
+    if what == BEGIN_SETUP:
         hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.fields)
         ws.occ[:, :] = occupancy(st, ut, mt.neighbours.shape[0])
         ws.pairing[:] = 0
-
-
-@njit(cache=True, inline="always")
-def placed(st, ut, mt, side, u, h, pl):
-    """Unit u of `side` was set up in hex h."""
-    if _listening(pl, side):
-        ws = pl.ws
+    elif what == PLACED:
         t = st.utype[u]
         if not ut.positional[t]:
             hp.note_unit(mt, pl.params[side], ws.fields, h, 1)
@@ -286,20 +307,76 @@ def placed(st, ut, mt, side, u, h, pl):
             ws.pairing[h] -= 1
         elif hp.is_rider(ut, t):
             ws.pairing[h] += 1
+    elif what == BEGIN_MOVE:
+        hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.fields)
+    else:
+        hp.moved(st, ut, mt, pl.params[side], ws.fields, u, h, was_piece)
+
+
+HEAR = Indirect("panzerblitz.heuristic.hears", K_HEAR, _hears, types.none,
+                (_I64, "st", "ut", "mt", "ct", _I64, _I64, _I64, types.boolean, "pl"))
+
+
+@njit(cache=True, inline="always")
+def begin_setup(st, ut, mt, ct, side, pl):
+    """`side` is about to set up (PB-SEQ-1): the heuristic reads the enemy already placed."""
+    if _listening(pl, side):
+        call(pl.kernels, HEAR, BEGIN_SETUP, st, ut, mt, ct, side, -1, -1, False, pl)
+
+
+@njit(cache=True, inline="always")
+def placed(st, ut, mt, ct, side, u, h, pl):
+    """Unit u of `side` was set up in hex h."""
+    if _listening(pl, side):
+        call(pl.kernels, HEAR, PLACED, st, ut, mt, ct, side, u, h, False, pl)
 
 
 @njit(cache=True, inline="always")
 def begin_move(st, ut, mt, ct, side, pl):
     """A movement phase of `side` begins (after its road-march columns have moved)."""
     if _listening(pl, side):
-        hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, pl.ws.fields)
+        call(pl.kernels, HEAR, BEGIN_MOVE, st, ut, mt, ct, side, -1, -1, False, pl)
 
 
 @njit(cache=True, inline="always")
-def moved(st, ut, mt, side, u, before, was_piece, pl):
+def moved(st, ut, mt, ct, side, u, before, was_piece, pl):
     """Unit u's move is over (`before`: its hex before, `was_piece`: on the map on its own then)."""
     if _listening(pl, side):
-        hp.moved(st, ut, mt, pl.params[side], pl.ws.fields, u, before, was_piece)
+        call(pl.kernels, HEAR, MOVED, st, ut, mt, ct, side, u, before, was_piece, pl)
+
+
+@njit(cache=True)
+def _plan_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, pl):
+    """The heuristic's fire plan (called through its address, PLAN_FIRE)."""
+    ws = pl.ws
+    reach = hp.plan_fire(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, occ, stack_kind, ws.plan)
+    # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).
+    log_event(st, EV_FIRE_CHANCE, reach, 0, 0, 0, 0, 0, 0)
+    if ct.intensive_fire:
+        # hp.plan_intensive marks its choice in the state; the engine sets it when it asks INTENSIVE.
+        before = st.intensive.copy()
+        hp.plan_intensive(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, stack_kind, ws.plan)
+        for v in range(st.intensive.shape[0]):
+            if st.intensive[v] and not before[v]:
+                ws.intensive[v] = True
+                st.intensive[v] = False
+
+
+_SEEN = types.boolean[::1]
+PLAN_FIRE = Indirect("panzerblitz.heuristic.plan_fire", K_PLAN_FIRE, _plan_fire, types.none,
+                     ("st", "ut", "mt", "ct", _I64, _SEEN, _OCC, _HEXES, "pl"))
+
+
+@njit(cache=True)
+def _plan_assaults(st, ut, mt, ct, side, cand, n_cand, pl):
+    """The heuristic's close-assault plan (called through its address, PLAN_ASSAULT)."""
+    ws = pl.ws
+    ws.cand[:, :] = cand
+    hp.plan_assaults(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.cand, n_cand, ws.plan)
+
+
+PLAN_ASSAULT = Indirect("panzerblitz.heuristic.plan_assaults", K_PLAN_ASSAULT, _plan_assaults, types.none,
+                        ("st", "ut", "mt", "ct", _I64, _OCC, _HEXES, "pl"))
 
 
 @njit(cache=True)
@@ -314,17 +391,7 @@ def begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows, start, may_
     if pl.policy[side] == RANDOM:
         random_plan_fire(pl.params[side], start, may_intensive, ws.plan, ws.intensive)
         return
-    reach = hp.plan_fire(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, occ, stack_kind, ws.plan)
-    # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).
-    log_event(st, EV_FIRE_CHANCE, reach, 0, 0, 0, 0, 0, 0)
-    if ct.intensive_fire:
-        # hp.plan_intensive marks its choice in the state; the engine sets it when it asks INTENSIVE.
-        before = st.intensive.copy()
-        hp.plan_intensive(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, stack_kind, ws.plan)
-        for v in range(st.intensive.shape[0]):
-            if st.intensive[v] and not before[v]:
-                ws.intensive[v] = True
-                st.intensive[v] = False
+    call(pl.kernels, PLAN_FIRE, st, ut, mt, ct, side, spotted, occ, stack_kind, pl)
 
 
 @njit(cache=True)
@@ -338,5 +405,4 @@ def begin_assault(st, ut, mt, ct, side, cand, n_cand, pl):
     if pl.policy[side] == RANDOM:
         random_plan_assaults(pl.params[side], n_cand, ws.plan)
         return
-    ws.cand[:, :] = cand
-    hp.plan_assaults(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.cand, n_cand, ws.plan)
+    call(pl.kernels, PLAN_ASSAULT, st, ut, mt, ct, side, cand, n_cand, pl)

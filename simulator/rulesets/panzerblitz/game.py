@@ -9,8 +9,9 @@ the Python wrapper (replay.play) builds the initial state and evaluates the vict
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
-from simulator.jit import njit
+from simulator.jit import Indirect, call, njit
 from simulator.rulesets.panzerblitz import dispatch as ask
 from simulator.rulesets.panzerblitz.close_assault import may_assault, resolve_assault
 from simulator.rulesets.panzerblitz.combat import seed_dice
@@ -130,6 +131,13 @@ from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
 FORT = CATEGORY_INDEX["fortification"]
 BLOCK = CATEGORY_INDEX["roadblock"]
 MINE = CATEGORY_INDEX["minefield"]
+
+# The debug mode's checks (invariants.py) are called through their address: compiled only for a
+# game played with debug checks (replay.play_into binds them), and never part of the game's own
+# compiled code (simulator/jit.py, `Indirect`).
+CHECK = Indirect("panzerblitz.check", ask.K_CHECK, check, types.none, ("st", "ut", "mt", "mv", "limits"))
+CHECK_VIEW = Indirect("panzerblitz.check_view", ask.K_CHECK_VIEW, check_view, types.none,
+                      ("st", "ut", "mt", "mv", types.int64, types.int64, types.int64[:, ::1]))
 
 
 @njit(cache=True)
@@ -262,7 +270,7 @@ def _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options):
     place(st, u, h)
     if not ut.positional[st.utype[u]]:
         mark_passed(st, h, side)  # PB-VIC-5
-    ask.placed(st, ut, mt, side, u, h, pl)
+    ask.placed(st, ut, mt, ct, side, u, h, pl)
     if cat == MINE:
         st.mine[h] = True
         st.mine_side[h] = side  # the owner knows its minefields (PB-MINE-2: they still attack both sides)
@@ -378,7 +386,7 @@ def fire_phase(st, ut, mt, ct, side, pl):
     for h in _targets(target_of):
         k = _aiming_at(target_of, h, attackers)
         if k > 0:
-            attack_hex(st, ut, mt, ct, side, h, attackers, k, assign, spotted, pl)
+            call(pl.kernels, ATTACK_HEX, st, ut, mt, ct, side, h, attackers, k, assign, spotted, pl)
             if ct.intensive_fire:
                 spend_intensive(st, attackers, k)  # PB-OPT-AMMO-2
     if ct.removal_then_move:
@@ -979,12 +987,12 @@ def movement_phase(st, ut, mt, mv, ct, limits, side, vehicles, pl):
             continue
         before = st.hex[u]
         was_piece = is_piece(st, ut, u)
-        move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
-                  cost_o, prev_o, ov_entry, ov_target, ov_exit)
-        ask.moved(st, ut, mt, side, u, before, was_piece, pl)
+        call(pl.kernels, MOVE_UNIT, st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
+             cost_o, prev_o, ov_entry, ov_target, ov_exit)
+        ask.moved(st, ut, mt, ct, side, u, before, was_piece, pl)
         if st.clock[DEBUG]:
-            check(st, ut, mt, mv, limits)
-            check_view(st, ut, mt, mv, side, u, occ)
+            call(pl.kernels, CHECK, st, ut, mt, mv, limits)
+            call(pl.kernels, CHECK_VIEW, st, ut, mt, mv, side, u, occ)
     close_view(st)
 
 
@@ -1084,12 +1092,12 @@ def player_turn(st, ut, mt, mv, ct, limits, side, pl):
     minefield_attacks(st, ut, mt, ct, side)            # S1
     fire_phase(st, ut, mt, ct, side, pl)               # S2, S3
     if st.clock[DEBUG]:
-        check(st, ut, mt, mv, limits)
-    movement_phase(st, ut, mt, mv, ct, limits, side, True, pl)   # S4 (with overruns)
-    movement_phase(st, ut, mt, mv, ct, limits, side, False, pl)  # S5
+        call(pl.kernels, CHECK, st, ut, mt, mv, limits)
+    call(pl.kernels, MOVEMENT_PHASE, st, ut, mt, mv, ct, limits, side, True, pl)   # S4 (with overruns)
+    call(pl.kernels, MOVEMENT_PHASE, st, ut, mt, mv, ct, limits, side, False, pl)  # S5
     assault_phase(st, ut, mt, ct, side, pl)                      # S5, close assaults
     if st.clock[DEBUG]:
-        check(st, ut, mt, mv, limits)
+        call(pl.kernels, CHECK, st, ut, mt, mv, limits)
     recover(st, side)                                   # S6
     end_marches(st)                                     # PB-SIT-7
 
@@ -1138,9 +1146,9 @@ def run_game(st, ut, mt, mv, ct, limits, setup_order, pl, seed):
     every decision and records them when the game is recorded."""
     seed_dice(seed)
     for k in range(setup_order.shape[0]):
-        setup_side(st, ut, mt, mv, ct, limits, setup_order[k], pl)
+        call(pl.kernels, SETUP_SIDE, st, ut, mt, mv, ct, limits, setup_order[k], pl)
     if st.clock[DEBUG]:
-        check(st, ut, mt, mv, limits)
+        call(pl.kernels, CHECK, st, ut, mt, mv, limits)
     record_turn(st, ut, 0)
     first = st.clock[FIRST_SIDE]
     for turn in range(1, st.clock[N_TURNS] + 1):
@@ -1148,3 +1156,18 @@ def run_game(st, ut, mt, mv, ct, limits, setup_order, pl, seed):
         for k in range(2):
             player_turn(st, ut, mt, mv, ct, limits, (first + k) % 2, pl)
         record_turn(st, ut, turn)
+
+
+# The game's large phases, called through their address (simulator/jit.py, `Indirect`; bound by
+# replay.bind_engine): each is compiled once, not again inside every kernel above it.
+_I64, _I32S, _I64S, _OCC = types.int64, types.int32[::1], types.int64[::1], types.int64[:, ::1]
+SETUP_SIDE = Indirect("panzerblitz.setup_side", ask.K_SETUP_SIDE, setup_side, types.none,
+                      ("st", "ut", "mt", "mv", "ct", "limits", _I64, "pl"))
+MOVEMENT_PHASE = Indirect("panzerblitz.movement_phase", ask.K_MOVEMENT_PHASE, movement_phase, types.none,
+                          ("st", "ut", "mt", "mv", "ct", "limits", _I64, types.boolean, "pl"))
+MOVE_UNIT = Indirect("panzerblitz.move_unit", ask.K_MOVE_UNIT, move_unit, types.none,
+                     ("st", "ut", "mt", "mv", "ct", "limits", _I64, _I64, "pl", _OCC, _I32S, _I32S, _I64S, _I32S,
+                      _I32S, _I64S, _I64S, _I64S))
+ATTACK_HEX = Indirect("panzerblitz.attack_hex", ask.K_ATTACK_HEX, attack_hex, types.none,
+                      ("st", "ut", "mt", "ct", _I64, _I64, _I64S, _I64, _I64S, types.boolean[::1], "pl"))
+ENGINE = (SETUP_SIDE, MOVEMENT_PHASE, MOVE_UNIT, ATTACK_HEX)

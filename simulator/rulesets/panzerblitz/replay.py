@@ -40,7 +40,7 @@ from simulator.rulesets.panzerblitz.events import (
     EV_TURN,
     EV_UNLOAD,
 )
-from simulator.rulesets.panzerblitz.game import run_game
+from simulator.rulesets.panzerblitz.game import CHECK, CHECK_VIEW, ENGINE, run_game
 from simulator.rulesets.panzerblitz.invariants import NAMES as VIOLATION_NAMES
 from simulator.rulesets.panzerblitz.players.goals import PolicyT, build_policy_tables
 from simulator.rulesets.panzerblitz.players.spec import N_PARAMS, PolicySpec, parse_policy
@@ -92,7 +92,17 @@ def players(t: Tables, st: State, specs, dec: decisions.Decisions) -> Players:
     params = np.zeros((2, N_PARAMS), dtype=np.float64)
     for i, p in enumerate(specs):
         params[i] = p.vector()
-    return new_players(policy_ids, params, policy_tables(t), st.utype.shape[0], t.map_t.neighbours.shape[0], dec)
+    pl = new_players(policy_ids, params, policy_tables(t), st, t.unit_t, t.map_t, t.combat_t, dec)
+    bind_engine(pl, st, t)
+    return pl
+
+
+def bind_engine(pl: Players, st: State, t: Tables) -> None:
+    """Compiles (or loads from the cache) the game's phases that the kernels call through their
+    address (game.ENGINE) for this game's types, into the players' call table."""
+    for kernel in ENGINE:
+        kernel.bind(pl.kernels, st=st, ut=t.unit_t, mt=t.map_t, mv=t.move_t, ct=t.combat_t, limits=t.stack_limit,
+                    pl=pl)
 
 
 def play(t: Tables, seed: int, policies: tuple[str | PolicySpec, str | PolicySpec] = ("random", "random"),
@@ -134,6 +144,9 @@ def play_into(st: State, t: Tables, seed: int, arguments: tuple, debug: bool = F
     if pl.dec.at[decisions.MODE] == decisions.PLAY:
         decisions.restart(pl.dec, seed)  # a batch's players, made once (game_arguments)
     st.clock[DEBUG] = int(debug)
+    if debug:
+        for kernel in (CHECK, CHECK_VIEW):  # compiled (or loaded) only for games with debug checks
+            kernel.bind(pl.kernels, st=st, ut=t.unit_t, mt=t.map_t, mv=t.move_t, limits=t.stack_limit)
     run_game(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, order, pl, seed)
 
 
