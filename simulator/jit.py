@@ -21,9 +21,11 @@ indices, counts and codes far below 2**63, so the widening never changes one.
 
 from __future__ import annotations
 
+import llvmlite.binding as _llvm
 import numba
 import numpy as np
 from numba.core import cgutils, errors, types
+from numba.core import codegen as _codegen
 from numba.core.imputils import lower_constant
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic, models, register_model, typeof_impl
@@ -197,3 +199,53 @@ def _call(typingctx, table, kernel, *args):
 
 
 call = _call_python if numba.config.DISABLE_JIT else _call
+
+
+# ----------------------------------------------------------------------------- loading from the cache
+#
+# A kernel loaded from numba's disk cache comes with its machine code and with the LLVM bitcode
+# of its whole module, which numba parses at once into an LLVM module and keeps, in case a kernel
+# compiled later in the process links it in.  A pool worker compiles nothing (the run compiled
+# before starting it), yet held those parsed modules: 33 MB of a pb-04 worker's ~360 MB
+# (docs/performance.md, "Worker memory").  `_LinkOnDemandLibrary` keeps the bitcode as bytes
+# and parses it only if something links against it.
+
+
+class _LinkOnDemandLibrary(_codegen.JITCodeLibrary):
+    """numba's JIT code library, parsing a cached library's link module only when it is linked."""
+
+    _link_bitcode = None
+
+    @classmethod
+    def _unserialize(cls, codegen, state):
+        name, kind, data = state
+        if kind != "object":
+            return super()._unserialize(codegen, state)
+        object_code, shared_bitcode = data
+        self = codegen.create_library(name)
+        self.enable_object_caching()
+        self._set_compiled_object(object_code)
+        self._finalize_final_module()
+        # The symbols it defines are read from the bitcode once (numba does the same), then the
+        # parsed module is dropped.
+        self._codegen._engine._load_defined_symbols(_llvm.parse_bitcode(shared_bitcode))
+        self._link_bitcode = shared_bitcode
+        return self
+
+    def _get_module_for_linking(self):
+        if self._shared_module is None and self._link_bitcode is not None:
+            self._shared_module = _llvm.parse_bitcode(self._link_bitcode)
+        return super()._get_module_for_linking()
+
+
+def _load_link_modules_on_demand() -> None:
+    # Only over the class this was written against (numba 0.59-0.68: the JIT codegen's library
+    # class, with these private methods); otherwise numba's own behaviour stays.
+    cg = _codegen.JITCPUCodegen
+    if cg._library_class is _codegen.JITCodeLibrary and all(
+            hasattr(_codegen.CPUCodeLibrary, m) for m in ("_unserialize", "_get_module_for_linking",
+                                                            "_set_compiled_object", "enable_object_caching")):
+        cg._library_class = _LinkOnDemandLibrary
+
+
+_load_link_modules_on_demand()

@@ -56,3 +56,36 @@ def test_subfolder_is_the_place_in_the_checkout():
     assert checkout_subfolder(ROOT / "simulator" / "rulesets" / "panzerblitz" / "players" / "heuristic.py") == \
         "checkout_simulator_rulesets_panzerblitz_players"
     assert checkout_subfolder(Path("/") / "elsewhere" / "x.py") is None
+
+
+# Loads hex_distance from the cache (the previous probe compiled it), then compiles a new kernel
+# that calls it: numba links the loaded kernel's module, which simulator/jit.py parses only then.
+LINK_PROBE = """
+import json
+import numpy as np
+import simulator.jit
+from numba import njit
+from simulator import hexgrid
+q = np.arange(4, dtype=np.int32)
+hexgrid.hex_distance(q, q, 0, 3)
+lib = hexgrid.hex_distance.overloads[hexgrid.hex_distance.signatures[0]].library
+parsed_at_load = lib._shared_module is not None
+@njit(cache=False)
+def twice(q, r):
+    return 2 * hexgrid.hex_distance(q, r, 0, 3)
+print(json.dumps({"hits": sum(hexgrid.hex_distance.stats.cache_hits.values()), "parsed_at_load": parsed_at_load,
+                  "class": type(lib).__name__, "twice": int(twice(q, q)), "expected": int(2 * hexgrid.hex_distance(q, q, 0, 3))}))
+"""
+
+
+def test_a_kernel_loaded_from_the_cache_keeps_its_link_module_unparsed_until_linked(tmp_path):
+    cache = tmp_path / "numba"
+    _probe(ROOT, cache)  # compiles into the cache
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", LINK_PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["hits"] == 1 and got["class"] == "_LinkOnDemandLibrary"
+    assert not got["parsed_at_load"]
+    assert got["twice"] == got["expected"]

@@ -116,7 +116,10 @@ K_DECIDE, K_HEAR, K_PLAN_FIRE, K_PLAN_ASSAULT, K_CHECK, K_CHECK_VIEW = range(6)
 # ... and the game's large phases (game.py), each compiled on its own instead of again inside
 # every kernel above it in the call tree.
 K_SETUP_SIDE, K_MOVEMENT_PHASE, K_MOVE_UNIT, K_ATTACK_HEX = range(6, 10)
-N_KERNELS = 10
+# ... and what only some games use: road-march columns (PB-SIT-7), the heuristic's intensive-fire
+# plan (PB-OPT-AMMO, an optional rule); bound only where the situation or the rules have them.
+K_MARCH_COLUMNS, K_PLAN_INTENSIVE = 10, 11
+N_KERNELS = 12
 
 
 def max_options(n_hex: int, n_units: int) -> int:
@@ -138,7 +141,7 @@ def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, st, ut, mt,
                  pt, ws, dec, np.zeros((m, N_COLUMNS), dtype=np.int32), np.zeros(n_hex, dtype=np.bool_),
                  np.zeros(N_KERNELS, dtype=np.int64))
     if (pl.policy != RANDOM).any():
-        for kernel in (DECIDE, HEAR, PLAN_FIRE, PLAN_ASSAULT):
+        for kernel in (DECIDE, HEAR, PLAN_FIRE, PLAN_ASSAULT) + ((PLAN_INTENSIVE,) if ct.intensive_fire else ()):
             kernel.bind(pl.kernels, st=st, ut=ut, mt=mt, ct=ct, pl=pl)
     return pl
 
@@ -353,16 +356,26 @@ def _plan_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, pl):
     # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).
     log_event(st, EV_FIRE_CHANCE, reach, 0, 0, 0, 0, 0, 0)
     if ct.intensive_fire:
-        # hp.plan_intensive marks its choice in the state; the engine sets it when it asks INTENSIVE.
-        before = st.intensive.copy()
-        hp.plan_intensive(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, stack_kind, ws.plan)
-        for v in range(st.intensive.shape[0]):
-            if st.intensive[v] and not before[v]:
-                ws.intensive[v] = True
-                st.intensive[v] = False
+        call(pl.kernels, PLAN_INTENSIVE, st, ut, mt, ct, side, spotted, stack_kind, pl)
+
+
+@njit(cache=True)
+def _plan_intensive(st, ut, mt, ct, side, spotted, stack_kind, pl):
+    """PB-OPT-AMMO: the heuristic's choice of intensive fire (called through its address,
+    PLAN_INTENSIVE, bound only when the optional rule is on)."""
+    ws = pl.ws
+    # hp.plan_intensive marks its choice in the state; the engine sets it when it asks INTENSIVE.
+    before = st.intensive.copy()
+    hp.plan_intensive(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, stack_kind, ws.plan)
+    for v in range(st.intensive.shape[0]):
+        if st.intensive[v] and not before[v]:
+            ws.intensive[v] = True
+            st.intensive[v] = False
 
 
 _SEEN = types.boolean[::1]
+PLAN_INTENSIVE = Indirect("panzerblitz.heuristic.plan_intensive", K_PLAN_INTENSIVE, _plan_intensive, types.none,
+                          ("st", "ut", "mt", "ct", _I64, _SEEN, _HEXES, "pl"))
 PLAN_FIRE = Indirect("panzerblitz.heuristic.plan_fire", K_PLAN_FIRE, _plan_fire, types.none,
                      ("st", "ut", "mt", "ct", _I64, _SEEN, _OCC, _HEXES, "pl"))
 

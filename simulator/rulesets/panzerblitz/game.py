@@ -94,7 +94,7 @@ from simulator.rulesets.panzerblitz.presence import (
     stack_loads,
 )
 from simulator.rulesets.panzerblitz.recovery import recover
-from simulator.rulesets.panzerblitz.road_march import end_marches, march_columns
+from simulator.rulesets.panzerblitz.road_march import end_marches, march_columns, marching
 from simulator.rulesets.panzerblitz.spotting import observe, spotted_hexes
 from simulator.rulesets.panzerblitz.state import (
     DEBUG,
@@ -299,9 +299,14 @@ def _offer_overruns(rows, at, entries, targets, exits, n):
 
 
 @njit(cache=True)
-def _targets(target_of):
-    """The distinct target hexes declared, in increasing order (the resolution order)."""
-    return np.unique(target_of[target_of >= 0])
+def _targets(target_of, n_hex):
+    """The distinct target hexes declared, in increasing order (the resolution order).  (Not
+    np.unique: its sort was compiled for this alone, ~5 s of a cold start.)"""
+    declared = np.zeros(n_hex, dtype=np.bool_)
+    for u in range(target_of.shape[0]):
+        if target_of[u] >= 0:
+            declared[target_of[u]] = True
+    return np.flatnonzero(declared)
 
 
 @njit(cache=True)
@@ -383,7 +388,7 @@ def fire_phase(st, ut, mt, ct, side, pl):
                 st.intensive[u] = True
     attackers = np.empty(n_units, dtype=np.int64)
     assign = np.empty(n_units, dtype=np.int64)
-    for h in _targets(target_of):
+    for h in _targets(target_of, n_hex):
         k = _aiming_at(target_of, h, attackers)
         if k > 0:
             call(pl.kernels, ATTACK_HEX, st, ut, mt, ct, side, h, attackers, k, assign, spotted, pl)
@@ -977,7 +982,8 @@ def movement_phase(st, ut, mt, mv, ct, limits, side, vehicles, pl):
     ov_target = np.empty(6 * n_hex, dtype=np.int64)
     ov_exit = np.empty(6 * n_hex, dtype=np.int64)
     if vehicles:
-        march_columns(st, ut, mt, mv, ct, side, pl)  # PB-SIT-7
+        if marching(st):
+            call(pl.kernels, MARCH_COLUMNS, st, ut, mt, mv, ct, side, pl)  # PB-SIT-7
     ask.begin_move(st, ut, mt, ct, side, pl)
     if vehicles:
         board_entering(st, ut, mt, ct, side, pl, occ)
@@ -1075,7 +1081,7 @@ def assault_phase(st, ut, mt, ct, side, pl):
             if i >= 0:
                 target_of[u] = cand[u, i]
     group = np.empty(n_units, dtype=np.int64)
-    for h in _targets(target_of):
+    for h in _targets(target_of, n_hex):
         k = _aiming_at(target_of, h, group)
         if k > 0:
             if resolve_assault(st, ut, mt, ct, side, group, k, h) >= 0:
@@ -1170,4 +1176,7 @@ MOVE_UNIT = Indirect("panzerblitz.move_unit", ask.K_MOVE_UNIT, move_unit, types.
                       _I32S, _I64S, _I64S, _I64S))
 ATTACK_HEX = Indirect("panzerblitz.attack_hex", ask.K_ATTACK_HEX, attack_hex, types.none,
                       ("st", "ut", "mt", "ct", _I64, _I64, _I64S, _I64, _I64S, types.boolean[::1], "pl"))
+# PB-SIT-7 road-march columns (Situation 7 only): compiled and bound only for a situation that has one.
+MARCH_COLUMNS = Indirect("panzerblitz.march_columns", ask.K_MARCH_COLUMNS, march_columns, types.none,
+                         ("st", "ut", "mt", "mv", "ct", _I64, "pl"))
 ENGINE = (SETUP_SIDE, MOVEMENT_PHASE, MOVE_UNIT, ATTACK_HEX)

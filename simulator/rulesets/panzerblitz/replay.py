@@ -40,12 +40,13 @@ from simulator.rulesets.panzerblitz.events import (
     EV_TURN,
     EV_UNLOAD,
 )
-from simulator.rulesets.panzerblitz.game import CHECK, CHECK_VIEW, ENGINE, run_game
+from simulator.rulesets.panzerblitz.game import CHECK, CHECK_VIEW, ENGINE, MARCH_COLUMNS, run_game
 from simulator.rulesets.panzerblitz.invariants import NAMES as VIOLATION_NAMES
 from simulator.rulesets.panzerblitz.players.goals import PolicyT, build_policy_tables
 from simulator.rulesets.panzerblitz.players.spec import N_PARAMS, PolicySpec, parse_policy
 from simulator.rulesets.panzerblitz.state import (
     DEBUG,
+    MARCHING,
     N_EVENTS,
     VIOLATION,
     VIOLATION_EVENT,
@@ -100,7 +101,7 @@ def players(t: Tables, st: State, specs, dec: decisions.Decisions) -> Players:
 def bind_engine(pl: Players, st: State, t: Tables) -> None:
     """Compiles (or loads from the cache) the game's phases that the kernels call through their
     address (game.ENGINE) for this game's types, into the players' call table."""
-    for kernel in ENGINE:
+    for kernel in ENGINE + ((MARCH_COLUMNS,) if (st.march_state == MARCHING).any() else ()):
         kernel.bind(pl.kernels, st=st, ut=t.unit_t, mt=t.map_t, mv=t.move_t, ct=t.combat_t, limits=t.stack_limit,
                     pl=pl)
 

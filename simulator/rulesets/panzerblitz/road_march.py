@@ -101,6 +101,15 @@ def _free_for_column(st, g, h):
 
 
 @njit(cache=True)
+def marching(st):
+    """Whether a road-march column is still marching (otherwise `march_columns` has nothing to do)."""
+    for g in range(st.march_state.shape[0]):
+        if st.march_state[g] == MARCHING:
+            return True
+    return False
+
+
+@njit(cache=True)
 def march_columns(st, ut, mt, mv, ct, side, pl):
     """S4 of `side`: each of its marching columns advances along its road (PB-SIT-7)."""
     for g in range(st.march_state.shape[0]):
