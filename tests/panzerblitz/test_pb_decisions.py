@@ -100,3 +100,14 @@ def test_rules_and_players_never_import_each_other():
     for name in RULES:
         path = ROOT / "simulator" / "rulesets" / "panzerblitz" / f"{name}.py"
         assert not {m for m in _imports(path) if m.startswith("simulator.rulesets.panzerblitz.players")}, name
+
+
+def test_engine_ready_asks_for_every_kernel_a_heuristic_game_binds():
+    """ruleset.ENGINE_KERNELS (what `engine_ready` looks for in numba's cache) names run_game and
+    every indirect kernel bound for each heuristic game (simulator/jit.py `Indirect`)."""
+    from simulator.rulesets.panzerblitz import dispatch, game
+    from simulator.rulesets.panzerblitz.ruleset import ENGINE_KERNELS
+
+    bound = {(k.kernel.py_func.__module__.rsplit(".", 1)[1] + ".py", k.kernel.py_func.__name__)
+             for k in game.ENGINE + (dispatch.DECIDE, dispatch.HEAR, dispatch.PLAN_FIRE, dispatch.PLAN_ASSAULT)}
+    assert set(ENGINE_KERNELS) == bound | {("game.py", "run_game")}

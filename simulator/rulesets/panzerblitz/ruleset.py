@@ -20,6 +20,13 @@ from simulator.rulesets.panzerblitz.situation_schema import SCHEMA, PanzerBlitzS
 HERE = Path(__file__).resolve().parent
 
 
+# (file, function) of the kernels a heuristic game compiles: run_game and the indirect kernels
+# bound for every such game (game.ENGINE, dispatch's heuristic entry points).
+ENGINE_KERNELS = (("game.py", "run_game"), ("game.py", "setup_side"), ("game.py", "movement_phase"),
+                  ("game.py", "move_unit"), ("game.py", "attack_hex"), ("dispatch.py", "_heuristic"),
+                  ("dispatch.py", "_hears"), ("dispatch.py", "_plan_fire"), ("dispatch.py", "_plan_assaults"))
+
+
 class PanzerBlitzPlayers:
     """The random and heuristic players of policies/ (policies/spec.py reads `--policy`)."""
 
@@ -111,7 +118,10 @@ class PanzerBlitz:
     def engine_ready(self) -> bool:
         from simulator._numba_cache import kernels_cached
 
-        return kernels_cached(HERE / "game.py", "run_game")
+        # run_game and the kernels it calls through their address (simulator/jit.py `Indirect`),
+        # each cached on its own: a run after a random-only one finds run_game but must still
+        # compile the heuristic (once, before the pool starts, not in every worker).
+        return all(kernels_cached(HERE / file, function) for file, function in ENGINE_KERNELS)
 
     def replay(self, situation: PanzerBlitzSituation, seed: int, players: dict, debug: bool = False):
         from simulator.rulesets.panzerblitz.replay import play
