@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from simulator.rulesets.panzerblitz_v2 import combat, game, movement
-from simulator.rulesets.panzerblitz_v2.batch import play_games, play_one, prepare
+from simulator.decisions import ReplayMismatch
+from simulator.rulesets.panzerblitz_v2.batch import play_games, play_one, prepare, record_one, replay_one
 from simulator.rulesets.panzerblitz_v2.los import los_pair
 from simulator.rulesets.panzerblitz_v2.rng import seed_streams, two_dice
 from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
@@ -434,7 +435,8 @@ def test_pb2_7_9_reaction_fire_halving_and_column_shift(p1):
 
 def test_pb2_7_10_assault_fire_two_columns_left(p1):
     from simulator.rulesets.panzerblitz_v2.batch import player_arrays
-    from simulator.rulesets.panzerblitz_v2.players import ASSAULT_FIRE
+    from simulator.decisions import for_replay
+    from simulator.rulesets.panzerblitz_v2.players import ASSAULT_FIRE, DECISION_KINDS
     from simulator.rulesets.panzerblitz_v2.state import EV_ASSAULT
 
     t = p1.tables
@@ -443,7 +445,7 @@ def test_pb2_7_10_assault_fire_two_columns_left(p1):
     target = np.array(units_of(p1, "pzkw-iv-h")[:1], dtype=np.int64)
     kinds, params = player_arrays(RULESET.players.parse(None, p1.sides), p1.sides)
     # the recorded decision "fire at the first target" stands in for the player
-    st = new_state(t, 1, kinds, params, forced=np.array([[ASSAULT_FIRE, 2, 1]], dtype=np.int64))
+    st = new_state(t, 1, kinds, params, for_replay(np.array([[ASSAULT_FIRE, 2, 1]]), DECISION_KINDS, 1))
     st.hex[tank], st.hex[target[0]] = a, b
     st.unspotted[:] = False
     st.mp_op[tank] = 4                                    # moved 2 of its 5 MP
@@ -785,11 +787,16 @@ def test_same_seed_same_game_and_recorded_decisions_replay(p1):
     b = play_one(p1, 11, players)
     assert np.array_equal(a.state.ev[:a.state.n_ev[0]], b.state.ev[:b.state.n_ev[0]])
     # The players removed: the random player's choices differ, the recorded ones reproduce the game.
-    rec = a.state.dec[:a.state.n_dec[0]].copy()
+    r, rec = record_one(p1, 11, players)
+    assert np.array_equal(a.state.ev[:a.state.n_ev[0]], r.state.ev[:r.state.n_ev[0]])
+    assert len(rec) == a.state.n_dec[0]
     other = RULESET.players.parse(["random"], p1.sides)
-    c = play_one(p1, 11, other, forced=rec)
+    c = replay_one(p1, 11, rec, other)
     assert np.array_equal(a.state.ev[:a.state.n_ev[0]], c.state.ev[:c.state.n_ev[0]])
     assert c.winner == a.winner
+    # A record that is not this game's is an error that names the decision, not another game.
+    with pytest.raises(ReplayMismatch):
+        replay_one(p1, 11, rec[:len(rec) // 2], other)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])

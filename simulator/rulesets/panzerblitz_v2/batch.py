@@ -12,11 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simulator.decisions import finished, for_record, for_replay
 from simulator.rulesets.panzerblitz_v2.game import play_game
 from simulator.rulesets.panzerblitz_v2.los import los_table
+from simulator.rulesets.panzerblitz_v2.players import DECISION_KINDS
 from simulator.rulesets.panzerblitz_v2.schema import PBV2Situation
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_LOSS,
+    MAX_DECISIONS,
     TS_CHITS,
     TS_DISRUPTED,
     TS_FIRE,
@@ -68,11 +71,29 @@ def player_arrays(players: dict, sides) -> tuple[np.ndarray, np.ndarray]:
     return kinds, params
 
 
-def play_one(p: Prepared, seed: int, players: dict, forced: np.ndarray | None = None) -> Game:
+def play_one(p: Prepared, seed: int, players: dict, dec=None) -> Game:
+    """One game; `dec` records it (`decisions.for_record`) or replays a record with the players
+    removed (`decisions.for_replay`); by default it is played without a record."""
     kinds, params = player_arrays(players, p.sides)
-    st = new_state(p.tables, int(seed), kinds, params, forced)
+    st = new_state(p.tables, int(seed), kinds, params, dec)
     winner = play_game(p.tables, st)
     return Game(int(seed), int(winner), st)
+
+
+def record_one(p: Prepared, seed: int, players: dict) -> tuple[Game, np.ndarray]:
+    """One game and its decisions, rows (kind, n, chosen)."""
+    dec = for_record(int(seed), MAX_DECISIONS)
+    g = play_one(p, seed, players, dec)
+    return g, finished(dec, DECISION_KINDS)
+
+
+def replay_one(p: Prepared, seed: int, record: np.ndarray, players: dict) -> Game:
+    """The game with this seed played again from its record, no player asked (`players` only
+    fills the parameter arrays); `ReplayMismatch` if the record is not this game's."""
+    dec = for_replay(record, DECISION_KINDS, int(seed))
+    g = play_one(p, seed, players, dec)
+    finished(dec, DECISION_KINDS)
+    return g
 
 
 def decided_turn(ts: np.ndarray, t: Tables, final: int) -> int:

@@ -1,6 +1,6 @@
-"""Every decision of a game goes through `decide` (engine.md, "Decisions"): it records (kind, n,
-chosen) and, when a game is replayed from its record, takes the recorded choice instead of asking
-the side's player (`players.choose`, the one dispatcher)."""
+"""Every decision of a game goes through `decide` (engine.md, "Decisions"): it counts the
+decision and asks the ruleset's one dispatcher (`players.choose`), which records it, or takes the
+recorded answer when the game replays a record (simulator/decisions.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,8 @@ from simulator.rulesets.panzerblitz_v2.players import choose
 
 @njit(cache=True)
 def decide(kind, n, t, st, side):
-    """Record (kind, n, chosen); when replaying, the recorded choice (the players are not asked)."""
-    k = st.n_dec[0]
-    if st.n_forced[0] >= 0:
-        idx = st.forced[k, 2] if k < st.n_forced[0] else 0
-    else:
-        idx = choose(kind, st.opts, n, t, st, side)
-    if k < st.dec.shape[0]:
-        st.dec[k, 0] = kind
-        st.dec[k, 1] = n
-        st.dec[k, 2] = idx
-    st.n_dec[0] = k + 1
-    return idx
+    """The chosen row of the `n` options in `st.opts` (no options: 0, and nobody is asked)."""
+    if n <= 0:
+        return 0
+    st.n_dec[0] += 1
+    return choose(kind, st.opts, n, t, st, side, st.player[side], st.params[side], st.dec)

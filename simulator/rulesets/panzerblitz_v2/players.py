@@ -1,21 +1,55 @@
 """Panzer Blitz v2.0 players: the decision kinds, the dispatcher, the random player, the heuristic.
 
-The engine (game.py) lists the legal options of a decision as rows of an int64 array (columns
-per kind: engine.md, "Decisions") and calls `choose` once; it never branches on the player.  The
-heuristic only scores the rows it is given, reading the state and tables, and the DFT through
-the read-only helpers of combat.py (`dft_result`, `expected_steps`).
+The engine (game.py) lists the legal options of a decision as rows of the int32 options buffer
+(columns per kind: `DECISION_KINDS`) and calls `choose` once, the core's dispatcher shape
+(simulator/decisions.py); it never branches on the player.  Replaying a record, no player is
+asked.  The random player is the core's `random_option` on the players' stream (`Decisions.rng`);
+the heuristic only scores the rows it is given, reading the state and tables, and the DFT through
+the read-only helper of combat.py (`expected_steps`), and draws its tie-breaking jitter from the
+players' stream too, never from the dice.
 """
 
 from __future__ import annotations
 
 from policies.catalogue import Catalogue, Param, PlayerType
+from simulator.decisions import DecisionKind, decided, random_option, replayed, replaying
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.combat import expected_steps
-from simulator.rulesets.panzerblitz_v2.rng import PLAYERS, below, uniform
 
-# Decision kinds: the code is the index (RULESET.decision_kinds).
-DECISION_KINDS = ("SETUP_HEX", "CHIT_HEX", "FIRE", "MOVE_DEST", "OPP_FIRE", "RECOVER", "ENTRY_HEX", "CAT",
-                  "ASSAULT_FIRE", "ARTILLERY", "OVERRUN", "IP_HEX")
+_FIRE_COLUMNS = ("target hex (-1 = stop)", "armored target unit (-1: the non-armored units)", "firers",
+                 "DFT column", "DRM", "steps in the target", "disrupted targets")
+
+# Decision kinds: the code is the index (RULESET.decision_kinds).  "Stop", "pass" and "hold" are
+# rows of their own (a -1 hex or a 0 flag), so no kind answers none.
+DECISION_KINDS = (
+    DecisionKind("SETUP_HEX", "where a counter sets up (PB2-2.5)",
+                 ("hex", "TEM there", "hexes to the side's objective", "hexes seen", "room in an IP there (0/1)")),
+    DecisionKind("CHIT_HEX", "where an Ops chit is placed; its radius activates the side's units (PB2-3.1.2.1)",
+                 ("activation hex (-1 = pass)", "fresh units activated", "disrupted units activated",
+                  "of them with an enemy in range and LoS", "SP activated")),
+    DecisionKind("FIRE", "an active unit's direct fire, or stop (PB2-7)", _FIRE_COLUMNS),
+    DecisionKind("MOVE_DEST", "where an active unit ends its move; the first row stays (PB2-4)",
+                 ("hex (the first row: stay)", "half-MP spent", "hexes to an objective hex the side does not hold",
+                  "TEM there", "enemy units that see it", "hexes seen", "hexes to the objective",
+                  "goes into an IP (0/1)")),
+    DecisionKind("OPP_FIRE", "opportunity fire at a moving unit (PB2-7.8)",
+                 ("0 = hold / 1 = fire", "firers", "DFT column", "DRM")),
+    DecisionKind("RECOVER", "a disrupted unit's recovery attempt (PB2-13.1)",
+                 ("0 = no / 1 = try", "chance of success in 36ths")),
+    DecisionKind("ENTRY_HEX", "where a reinforcement enters (PB2-3.1.2.3)", ("hex", "hexes to the objective")),
+    DecisionKind("CAT", "a close assault, or stop (PB2-9)",
+                 ("target hex (-1 = stop)", "0 non-armored / 1 armored defenders", "attackers", "DFT column", "DRM",
+                  "defenders", "disrupted defenders")),
+    DecisionKind("ASSAULT_FIRE", "a moved AFV's assault fire, or none (PB2-7.10)", _FIRE_COLUMNS),
+    DecisionKind("ARTILLERY", "an artillery request through an FO, or none (PB2-11)",
+                 ("target hex (-1 = none)", "artillery unit", "FO", "enemy units", "enemy steps",
+                  "mortar (fires now)")),
+    DecisionKind("OVERRUN", "an overrun before moving, or a plain move (PB2-8)",
+                 ("target hex (-1 = no overrun: move)", "armored target unit or -1", "hex attacked from",
+                  "DFT column", "DRM", "defenders", "disrupted defenders", "MP missing (8.1.10)")),
+    DecisionKind("IP_HEX", "where an improved position of the card is placed at set-up (PB2-15.4)",
+                 ("hex", "TEM", "hexes to the objective", "hexes seen", "0")),
+)
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
  IP_HEX) = range(12)
 
@@ -51,24 +85,23 @@ PLAYERS_CATALOGUE = Catalogue([
 
 
 @njit(cache=True)
-def random_option(streams, n):
-    """The random player: any of the n options (the core's `random_option` once it lands)."""
-    return below(streams, PLAYERS, n)
-
-
-@njit(cache=True)
-def choose(kind, opts, n, t, st, side):
-    """The one dispatcher: the index of the option this side's player takes."""
+def choose(kind, opts, n, t, st, side, player, params, dec):
+    """The one dispatcher (simulator/decisions.py): the row of `opts[:n]` this side's player
+    takes.  A single option is taken without asking (but recorded, so a record lists every
+    decision point); replaying a record, no player is asked."""
+    if replaying(dec):
+        return replayed(dec, kind, n)
     if n <= 1:
-        return 0
-    if st.player[side] == RANDOM:
-        return random_option(st.streams, n)
-    return heuristic(kind, opts, n, t, st, side)
+        chosen = 0
+    elif player == RANDOM:
+        chosen = random_option(dec.rng, n)
+    else:
+        chosen = heuristic(kind, opts, n, t, st, side, params, dec.rng)
+    return decided(dec, kind, n, chosen)
 
 
 @njit(cache=True)
-def heuristic(kind, opts, n, t, st, side):
-    p = st.params[side]
+def heuristic(kind, opts, n, t, st, side, p, rng):
     jit_ = p[P_JITTER]
     defender = side != t.stated_side
     best = 0
@@ -110,7 +143,7 @@ def heuristic(kind, opts, n, t, st, side):
             s = -0.5 * opts[i, 1]
         elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar
             s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
-        s += jit_ * uniform(st.streams, PLAYERS)
+        s += jit_ * rng.random()
         if s > best_s:
             best_s = s
             best = i

@@ -1,8 +1,7 @@
-"""The two random streams of a game (engine.md): the dice and the players' choices.
-
-splitmix64 (Steele, Lea and Flood 2014) on a uint64 word per stream, both seeded from the
-game's seed, so that a game's recorded decisions replay it with the players removed: the dice
-stream never depends on what the players drew.
+"""The dice of a game (engine.md): splitmix64 (Steele, Lea and Flood 2014) on a uint64 word
+seeded from the game's seed.  The players' choices draw from the other stream, the core's
+`simulator.decisions.player_stream` (in `Decisions.rng`), so that a game's recorded decisions
+replay it with the players removed: the dice never depend on what the players drew.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ import numpy as np
 
 from simulator.jit import njit
 
-DICE, PLAYERS = 0, 1
+DICE = 0
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -19,11 +18,10 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 
 
 def seed_streams(seed: int) -> np.ndarray:
-    """uint64[2]: the dice and the players' streams of a game."""
+    """uint64[1]: the dice stream of a game."""
     base = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
     with np.errstate(over="ignore"):
-        return np.array([base * np.uint64(2) + np.uint64(1), base * np.uint64(2) + np.uint64(0x5851F42D4C957F2D)],
-                        dtype=np.uint64)
+        return np.array([base * np.uint64(2) + np.uint64(1)], dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -39,12 +37,6 @@ def next_u64(streams, which):
 def below(streams, which, n):
     """A whole number 0 <= k < n from a stream (n >= 1)."""
     return np.int64((next_u64(streams, which) >> _S11) % np.uint64(n))
-
-
-@njit(cache=True)
-def uniform(streams, which):
-    """A float in [0, 1)."""
-    return np.float64(next_u64(streams, which) >> _S11) / 9007199254740992.0
 
 
 @njit(cache=True)

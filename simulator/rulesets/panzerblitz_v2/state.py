@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.decisions import for_play
 from simulator.rulesets.panzerblitz_v2.rng import seed_streams
 from simulator.soa import struct_of_arrays
 
@@ -13,7 +14,7 @@ GONE = -2         # hex of an eliminated counter
 NOBODY = -1
 
 MAX_EVENTS = 40000
-MAX_DECISIONS = 60000
+MAX_DECISIONS = 60000   # a recorded game's capacity (the longest random game makes ~6000)
 OPT_COLS = 8
 
 # Events (one row: turn, op, kind, side, a, b, c, d, e) that the replay and the tables read.
@@ -48,7 +49,7 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
     "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
-    "dec", "n_dec", "forced", "n_forced",
+    "dec", "n_dec",
     "ev", "n_ev", "ts", "player", "params", "n_params",
 ])
 
@@ -57,9 +58,9 @@ TS_UNITS, TS_STEPS, TS_DISRUPTED, TS_LOST, TS_HELD, TS_CHITS, TS_UNPLAYED, TS_FI
 N_TS = 8
 
 
-def new_state(t, seed: int, player_kinds, params: np.ndarray, forced: np.ndarray | None = None) -> State:
-    """The state before set-up.  `player_kinds`: int64[2]; `params`: float64[2, k]; `forced`:
-    a recorded decision list (kind, n, chosen) to replay instead of asking the players."""
+def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None) -> State:
+    """The state before set-up.  `player_kinds`: int64[2]; `params`: float64[2, k]; `dec`: the
+    game's `simulator.decisions.Decisions` (for_record / for_replay), by default for_play(seed)."""
     nu = max(t.n_units, 1)
     n = t.n_hexes
     steps = t.t_steps[t.u_type].copy() if t.n_units else np.zeros(1, dtype=np.int64)
@@ -78,12 +79,10 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, forced: np.ndarray
         ovr_op=np.full(n, -1, dtype=np.int64), wreck_sp=np.zeros(n, dtype=np.int64),
         ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
-        opts=np.zeros((n + 64, OPT_COLS), dtype=np.int64), firers=np.zeros(nu, dtype=np.int64),
+        opts=np.zeros((n + 64, OPT_COLS), dtype=np.int32), firers=np.zeros(nu, dtype=np.int64),
         targets=np.zeros(nu, dtype=np.int64), reach=np.zeros(n, dtype=np.int64), prev=np.zeros(n, dtype=np.int64),
         order=np.zeros(n, dtype=np.int64), scratch=np.zeros(n, dtype=np.int64),
-        dec=np.zeros((MAX_DECISIONS, 3), dtype=np.int64), n_dec=np.zeros(1, dtype=np.int64),
-        forced=forced if forced is not None else np.zeros((1, 3), dtype=np.int64),
-        n_forced=np.array([len(forced) if forced is not None else -1], dtype=np.int64),
+        dec=dec if dec is not None else for_play(seed), n_dec=np.zeros(1, dtype=np.int64),
         ev=np.zeros((MAX_EVENTS, 9), dtype=np.int64), n_ev=np.zeros(1, dtype=np.int64),
         ts=np.zeros((t.turns + 1, 2, N_TS), dtype=np.int64),
         player=np.asarray(player_kinds, dtype=np.int64), params=params.astype(np.float64),
