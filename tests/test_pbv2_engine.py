@@ -7,9 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.rulesets.panzerblitz_v2 import combat, game, movement
 from simulator.decisions import ReplayMismatch
-from simulator.rulesets.panzerblitz_v2.batch import play_games, play_one, prepare, record_one, replay_one
+from simulator.rulesets.panzerblitz_v2 import combat, game, movement
+from simulator.rulesets.panzerblitz_v2.batch import (
+    play_games,
+    play_one,
+    prepare,
+    record_one,
+    replay_one,
+)
 from simulator.rulesets.panzerblitz_v2.los import los_pair
 from simulator.rulesets.panzerblitz_v2.rng import seed_streams, two_dice
 from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
@@ -434,8 +440,8 @@ def test_pb2_7_9_reaction_fire_halving_and_column_shift(p1):
 
 
 def test_pb2_7_10_assault_fire_two_columns_left(p1):
-    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
     from simulator.decisions import for_replay
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
     from simulator.rulesets.panzerblitz_v2.players import ASSAULT_FIRE, DECISION_KINDS
     from simulator.rulesets.panzerblitz_v2.state import EV_ASSAULT
 
