@@ -30,6 +30,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
 from simulator.rulesets.panzerblitz_v2.tables import (
     ALL_MA,
     K_DF,
+    K_IF,
     K_OPP,
     K_REACTION,
     PROHIBITED,
@@ -769,6 +770,100 @@ def test_pb2_13_1_recovery_numbers(p1):
     assert game.recovery_target(t, st, u) == eff - 3 + 1         # cover: -1 on the roll (13.1.3)
 
 
+# ----------------------------------------------------------------------------- efficiency rolls (13.2), hull-down (15.6)
+
+def test_pb2_13_2_efficiency_roll_is_2d6_at_or_under_the_rating(p1):
+    from simulator.rulesets.panzerblitz_v2.efficiency import efficiency_chance, efficiency_roll
+
+    t = p1.tables
+    st = fresh_state(p1)
+    for side in range(2):
+        eff = int(t.s_efficiency[side])
+        want = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= eff)   # reading PB2-OQ-44
+        assert efficiency_chance(t, side) == want
+        rolls = [efficiency_roll(t, st, side) for _ in range(3600)]
+        assert all(passed == (natural <= eff) for passed, natural in rolls)
+        rate = np.mean([passed for passed, _ in rolls])
+        assert abs(rate - want / 36) < 4 * np.sqrt(want / 36 * (1 - want / 36) / 3600)
+
+
+def _hull_down_try(p, seed, tank, h, try_it=True):
+    from simulator.decisions import for_replay
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
+    from simulator.rulesets.panzerblitz_v2.players import DECISION_KINDS, HULL_DOWN
+
+    kinds, params = player_arrays(RULESET.players.parse(None, p.sides), p.sides)
+    rec = np.array([[HULL_DOWN, 2, 1 if try_it else 0]])
+    st = new_state(p.tables, seed, kinds, params, for_replay(rec, DECISION_KINDS, seed))
+    st.hex[tank] = h
+    st.turn[0] = 1
+    game.try_hull_down(p.tables, st, tank)
+    return st
+
+
+def test_pb2_15_6_1_hull_down_costs_half_ma_and_an_efficiency_roll(p1):
+    from simulator.rulesets.panzerblitz_v2.efficiency import hull_down, may_try_hull_down
+    from simulator.rulesets.panzerblitz_v2.state import EV_HULL_DOWN
+
+    t = p1.tables
+    tank = units_of(p1, "gb-sherman-v")[0]
+    h = next(h for h in range(t.n_hexes) if t.play[h] and t.cover[h] == 0 and not t.depression[h])
+    eff = int(t.s_efficiency[t.u_side[tank]])
+    outcomes = set()
+    for seed in range(40):
+        st = _hull_down_try(p1, seed, tank, h)
+        ev = st.ev[:st.n_ev[0]]
+        ev = ev[ev[:, 2] == EV_HULL_DOWN]
+        assert len(ev) == 1                                    # no enemy on the map: no opportunity fire
+        natural = int(ev[0, 6])
+        assert hull_down(st, tank) == (natural <= eff) == bool(ev[0, 7])
+        assert st.spent[tank] and st.mp_op[tank] == (t.t_ma[t.u_type[tank]] + 1) // 2   # 1/2 MA, Spent
+        assert not may_try_hull_down(t, st, tank)             # one try a turn (and Spent)
+        outcomes.add(hull_down(st, tank))
+    assert outcomes == {True, False}
+    st = _hull_down_try(p1, 1, tank, h, try_it=False)          # declined: nothing spent
+    assert not st.spent[tank] and st.mp_op[tank] == 0 and not hull_down(st, tank)
+
+
+def test_pb2_15_6_2_hull_down_plus_one_except_indirect_fire(p1):
+    t = p1.tables
+    st = fresh_state(p1)
+    tank = units_of(p1, "gb-sherman-v")[0]
+    h = next(h for h in range(t.n_hexes) if t.play[h] and t.cover[h] == 0 and not t.depression[h])
+    st.hex[tank] = h
+    one = np.array([tank])
+    before = [combat.defender_drm(t, st, one, 1, False, k, False, False) for k in (K_DF, K_IF)]
+    st.hd_hex[tank] = h
+    after = [combat.defender_drm(t, st, one, 1, False, k, False, False) for k in (K_DF, K_IF)]
+    assert after[0] - before[0] == 1 and after[1] == before[1]
+
+
+def test_pb2_15_6_3_hull_down_lost_on_moving_and_15_6_4_terrain(p1):
+    from simulator.rulesets.panzerblitz_v2.efficiency import hull_down, may_try_hull_down
+
+    t = p1.tables
+    st = fresh_state(p1)
+    tank = units_of(p1, "gb-sherman-v")[0]
+    a, b = _los_pair_at(p1, t, lambda h: t.cover[h] == 0, 1)
+    st.hex[tank] = a
+    st.hd_hex[tank] = a
+    st.turn[0] = 1
+    assert hull_down(st, tank)
+    movement.reachable(t, st, tank, a, 0, t.t_ma[t.u_type[tank]], True)
+    game.walk(t, st, tank, b, 0)
+    assert st.hex[tank] == b and not hull_down(st, tank)
+    st.hex[tank] = a                                           # back where it was: still lost
+    assert not hull_down(st, tank)
+    # 15.6.4: clear, woods, orchard, town, city only (terrain.rules.hull_down.terrain)
+    assert t.hull_ok[a] and not t.hull_ok[np.flatnonzero(t.depression)].any()
+    st.hex[tank] = a
+    assert not may_try_hull_down(t, st, tank)                  # it spent MP this Operation
+    st.mp_op[tank] = 0                                         # (a later Operation)
+    assert may_try_hull_down(t, st, tank)
+    st.hex[tank] = int(np.flatnonzero(t.depression & t.play)[0])
+    assert not may_try_hull_down(t, st, tank)
+
+
 # ----------------------------------------------------------------------------- the turn (3.1)
 
 def test_pb2_3_1_2_last_chit_not_executed(p1):
@@ -805,16 +900,72 @@ def test_same_seed_same_game_and_recorded_decisions_replay(p1):
         replay_one(p1, 11, rec[:len(rec) // 2], other)
 
 
+def test_debug_mode_finds_broken_invariants(p1):
+    """The checks of the debug mode fail where they should: both sides in a hex, an overstack, an
+    eliminated counter left on the map, a counter in an IP that is not there."""
+    from simulator.rulesets.panzerblitz_v2 import invariants as inv
+
+    t = p1.tables
+    kinds, params = player_arrays_default(p1)
+    brit, germ = units_of(p1, "gb-sherman-v")[:3], units_of(p1, "pzkw-iv-h")[:1]
+    h = next(h for h in range(t.n_hexes) if t.play[h] and t.cover[h] == 0)
+
+    def found(setup):
+        st = new_state(t, 1, kinds, params, debug=True)
+        setup(st)
+        game.check(t, st)
+        return int(st.viol[0])
+
+    def place(st, units, hx):
+        for u in units:
+            st.hex[u] = hx
+
+    assert found(lambda st: place(st, brit[:1], h)) == inv.OK
+    assert found(lambda st: place(st, brit[:1] + germ, h)) == inv.BOTH_SIDES_IN_HEX
+    over = [u for u in range(t.n_units) if t.u_side[u] == t.u_side[brit[0]] and not t.u_offboard[u]]
+    assert found(lambda st: place(st, over, h)) == inv.OVERSTACKED
+    assert found(lambda st: (place(st, brit[:1], h), st.steps.__setitem__(brit[0], 0))) == inv.ELIMINATED_ON_MAP
+    assert found(lambda st: (place(st, brit[:1], h), st.in_ip.__setitem__(brit[0], True))) == inv.IP_MISMATCH
+    # Out of debug mode nothing is checked.
+    st = new_state(t, 1, kinds, params)
+    place(st, brit[:1] + germ, h)
+    game.check(t, st)
+    assert st.viol[0] == inv.OK
+
+
+def player_arrays_default(p):
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
+
+    return player_arrays(RULESET.players.parse(None, p.sides), p.sides)
+
+
+def _random_games_in_debug_mode(n, seeds):
+    from simulator.rulesets.panzerblitz_v2.batch import violation
+
+    p = prepared(n)
+    players = RULESET.players.parse(["random"], p.sides)
+    for seed in seeds:
+        g = play_one(p, seed, players, debug=True)
+        assert violation(g) is None, f"hod-0{n} seed {seed}: {violation(g)}"
+        yield p, g
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_invariants_after_every_action_1000_random_games(n):
+    """Issue 20, tests: invariants after every action in debug mode over 1,000 random games a
+    situation, zero violations."""
+    assert sum(1 for _ in _random_games_in_debug_mode(n, range(1000))) == 1000
+
+
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_invariants_after_random_games(n):
-    """Random players on both sides: no hex over the stacking limit, no hex with both sides,
-    steps within a counter's, eliminated counters off the map, fire happened."""
-    p = prepared(n)
-    t = p.tables
-    players = RULESET.players.parse(["random"], p.sides)
+    """Random players on both sides, in debug mode (every action checked): and at the end no hex
+    over the stacking limit, no hex with both sides, steps within a counter's, eliminated counters
+    off the map, fire happened."""
     fired = 0
-    for seed in range(30):
-        g = play_one(p, seed, players)
+    for p, g in _random_games_in_debug_mode(n, range(30)):
+        t = p.tables
         st = g.state
         nu = t.n_units
         assert ((st.steps[:nu] >= 0) & (st.steps[:nu] <= t.t_steps[t.u_type])).all()

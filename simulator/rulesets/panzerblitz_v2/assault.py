@@ -300,5 +300,6 @@ def cat_step(t, st, side):
                 if st.hex[u] >= 0 and stack_sp(t, st, h, side, u) <= t.stack_limit:
                     log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)
                     st.in_ip[u] = False
+                    st.hd_hex[u] = -1                      # 15.6.3: hull-down lost on moving
                     st.hex[u] = h
                     st.in_ip[u] = ip_room(t, st, h, u)     # 9.1.13: into its IP, free

@@ -14,6 +14,7 @@ import pandas as pd
 
 from simulator.decisions import finished, for_record, for_replay
 from simulator.rulesets.panzerblitz_v2.game import play_game
+from simulator.rulesets.panzerblitz_v2.invariants import NAMES
 from simulator.rulesets.panzerblitz_v2.los import los_table
 from simulator.rulesets.panzerblitz_v2.players import DECISION_KINDS
 from simulator.rulesets.panzerblitz_v2.schema import PBV2Situation
@@ -71,13 +72,20 @@ def player_arrays(players: dict, sides) -> tuple[np.ndarray, np.ndarray]:
     return kinds, params
 
 
-def play_one(p: Prepared, seed: int, players: dict, dec=None) -> Game:
+def play_one(p: Prepared, seed: int, players: dict, dec=None, debug: bool = False) -> Game:
     """One game; `dec` records it (`decisions.for_record`) or replays a record with the players
-    removed (`decisions.for_replay`); by default it is played without a record."""
+    removed (`decisions.for_replay`); by default it is played without a record.  `debug`: the
+    invariants are checked after every action (`violation(game)` names the first broken one)."""
     kinds, params = player_arrays(players, p.sides)
-    st = new_state(p.tables, int(seed), kinds, params, dec)
+    st = new_state(p.tables, int(seed), kinds, params, dec, debug)
     winner = play_game(p.tables, st)
     return Game(int(seed), int(winner), st)
+
+
+def violation(g: Game) -> str | None:
+    """The first invariant a debug-mode game broke, and the event after which it was found; None."""
+    code, event = (int(x) for x in g.state.viol)
+    return f"{NAMES[code]} (found at event {event})" if code else None
 
 
 def record_one(p: Prepared, seed: int, players: dict) -> tuple[Game, np.ndarray]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.efficiency import hull_down
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_ASSAULT,
@@ -35,6 +36,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     M_FROM_HE,
     M_HEIGHT_ADV,
     M_HEIGHT_DIS,
+    M_HULL,
     M_IP,
     M_OPP_INF_OPEN,
     M_OPP_ROAD,
@@ -305,11 +307,14 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
     veh = 0
     inf_open = 0
     in_ip = 0
+    hull = 0
     for i in range(nt):
         u = targets[i]
         ty = t.u_type[u]
         if st.in_ip[u]:
             in_ip += 1
+        if hull_down(st, u):
+            hull += 1
         if not (t.tem_nonveh_only[h] and t.t_vehicle[ty]):
             tem_units += 1
         if st.disrupted[u]:
@@ -337,6 +342,8 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
         drm += t.drm_value[M_WRECK]                # 15.1.2: a wreck hex
     if majority(in_ip, nt) and t.drm_applies[M_IP, kind]:
         drm += t.drm_value[M_IP]                   # 15.4.4: in an improved position
+    if majority(hull, nt) and t.drm_applies[M_HULL, kind]:
+        drm += t.drm_value[M_HULL]                 # 15.6.2: hull-down (not against IF, minefields)
     return drm
 
 

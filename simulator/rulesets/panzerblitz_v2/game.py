@@ -25,6 +25,12 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     tem_for,
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
+from simulator.rulesets.panzerblitz_v2.efficiency import (
+    efficiency_chance,
+    efficiency_roll,
+    may_try_hull_down,
+)
+from simulator.rulesets.panzerblitz_v2.invariants import check
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
 from simulator.rulesets.panzerblitz_v2.overrun import overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
@@ -32,6 +38,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
     CHIT_HEX,
     ENTRY_HEX,
     FIRE,
+    HULL_DOWN,
     IP_HEX,
     MOVE_DEST,
     OPP_FIRE,
@@ -45,6 +52,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_CARRY,
     EV_CHIT,
     EV_ENTER,
+    EV_HULL_DOWN,
     EV_IP,
     EV_MOVE,
     EV_OVR_MOVE,
@@ -128,6 +136,7 @@ def setup(t, st):
             st.unspotted[u] = True
             log_event(st, EV_SETUP, side, u, st.hex[u], 0, 0, 0)
     update_control(t, st)
+    check(t, st)
 
 
 @njit(cache=True)
@@ -303,6 +312,7 @@ def fire_step(t, st, side):
         resolve_attack(t, st, st.firers[:nf].copy(), nf, halves[:nf], h, st.targets[:nt].copy(), nt, armored, K_DF,
                        False, False, side, -99, 0)
         st.ts[st.turn[0], side, TS_FIRE] += 1
+        check(t, st)
 
 
 # ----------------------------------------------------------------------------- movement (4.0, 7.8)
@@ -402,6 +412,7 @@ def walk(t, st, u, dest, spent0):
         if enemy_in(t, st, h, side):
             return False                               # an enemy unit came (cannot happen in-op)
         st.hex[u] = h
+        st.hd_hex[u] = -1                              # 15.6.3: hull-down lost on spending MP
         st.mp_op[u] = costs[j] - spent0
         road = False
         for d in range(6):
@@ -453,10 +464,42 @@ def move_step(t, st, side):
         if st.spent[u] or st.disrupted[u] or st.fired[u] or st.fo[u] or t.t_ma[t.u_type[u]] <= 0:
             continue                                    # an FO may not move (11.2.2, 4.1.2)
         if t.t_overrun[t.u_type[u]] and try_overrun(t, st, u):
+            check(t, st)
             continue
-        if move_unit(t, st, u, st.hex[u], 0) and t.t_afv[t.u_type[u]] and st.hex[u] >= 0 \
-                and not st.disrupted[u] and 2 * st.mp_op[u] <= t.t_ma[t.u_type[u]]:
-            assault_fire(t, st, u)
+        if move_unit(t, st, u, st.hex[u], 0):
+            if t.t_afv[t.u_type[u]] and st.hex[u] >= 0 and not st.disrupted[u] \
+                    and 2 * st.mp_op[u] <= t.t_ma[t.u_type[u]]:
+                assault_fire(t, st, u)
+        elif may_try_hull_down(t, st, u):
+            try_hull_down(t, st, u)
+        check(t, st)
+
+
+@njit(cache=True)
+def try_hull_down(t, st, u):
+    """PB2-15.6.1: HULL_DOWN for a vehicle that stayed put; a try costs the fraction of its MA of
+    `terrain.rules.hull_down` (Spent, 4.1.10), draws opportunity fire without the hull-down DRM,
+    then the Efficiency Roll (13.2).  One try a turn."""
+    side = t.u_side[u]
+    h = st.hex[u]
+    st.opts[0, 0] = 0
+    st.opts[1, 0] = 1
+    st.opts[0, 1] = st.opts[1, 1] = efficiency_chance(t, side)
+    st.opts[0, 2] = st.opts[1, 2] = seen_by(t, st, h, side)
+    if decide(HULL_DOWN, 2, t, st, side) == 0:
+        return
+    st.hd_turn[u] = st.turn[0]
+    ma = t.t_ma[t.u_type[u]]
+    st.mp_op[u] = (ma * t.hull_cost_num + t.hull_cost_den - 1) // t.hull_cost_den
+    st.spent[u] = True
+    st.acted[u] = True
+    if opportunity_fire(t, st, u, h, False) or st.hex[u] != h or st.disrupted[u]:
+        log_event(st, EV_HULL_DOWN, side, u, h, 0, 0, 0)
+        return
+    passed, natural = efficiency_roll(t, st, side)
+    if passed:
+        st.hd_hex[u] = h
+    log_event(st, EV_HULL_DOWN, side, u, h, natural, 1 if passed else 0, 0)
 
 
 @njit(cache=True)
@@ -654,10 +697,13 @@ def operation(t, st, side, radius):
         return
     st.ts[st.turn[0], side, TS_CHITS] += 1
     ar_step(t, st, side)
+    check(t, st)
     fire_step(t, st, side)
     move_step(t, st, side)
     cat_step(t, st, side)
+    check(t, st)
     recover_step(t, st, side)
+    check(t, st)
     for u in range(t.n_units):
         if st.active[u] and not t.idle_stay_fresh and st.hex[u] >= 0:
             st.spent[u] = True                          # readings.idle_units_stay_fresh = false
@@ -718,6 +764,7 @@ def reinforcement(t, st, side):
             move_unit(t, st, u, h, cost)
         st.spent[u] = True
         st.active[u] = False
+        check(t, st)
     update_control(t, st)
 
 
@@ -755,6 +802,7 @@ def administration(t, st, last_side):
         if not from_combat:
             st.unspotted[u] = True
     log_event(st, EV_ADMIN, -1, 0, 0, 0, 0, 0)
+    check(t, st)
 
 
 @njit(cache=True)

@@ -49,9 +49,11 @@ DECISION_KINDS = (
                   "DFT column", "DRM", "defenders", "disrupted defenders", "MP missing (8.1.10)")),
     DecisionKind("IP_HEX", "where an improved position of the card is placed at set-up (PB2-15.4)",
                  ("hex", "TEM", "hexes to the objective", "hexes seen", "0")),
+    DecisionKind("HULL_DOWN", "a vehicle that stayed put tries to go hull-down (PB2-15.6.1, an Efficiency Roll 13.2)",
+                 ("0 = no / 1 = try", "chance of passing the Efficiency Roll in 36ths", "enemy units that see it")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
- IP_HEX) = range(12)
+ IP_HEX, HULL_DOWN) = range(13)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -71,6 +73,8 @@ HEURISTIC_PARAMS = {
     "ar_min": Param(2.0, "request artillery only on a hex holding at least this many enemy steps"),
     "w_objective": Param(1.5, "set-up and move: value of standing on an objective hex, for the side defending it"),
     "ovr_min": Param(0.45, "overrun only when the attack's expected step losses reach this (reaction fire comes first)"),
+    "hull_min": Param(12.0, "a vehicle staying put tries hull-down when its chance (in 36ths) is at least this and an "
+                            "enemy unit sees it"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -81,7 +85,7 @@ PLAYERS_CATALOGUE = Catalogue([
 ], default="heuristic", replay_default="heuristic")
 
 (P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
- P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN) = range(15)
+ P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN, P_HULL_MIN) = range(16)
 
 
 @njit(cache=True)
@@ -138,6 +142,9 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             jit_ = 0.0
         elif kind == RECOVER:      # try?, chance in 36ths
             s = 1.0 if (opts[i, 0] == 1 and opts[i, 1] >= p[P_RECOVER]) else 0.5
+            jit_ = 0.0
+        elif kind == HULL_DOWN:    # try?, chance in 36ths, enemy units that see it
+            s = 1.0 if (opts[i, 0] == 1 and opts[i, 1] >= p[P_HULL_MIN] and opts[i, 2] > 0) else 0.5
             jit_ = 0.0
         elif kind == ENTRY_HEX:    # hex, hexes to the objective
             s = -0.5 * opts[i, 1]

@@ -17,6 +17,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_DISRUPT,
     EV_ENTER,
     EV_FIRE,
+    EV_HULL_DOWN,
     EV_IF,
     EV_IP,
     EV_LOSS,
@@ -41,7 +42,12 @@ class PBV2Replay:
     def __init__(self, prepared, game) -> None:
         self.p, self.game, self.seed = prepared, game, game.seed
 
-    violation = None
+    @property
+    def violation(self) -> str | None:
+        """The first broken invariant of a game replayed with --debug (batch.violation), or None."""
+        from simulator.rulesets.panzerblitz_v2.batch import violation
+
+        return violation(self.game)
 
     def _unit(self, u: int) -> str:
         t = self.p.tables
@@ -89,6 +95,10 @@ class PBV2Replay:
                 out.append(f"      {self._unit(a)} ({s}) in {hx(b)} loses a step" + (": eliminated" if c == 0 else ""))
             elif kind == EV_DISRUPT:
                 out.append(f"      {self._unit(a)} ({s}) in {hx(b)} disrupted")
+            elif kind == EV_HULL_DOWN:
+                how = ("stopped by opportunity fire" if c == 0 else
+                       f"efficiency roll {c}: " + ("hull-down" if d else "failed"))
+                out.append(f"    {self._unit(a)} tries hull-down in {hx(b)} (PB2 15.6.1): {how}")
             elif kind == EV_MOVE:
                 out.append(f"    {self._unit(a)} {hx(b)} -> {hx(c)} ({d / 2:g} MP)")
             elif kind == EV_AR:

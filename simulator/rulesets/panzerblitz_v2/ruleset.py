@@ -41,7 +41,7 @@ class PanzerBlitzV2:
         from simulator.rulesets.panzerblitz_v2.replay import PBV2Replay
 
         p = prepare(situation)
-        return PBV2Replay(p, play_one(p, seed, players))
+        return PBV2Replay(p, play_one(p, seed, players, debug=debug))
 
     def summary_facts(self, situation: PBV2Situation, games) -> dict:
         return {

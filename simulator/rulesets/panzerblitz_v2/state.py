@@ -42,15 +42,16 @@ EV_AR_CANCEL = 21   # a = hex, b = artillery unit (11.3.6)
 EV_OVERRUN = 22     # overrun (8.0), as EV_FIRE
 EV_IP = 25          # a = hex (an improved position placed at set-up, 15.4)
 EV_WRECK = 24       # a = hex, b = wreck SP placed, c = the unit it was (15.1)
+EV_HULL_DOWN = 26   # a = unit, b = hex, c = natural roll (0: stopped by opportunity fire), d = 1 hull-down
 EV_OVR_MOVE = 23    # a = unit, b = target hex, c = hex adjacent it attacks from, d = missing MP (8.1.10)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "hd_hex", "hd_turn", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
     "dec", "n_dec",
-    "ev", "n_ev", "ts", "player", "params", "n_params",
+    "ev", "n_ev", "ts", "player", "params", "n_params", "debug", "viol",
 ])
 
 # Per turn and side statistics (ts[turn, side, k]).
@@ -58,9 +59,10 @@ TS_UNITS, TS_STEPS, TS_DISRUPTED, TS_LOST, TS_HELD, TS_CHITS, TS_UNPLAYED, TS_FI
 N_TS = 8
 
 
-def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None) -> State:
+def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: bool = False) -> State:
     """The state before set-up.  `player_kinds`: int64[2]; `params`: float64[2, k]; `dec`: the
-    game's `simulator.decisions.Decisions` (for_record / for_replay), by default for_play(seed)."""
+    game's `simulator.decisions.Decisions` (for_record / for_replay), by default for_play(seed);
+    `debug`: check the invariants after every action (invariants.py; `viol` = code, event)."""
     nu = max(t.n_units, 1)
     n = t.n_hexes
     steps = t.t_steps[t.u_type].copy() if t.n_units else np.zeros(1, dtype=np.int64)
@@ -77,7 +79,8 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None) -> State
         ar=np.zeros((64, 5), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), he=np.zeros(n, dtype=np.bool_),
         ovr_op=np.full(n, -1, dtype=np.int64), wreck_sp=np.zeros(n, dtype=np.int64),
-        ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
+        ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_),
+        hd_hex=np.full(nu, -1, dtype=np.int64), hd_turn=np.zeros(nu, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int32), firers=np.zeros(nu, dtype=np.int64),
         targets=np.zeros(nu, dtype=np.int64), reach=np.zeros(n, dtype=np.int64), prev=np.zeros(n, dtype=np.int64),
@@ -87,4 +90,5 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None) -> State
         ts=np.zeros((t.turns + 1, 2, N_TS), dtype=np.int64),
         player=np.asarray(player_kinds, dtype=np.int64), params=params.astype(np.float64),
         n_params=np.array([params.shape[1]], dtype=np.int64),
+        debug=np.array([debug], dtype=np.bool_), viol=np.zeros(2, dtype=np.int64),
     )

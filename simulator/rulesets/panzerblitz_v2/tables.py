@@ -33,10 +33,10 @@ DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disa
              "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
              "cat", "cat_with_engineer", "cat_vs_armor_in_town_or_city", "cat_from_city_vs_vehicle_in_city",
              "overrun", "overrun_vs_infantry_in_open", "overrun_per_missing_mp", "fire_from_he_hex", "wreck_hex",
-             "improved_position")
+             "improved_position", "hull_down")
 M_UNSPOTTED, M_DEF_DISRUPTED, M_HEIGHT_ADV, M_HEIGHT_DIS, M_OPP_ROAD, M_OPP_VEHICLE, M_OPP_INF_OPEN = range(7)
 M_CAT, M_CAT_ENGINEER, M_CAT_ARMOR_TOWN, M_CAT_CITY_VEHICLE = range(7, 11)
-M_OVR, M_OVR_INF_OPEN, M_OVR_MISSING_MP, M_FROM_HE, M_WRECK, M_IP = range(11, 17)
+M_OVR, M_OVR_INF_OPEN, M_OVR_MISSING_MP, M_FROM_HE, M_WRECK, M_IP, M_HULL = range(11, 18)
 # DFT results, best first (direct_fire.results without "-").
 R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
 MAX_RANGE_TABULATED = 200
@@ -45,7 +45,7 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # map
     "n_hexes", "neighbours", "q", "r", "level", "cover", "depression", "inherent", "orchard", "obstacle",
     "move_cost", "woods_to_woods", "town_to_town", "road_side", "slope_side", "side_cost", "play",
-    "tem_df", "tem_nonveh_only", "overrun_ok", "wreck_ok", "ip_ok", "spot_range", "open_ground", "remark_unspotted", "dist", "obj_dist", "field_of_fire",
+    "tem_df", "tem_nonveh_only", "overrun_ok", "wreck_ok", "ip_ok", "hull_ok", "spot_range", "open_ground", "remark_unspotted", "dist", "obj_dist", "field_of_fire",
     "los", "partial_num", "partial_den", "slope_extra",
     # units (by type)
     "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
@@ -63,7 +63,8 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "at_additional", "majority_median", "at_zero_counts", "ap_keeps_fraction",
     "shift_reaction", "reaction_inf_at2", "reaction_sd2", "cat_mp_limit2", "cat_city_add", "cat_def_highest",
     # stacking, efficiency, readings
-    "stack_limit", "vehicle_town_factor", "rec_sd", "rec_cover", "rec_catastrophe",
+    "stack_limit", "vehicle_town_factor", "rec_sd", "rec_cover", "rec_catastrophe", "eff_roll_mod", "hull_cost_num",
+    "hull_cost_den",
     "spent_units_spot", "idle_stay_fresh", "reinf_carry", "reinf_sp_step", "reinf_mp_step2",
     "wreck_full", "wreck_reduced", "wreck_max", "wreck_extra2", "wreck_on_step_loss",
     "s_ip", "ip_capacity", "ip_extra2",
@@ -322,6 +323,11 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                            dtype=np.bool_)
     lrf = mods["factor"]["long_range_fire"]
     eff = data["efficiency"]["recovery"]
+    hull = ter["rules"]["hull_down"]
+    unknown = [c for c in hull["terrain"] if c not in COVERS]
+    if unknown:
+        raise ValueError(f"{sit.ruleset.path / 'terrain.toml'}: terrain.rules.hull_down.terrain: {unknown} are not "
+                         f"terrain classes (expected some of {list(COVERS)})")
     stack = data["stacking"]
 
     return Tables(
@@ -333,6 +339,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         wreck_ok=(cover == TOWN) | (cover == CITY) | road_side.any(axis=1) | bridge,   # 15.1
         # 15.4.1: no IP in swamp, all-water, beach, gully or stream hexes
         ip_ok=~np.isin(cover, [SWAMP, WATER, BEACH, RIVER]) & ~depression,
+        # 15.6.4: hull-down only in the listed terrain (a gully or stream hex is none of them)
+        hull_ok=np.isin(cover, [COVERS.index(c) for c in hull["terrain"]]) & ~depression,
         spot_range=spot, open_ground=open_ground, remark_unspotted=remark,
         dist=dist, obj_dist=obj_dist.astype(np.int64), field_of_fire=np.zeros(n, dtype=np.int64), los=np.zeros((1, 1), dtype=np.int8), partial_num=pn, partial_den=pd, slope_extra=slope_extra,
         t_ap=t["ap2"], t_at=t["at"], t_df=t["df"], t_sp=t["sp"], t_range=t_range, t_ma=t_ma, t_mode=t_mode,
@@ -368,6 +376,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         stack_limit=int(stack["limit"]), vehicle_town_factor=int(data["stacking"]["town_city"]["vehicle_factor"]),
         rec_sd=int(eff["spent_disrupted"]), rec_cover=int(eff["positive_tem_terrain"]),
         rec_catastrophe=int(eff["catastrophe_natural"]),
+        eff_roll_mod=int(data["efficiency"]["roll"]["modifier"]), hull_cost_num=int(hull["ma_fraction"][0]),
+        hull_cost_den=int(hull["ma_fraction"][1]),
         spent_units_spot=bool(read.get("spent_units_spot", True)),
         idle_stay_fresh=bool(read.get("idle_units_stay_fresh", True)),
         reinf_carry=read.get("last_reinforcement_chit", "first_next_turn") == "first_next_turn",

@@ -1,0 +1,99 @@
+"""Checks that must hold after every action of a Panzer Blitz v2.0 game (the engine's debug mode).
+
+`check` returns at once unless the game is played in debug mode (`st.debug[0]`); then it records
+the first broken invariant and the event at which it was found (`st.viol`: code, event index),
+for `balance replay --debug` and the tests (1,000 random games a situation, `make test-slow`).
+The game calls it after set-up, each attack, each unit's move, each step of an Operation, each
+reinforcement's entry and the administration.
+"""
+
+from __future__ import annotations
+
+from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.combat import sp_value
+from simulator.rulesets.panzerblitz_v2.state import GONE, OFF_BOARD
+from simulator.rulesets.panzerblitz_v2.tables import CITY, PROHIBITED, TOWED, TOWN
+
+(OK, BOTH_SIDES_IN_HEX, OVERSTACKED, STEPS_OUT_OF_RANGE, ELIMINATED_ON_MAP, LIVE_OFF_MAP, OUTSIDE_PLAY_AREA,
+ PROHIBITED_TERRAIN, IP_MISMATCH, IP_OVER_CAPACITY, OFF_BOARD_MOVED) = range(11)
+NAMES = {
+    OK: "ok",
+    BOTH_SIDES_IN_HEX: "units of both sides in one hex (PB2-4.1.8.1)",
+    OVERSTACKED: "a side's units over the hex's stacking limit (PB2-2.3.5, 4.1.8; 14.2.2 vehicles double in towns)",
+    STEPS_OUT_OF_RANGE: "a counter with fewer than 0 or more steps than it has (PB2-2.3.1)",
+    ELIMINATED_ON_MAP: "a counter with no step left still on the map (PB2-7.7)",
+    LIVE_OFF_MAP: "a counter with steps left marked eliminated",
+    OUTSIDE_PLAY_AREA: "a counter outside the situation's play area (PB2-4.1.9)",
+    PROHIBITED_TERRAIN: "a counter in terrain prohibited to its movement mode, with no road (PB2-14)",
+    IP_MISMATCH: "a counter in an improved position where there is none (PB2-15.4)",
+    IP_OVER_CAPACITY: "more stacking points in an improved position than its capacity (PB2-15.4.2)",
+    OFF_BOARD_MOVED: "off-board artillery on the map or an on-map counter off board (PB2-11.1)",
+}
+
+
+@njit(cache=True)
+def violation(t, st):
+    """The code of the first broken invariant, or OK."""
+    n_hex = t.n_hexes
+    for u in range(t.n_units):
+        h = st.hex[u]
+        full = t.t_steps[t.u_type[u]]
+        if st.steps[u] < 0 or st.steps[u] > full:
+            return STEPS_OUT_OF_RANGE
+        if st.steps[u] == 0 and h != GONE:
+            return ELIMINATED_ON_MAP
+        if h == GONE and st.steps[u] > 0:
+            return LIVE_OFF_MAP
+        if (h == OFF_BOARD) != t.u_offboard[u]:
+            return OFF_BOARD_MOVED
+        if h < 0:
+            continue
+        if h >= n_hex or not t.play[h]:
+            return OUTSIDE_PLAY_AREA
+        mode = t.t_mode[t.u_type[u]]
+        # (towed guns never move by themselves: their mode prohibits every hex, 4.3)
+        if mode != TOWED and t.move_cost[h, mode] == PROHIBITED:
+            road = False
+            for d in range(6):
+                road = road or t.road_side[h, d]
+            if not road:
+                return PROHIBITED_TERRAIN
+        if st.in_ip[u] and not st.ip[h]:
+            return IP_MISMATCH
+    for u in range(t.n_units):
+        h = st.hex[u]
+        if h < 0:
+            continue
+        side = t.u_side[u]
+        town = t.cover[h] == TOWN or t.cover[h] == CITY
+        total = 0
+        in_ip = 0
+        for v in range(t.n_units):
+            if st.hex[v] != h:
+                continue
+            if t.u_side[v] != side:
+                return BOTH_SIDES_IN_HEX
+            sp = sp_value(t, st, v)
+            if st.in_ip[v]:
+                in_ip += sp
+            if town and t.t_vehicle[t.u_type[v]]:
+                sp *= t.vehicle_town_factor
+            total += sp
+        # A wreck placed under the survivors of an attack may fill the hex (15.1.4 limits who enters
+        # afterwards); the units themselves never exceed the limit.
+        if total > t.stack_limit:
+            return OVERSTACKED
+        if in_ip > t.ip_capacity:
+            return IP_OVER_CAPACITY
+    return OK
+
+
+@njit(cache=True)
+def check(t, st):
+    """In debug mode: record the first violation and the event at which it was found."""
+    if not st.debug[0] or st.viol[0] != OK:
+        return
+    code = violation(t, st)
+    if code != OK:
+        st.viol[0] = code
+        st.viol[1] = st.n_ev[0]
