@@ -8,7 +8,7 @@ is in place.  This module fixes what the data *means*: how the TOML files merge 
 dictionary (so dotted `--set` keys reach every cell), how each table becomes the arrays a numba
 kernel reads, and the handful of lookups the rules text pins with worked examples (odds rounding
 7.4, the AT differential 7.5, the majority rule 7.6.1, natural 2 / 12 7.1.8-9, the partial-height
-chart 5.4.5, amphibious MP 4.4.3, the reinforcement entry surcharge 3.1.2.3).  tests/test_pbv2_data.py
+chart 5.4.5, amphibious MP 4.4.3, the reinforcement entry surcharge 3.1.2.3).  tests/panzerblitz_v2/test_pbv2_data.py
 checks the data against the text through these functions; the engine must agree with them.
 
 Pure Python + numpy; nothing here imports the simulator.

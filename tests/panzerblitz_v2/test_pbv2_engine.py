@@ -4,6 +4,8 @@ decisions replay the game, invariants after random games)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -43,7 +45,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
 )
 from simulator.situation import load_situation
 
-HOD = "situations/panzerblitz-v2/hod-0{}.toml"
+HOD = str(Path(__file__).resolve().parents[2] / "situations" / "panzerblitz-v2" / "hod-0{}.toml")
 
 
 def prepared(n=1, sets=None):
