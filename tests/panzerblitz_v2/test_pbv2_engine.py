@@ -866,6 +866,82 @@ def test_pb2_15_6_3_hull_down_lost_on_moving_and_15_6_4_terrain(p1):
     assert not may_try_hull_down(t, st, tank)
 
 
+def _build_ip_try(p, seed, builder, friends, h, build=True, disrupt=False):
+    from simulator.decisions import for_replay
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
+    from simulator.rulesets.panzerblitz_v2.players import BUILD_IP, DECISION_KINDS
+
+    kinds, params = player_arrays(RULESET.players.parse(None, p.sides), p.sides)
+    rec = np.array([[BUILD_IP, 2, 1 if build else 0]])
+    st = new_state(p.tables, seed, kinds, params, for_replay(rec, DECISION_KINDS, seed))
+    st.turn[0] = 1
+    st.op[0] = 1
+    for u in [builder] + friends:
+        st.hex[u] = h
+    st.active[builder] = True
+    side = int(p.tables.u_side[builder])
+    game.declare_ips(p.tables, st, side)
+    if disrupt:
+        st.disrupted[builder] = True
+    game.finish_ips(p.tables, st, side)
+    return st
+
+
+def test_pb2_15_4_3_1_building_an_ip_costs_the_whole_ma_and_an_efficiency_roll(p1):
+    from simulator.rulesets.panzerblitz_v2.state import EV_BUILD_IP
+
+    t = p1.tables
+    builder, friend, tired = units_of(p1, "gb-motor-platoon")[:3]
+    h = next(h for h in range(t.n_hexes) if t.play[h] and t.ip_ok[h] and t.cover[h] == 0)
+    eff = int(t.s_efficiency[t.u_side[builder]])
+    built = set()
+    for seed in range(40):
+        st = _build_ip_try(p1, seed, builder, [friend], h)
+        ev = st.ev[:st.n_ev[0]]
+        ev = ev[ev[:, 2] == EV_BUILD_IP]
+        assert len(ev) == 1
+        natural = int(ev[0, 6])
+        assert bool(st.ip[h]) == (natural <= eff) == bool(ev[0, 7])
+        assert st.spent[builder] and st.mp_op[builder] == t.t_ma[t.u_type[builder]]   # the whole MA
+        assert st.in_ip[builder] == st.ip[h] and st.in_ip[friend] == st.ip[h]          # builder and friends inside
+        built.add(bool(st.ip[h]))
+    assert built == {True, False}
+    st = _build_ip_try(p1, 1, builder, [], h, build=False)                             # declined
+    assert not st.spent[builder] and not st.ip[h]
+
+
+def test_pb2_15_4_3_who_and_where_an_ip_may_be_built(p1):
+    t = p1.tables
+    st = fresh_state(p1)
+    inf, tank = units_of(p1, "gb-motor-platoon")[0], units_of(p1, "gb-sherman-v")[0]
+    h = next(h for h in range(t.n_hexes) if t.play[h] and t.ip_ok[h] and t.cover[h] == 0)
+    for u in (inf, tank):
+        st.hex[u] = h
+        st.active[u] = True
+    assert game.may_build_ip(t, st, inf)
+    assert not game.may_build_ip(t, st, tank)                   # 15.4.3: non-vehicular units only
+    st.ip[h] = True
+    assert not game.may_build_ip(t, st, inf)                    # 15.4.2: one IP a hex
+    st.ip[h] = False
+    st.hex[inf] = int(np.flatnonzero(t.depression & t.play)[0])
+    assert not game.may_build_ip(t, st, inf)                    # 15.4.1: not in a gully or stream hex
+    st.hex[inf] = h
+    st.spent[inf] = True
+    assert not game.may_build_ip(t, st, inf)                    # 15.4.3.1: not Spent
+
+
+def test_pb2_15_4_5_a_disrupted_builder_builds_nothing(p1):
+    from simulator.rulesets.panzerblitz_v2.state import EV_BUILD_IP
+
+    t = p1.tables
+    builder = units_of(p1, "gb-motor-platoon")[0]
+    h = next(h for h in range(t.n_hexes) if t.play[h] and t.ip_ok[h] and t.cover[h] == 0)
+    for seed in range(10):
+        st = _build_ip_try(p1, seed, builder, [], h, disrupt=True)
+        ev = st.ev[:st.n_ev[0]]
+        assert not st.ip[h] and ev[ev[:, 2] == EV_BUILD_IP][0, 6] == 0
+
+
 # ----------------------------------------------------------------------------- the turn (3.1)
 
 def test_pb2_3_1_2_last_chit_not_executed(p1):

@@ -35,6 +35,7 @@ from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reacha
 from simulator.rulesets.panzerblitz_v2.overrun import overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
+    BUILD_IP,
     CHIT_HEX,
     ENTRY_HEX,
     FIRE,
@@ -49,6 +50,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
 from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_ADMIN,
+    EV_BUILD_IP,
     EV_CARRY,
     EV_CHIT,
     EV_ENTER,
@@ -571,6 +573,69 @@ def assault_fire(t, st, u):
 # ----------------------------------------------------------------------------- recovery (13.1)
 
 @njit(cache=True)
+def may_build_ip(t, st, u):
+    """PB2-15.4.3, 15.4.1-15.4.2: an active non-vehicular unit that moves by itself, not Spent or
+    Disrupted, that spent no MP, in a hex that allows an IP and has none, with nobody building there."""
+    h = st.hex[u]
+    ty = t.u_type[u]
+    if h < 0 or not st.active[u] or t.t_vehicle[ty] or t.t_mode[ty] == TOWED or t.t_ma[ty] <= 0:
+        return False
+    if st.spent[u] or st.disrupted[u] or st.mp_op[u] > 0 or st.fired[u] or not t.ip_ok[h] or st.ip[h]:
+        return False
+    for v in range(t.n_units):
+        if st.build_hex[v] == h:
+            return False
+    return True
+
+
+@njit(cache=True)
+def declare_ips(t, st, side):
+    """PB2-15.4.3.1, at the start of the Operation (before artillery requests): BUILD_IP for each
+    unit that may build; a builder spends its whole MA (Spent) and draws opportunity fire, resolved
+    without the IP (15.4.5)."""
+    for u in range(t.n_units):
+        if t.u_side[u] != side or not may_build_ip(t, st, u):
+            continue
+        h = st.hex[u]
+        st.opts[0, 0] = 0
+        st.opts[1, 0] = 1
+        st.opts[0, 1] = st.opts[1, 1] = efficiency_chance(t, side)
+        st.opts[0, 2] = st.opts[1, 2] = seen_by(t, st, h, side)
+        st.opts[0, 3] = st.opts[1, 3] = t.obj_dist[h]
+        if decide(BUILD_IP, 2, t, st, side) == 0:
+            continue
+        st.build_hex[u] = h
+        st.build_steps[u] = st.steps[u]
+        st.mp_op[u] = t.t_ma[t.u_type[u]]
+        st.spent[u] = True
+        st.acted[u] = True
+        opportunity_fire(t, st, u, h, False)
+
+
+@njit(cache=True)
+def finish_ips(t, st, side):
+    """PB2-15.4.3.1, at the end of the Operation: a builder still in its hex, neither Disrupted nor
+    reduced (15.4.5), rolls; on a pass the IP appears with the builder and the non-Spent friendly
+    units of the hex inside, up to its capacity (15.4.2)."""
+    for u in range(t.n_units):
+        h = st.build_hex[u]
+        if h < 0 or t.u_side[u] != side:
+            continue
+        st.build_hex[u] = -1
+        if st.hex[u] != h or st.disrupted[u] or st.steps[u] < st.build_steps[u] or st.ip[h]:
+            log_event(st, EV_BUILD_IP, side, u, h, 0, 0, 0)
+            continue
+        passed, natural = efficiency_roll(t, st, side)
+        if passed:
+            st.ip[h] = True
+            st.in_ip[u] = ip_room(t, st, h, u)
+            for v in range(t.n_units):
+                if v != u and st.hex[v] == h and not st.spent[v] and ip_room(t, st, h, v):
+                    st.in_ip[v] = True
+        log_event(st, EV_BUILD_IP, side, u, h, natural, 1 if passed else 0, 0)
+
+
+@njit(cache=True)
 def recovery_target(t, st, u):
     """The roll at or under which u recovers, natural 2d6 (13.1): the rating, -3 for S/D (the +3
     on the roll, 13.1.2), +1 in terrain with a positive DF modifier (the -1, 13.1.3)."""
@@ -696,6 +761,8 @@ def operation(t, st, side, radius):
     if centre < 0:
         return
     st.ts[st.turn[0], side, TS_CHITS] += 1
+    declare_ips(t, st, side)
+    check(t, st)
     ar_step(t, st, side)
     check(t, st)
     fire_step(t, st, side)
@@ -703,6 +770,7 @@ def operation(t, st, side, radius):
     cat_step(t, st, side)
     check(t, st)
     recover_step(t, st, side)
+    finish_ips(t, st, side)
     check(t, st)
     for u in range(t.n_units):
         if st.active[u] and not t.idle_stay_fresh and st.hex[u] >= 0:

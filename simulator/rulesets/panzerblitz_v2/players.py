@@ -51,9 +51,13 @@ DECISION_KINDS = (
                  ("hex", "TEM", "hexes to the objective", "hexes seen", "0")),
     DecisionKind("HULL_DOWN", "a vehicle that stayed put tries to go hull-down (PB2-15.6.1, an Efficiency Roll 13.2)",
                  ("0 = no / 1 = try", "chance of passing the Efficiency Roll in 36ths", "enemy units that see it")),
+    DecisionKind("BUILD_IP", "an active non-vehicular unit builds an improved position at the start of the Operation "
+                             "(PB2-15.4.3.1, an Efficiency Roll 13.2)",
+                 ("0 = no / 1 = build", "chance of passing the Efficiency Roll in 36ths", "enemy units that see it",
+                  "hexes to the objective")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
- IP_HEX, HULL_DOWN) = range(13)
+ IP_HEX, HULL_DOWN, BUILD_IP) = range(14)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -75,6 +79,8 @@ HEURISTIC_PARAMS = {
     "ovr_min": Param(0.45, "overrun only when the attack's expected step losses reach this (reaction fire comes first)"),
     "hull_min": Param(12.0, "a vehicle staying put tries hull-down when its chance (in 36ths) is at least this and an "
                             "enemy unit sees it"),
+    "ip_min": Param(15.0, "a unit on an objective hex builds an improved position when its chance (in 36ths) is at "
+                          "least this"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -85,7 +91,7 @@ PLAYERS_CATALOGUE = Catalogue([
 ], default="heuristic", replay_default="heuristic")
 
 (P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
- P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN, P_HULL_MIN) = range(16)
+ P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN, P_HULL_MIN, P_IP_MIN) = range(17)
 
 
 @njit(cache=True)
@@ -145,6 +151,9 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             jit_ = 0.0
         elif kind == HULL_DOWN:    # try?, chance in 36ths, enemy units that see it
             s = 1.0 if (opts[i, 0] == 1 and opts[i, 1] >= p[P_HULL_MIN] and opts[i, 2] > 0) else 0.5
+            jit_ = 0.0
+        elif kind == BUILD_IP:     # build?, chance in 36ths, enemy units that see it, hexes to the objective
+            s = 1.0 if (opts[i, 0] == 1 and opts[i, 1] >= p[P_IP_MIN] and opts[i, 3] == 0) else 0.5
             jit_ = 0.0
         elif kind == ENTRY_HEX:    # hex, hexes to the objective
             s = -0.5 * opts[i, 1]

@@ -11,6 +11,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_AR,
     EV_AR_CANCEL,
     EV_ASSAULT,
+    EV_BUILD_IP,
     EV_CARRY,
     EV_CAT,
     EV_CHIT,
@@ -95,6 +96,10 @@ class PBV2Replay:
                 out.append(f"      {self._unit(a)} ({s}) in {hx(b)} loses a step" + (": eliminated" if c == 0 else ""))
             elif kind == EV_DISRUPT:
                 out.append(f"      {self._unit(a)} ({s}) in {hx(b)} disrupted")
+            elif kind == EV_BUILD_IP:
+                how = ("builds nothing (disrupted, reduced or moved, 15.4.5)" if c == 0 else
+                       f"efficiency roll {c}: " + ("the IP is built" if d else "failed"))
+                out.append(f"    {self._unit(a)} builds an improved position in {hx(b)} (PB2 15.4.3.1): {how}")
             elif kind == EV_HULL_DOWN:
                 how = ("stopped by opportunity fire" if c == 0 else
                        f"efficiency roll {c}: " + ("hull-down" if d else "failed"))

@@ -42,13 +42,14 @@ EV_AR_CANCEL = 21   # a = hex, b = artillery unit (11.3.6)
 EV_OVERRUN = 22     # overrun (8.0), as EV_FIRE
 EV_IP = 25          # a = hex (an improved position placed at set-up, 15.4)
 EV_WRECK = 24       # a = hex, b = wreck SP placed, c = the unit it was (15.1)
+EV_BUILD_IP = 27    # a = unit, b = hex, c = natural roll (0: builds nothing, 15.4.5), d = 1 IP built
 EV_HULL_DOWN = 26   # a = unit, b = hex, c = natural roll (0: stopped by opportunity fire), d = 1 hull-down
 EV_OVR_MOVE = 23    # a = unit, b = target hex, c = hex adjacent it attacks from, d = missing MP (8.1.10)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "hd_hex", "hd_turn", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
     "dec", "n_dec",
     "ev", "n_ev", "ts", "player", "params", "n_params", "debug", "viol",
@@ -80,7 +81,8 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         control=np.full(n, NOBODY, dtype=np.int64), he=np.zeros(n, dtype=np.bool_),
         ovr_op=np.full(n, -1, dtype=np.int64), wreck_sp=np.zeros(n, dtype=np.int64),
         ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_),
-        hd_hex=np.full(nu, -1, dtype=np.int64), hd_turn=np.zeros(nu, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
+        hd_hex=np.full(nu, -1, dtype=np.int64), hd_turn=np.zeros(nu, dtype=np.int64),
+        build_hex=np.full(nu, -1, dtype=np.int64), build_steps=np.zeros(nu, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int32), firers=np.zeros(nu, dtype=np.int64),
         targets=np.zeros(nu, dtype=np.int64), reach=np.zeros(n, dtype=np.int64), prev=np.zeros(n, dtype=np.int64),
