@@ -750,6 +750,42 @@ def test_pb2_11_1_2_and_11_2_forward_observers(p1):
     assert not artillery_ready(t, st, battery, 0)            # Spent artillery (11.1.2 c)
 
 
+def test_pb2_11_3_5_the_owner_may_cancel_a_request_before_it_is_resolved(p1):
+    from simulator.decisions import for_replay
+    from simulator.rulesets.panzerblitz_v2.artillery import resolve_requests
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
+    from simulator.rulesets.panzerblitz_v2.players import AR_CANCEL, DECISION_KINDS, choose
+    from simulator.rulesets.panzerblitz_v2.state import EV_AR_CANCEL, EV_IF
+
+    t = p1.tables
+    a, b = _los_pair_at(p1, t, lambda h: t.cover[h] == 0, 5)
+    battery = units_of(p1, "gb-25pdr-battery")[0]
+    target = units_of(p1, "pzkw-iv-h")[0]
+    side = int(t.u_side[battery])
+    kinds, params = player_arrays(RULESET.players.parse(None, p1.sides), p1.sides)
+
+    def resolve(answer):
+        st = new_state(t, 3, kinds, params, for_replay(np.array([[AR_CANCEL, 2, answer]]), DECISION_KINDS, 3))
+        st.hex[target] = b
+        st.ar[0, :4] = (b, battery, side, st.steps[battery])
+        st.n_ar[0] = 1
+        resolve_requests(t, st, side)
+        ev = st.ev[:st.n_ev[0]]
+        return ev, st
+
+    ev, st = resolve(1)
+    assert (ev[:, 2] == EV_AR_CANCEL).sum() == 1 and ev[ev[:, 2] == EV_AR_CANCEL][0, 6] == 1
+    assert (ev[:, 2] == EV_IF).sum() == 0 and st.n_ar[0] == 0
+    ev, st = resolve(0)
+    assert (ev[:, 2] == EV_AR_CANCEL).sum() == 0
+    # The heuristic cancels a request whose target hex is empty now, and keeps one on an enemy unit.
+    st = fresh_state(p1)
+    opts = np.array([[0, 0, 0], [1, 0, 0]] + [[0] * 3] * 6, dtype=np.int32)
+    assert choose(AR_CANCEL, opts, 2, t, st, side, 1, st.params[side], st.dec) == 1
+    opts[:2, 1] = 2
+    assert choose(AR_CANCEL, opts, 2, t, st, side, 1, st.params[side], st.dec) == 0
+
+
 def col_of(p, label):
     return p.columns.index(label)
 

@@ -14,8 +14,9 @@ AT against armored (11.3.2), with the IF terrain modifiers (14.x tem_if_*), the 
 defender-disrupted modifiers and no range modifier (readings.if_range_modifiers, PB2-OQ-33).
 After an attack the hex hit gets an HE marker until the start of the next administration: units
 firing from it take +1 (11.3.3, `fire_from_he_hex`).
-Not yet: combining batteries (11.3.4), smoke (12), self-observed fire
-(11.3.8), pre-registered hexes (11.5), voluntary cancellation (11.3.5).
+Before a request is resolved its owner may cancel it (11.3.5, AR_CANCEL).
+Not yet: combining batteries (11.3.4), smoke (12), self-observed fire (11.3.8), pre-registered
+hexes (11.5).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     update_spotting,
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
-from simulator.rulesets.panzerblitz_v2.players import ARTILLERY
+from simulator.rulesets.panzerblitz_v2.players import AR_CANCEL, ARTILLERY
 from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_AR,
@@ -203,6 +204,26 @@ def indirect_fire(t, st, a, h, side):
 
 
 @njit(cache=True)
+def cancelled(t, st, h, side):
+    """PB2-11.3.5: AR_CANCEL, the owner's choice to cancel a request on hex h before it is resolved."""
+    enemy = 0
+    friends = 0
+    for u in range(t.n_units):
+        x = st.hex[u]
+        if x < 0:
+            continue
+        if x == h and t.u_side[u] != side:
+            enemy += 1
+        elif t.u_side[u] == side and t.dist[x, h] <= 1:
+            friends += 1
+    for k in range(2):
+        st.opts[k, 0] = k
+        st.opts[k, 1] = enemy
+        st.opts[k, 2] = friends
+    return decide(AR_CANCEL, 2, t, st, side) == 1
+
+
+@njit(cache=True)
 def resolve_requests(t, st, first_side):
     """3.1.3 step 4: the requests of the turn, `first_side`'s first; 11.3.6 cancellations."""
     for k in range(2):
@@ -214,6 +235,9 @@ def resolve_requests(t, st, first_side):
             a = st.ar[i, 1]
             if st.hex[a] != OFF_BOARD and (st.hex[a] < 0 or st.disrupted[a] or st.steps[a] < st.ar[i, 3]):
                 log_event(st, EV_AR_CANCEL, side, h, a, 0, 0, 0)
+                continue
+            if cancelled(t, st, h, side):
+                log_event(st, EV_AR_CANCEL, side, h, a, 1, 0, 0)
                 continue
             indirect_fire(t, st, a, h, side)
     st.n_ar[0] = 0

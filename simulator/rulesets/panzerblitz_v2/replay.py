@@ -110,7 +110,8 @@ class PBV2Replay:
                 out.append(f"    {s} artillery request on {hx(a)}: {self._unit(b)}, observed by {self._unit(c)}"
                            + (" (mortar: fires now, 11.4.2)" if d else " (resolved in the administration)"))
             elif kind == EV_AR_CANCEL:
-                out.append(f"    {s} request on {hx(a)} cancelled: {self._unit(b)} disrupted or hit (11.3.6)")
+                out.append(f"    {s} request on {hx(a)} by {self._unit(b)} cancelled: "
+                           + ("by its owner (11.3.5)" if c == 1 else "the artillery disrupted or hit (11.3.6)"))
             elif kind == EV_SCATTER:
                 out.append(f"    {s} fire on {hx(a)} scatters to {hx(b)} (roll {c})")
             elif kind == EV_IF:

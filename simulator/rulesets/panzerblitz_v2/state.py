@@ -38,7 +38,7 @@ EV_ASSAULT = 17     # assault fire (7.10), as EV_FIRE
 EV_AR = 18          # artillery request: a = hex, b = artillery unit, c = FO, d = 1 resolved now (mortar)
 EV_IF = 19          # indirect fire on a unit, as EV_FIRE (a = hex)
 EV_SCATTER = 20     # a = requested hex, b = hex hit, c = roll
-EV_AR_CANCEL = 21   # a = hex, b = artillery unit (11.3.6)
+EV_AR_CANCEL = 21   # a = hex, b = artillery unit, c = 0 involuntary (11.3.6) / 1 by the owner (11.3.5)
 EV_OVERRUN = 22     # overrun (8.0), as EV_FIRE
 EV_IP = 25          # a = hex (an improved position placed at set-up, 15.4)
 EV_WRECK = 24       # a = hex, b = wreck SP placed, c = the unit it was (15.1)
