@@ -570,7 +570,7 @@ def assault_fire(t, st, u):
     st.spent[u] = True
 
 
-# ----------------------------------------------------------------------------- recovery (13.1)
+# ----------------------------------------------------------------------------- improved positions built in play (15.4.3)
 
 @njit(cache=True)
 def may_build_ip(t, st, u):
@@ -634,6 +634,8 @@ def finish_ips(t, st, side):
                     st.in_ip[v] = True
         log_event(st, EV_BUILD_IP, side, u, h, natural, 1 if passed else 0, 0)
 
+
+# ----------------------------------------------------------------------------- recovery (13.1)
 
 @njit(cache=True)
 def recovery_target(t, st, u):
