@@ -214,7 +214,7 @@ def cancelled(t, st, h, side):
             continue
         if x == h and t.u_side[u] != side:
             enemy += 1
-        elif t.u_side[u] == side and t.dist[x, h] <= 1:
+        elif x == h:
             friends += 1
     for k in range(2):
         st.opts[k, 0] = k

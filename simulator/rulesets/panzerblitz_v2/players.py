@@ -57,7 +57,7 @@ DECISION_KINDS = (
                   "hexes to the objective")),
     DecisionKind("AR_CANCEL", "the owner may cancel an artillery request in the administration, before it is "
                               "resolved (PB2-11.3.5)",
-                 ("0 = fire / 1 = cancel", "enemy units in the hex now", "friendly units in or next to the hex")),
+                 ("0 = fire / 1 = cancel", "enemy units in the hex now", "friendly units in the hex now")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
  IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL) = range(15)
@@ -155,8 +155,8 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
         elif kind == HULL_DOWN:    # try?, chance in 36ths, enemy units that see it
             s = 1.0 if (opts[i, 0] == 1 and opts[i, 1] >= p[P_HULL_MIN] and opts[i, 2] > 0) else 0.5
             jit_ = 0.0
-        elif kind == AR_CANCEL:    # cancel?, enemy units in the hex, friendly units in or next to it
-            # cancel a request whose target left, or that would fall among the side's own units
+        elif kind == AR_CANCEL:    # cancel?, enemy units in the hex, friendly units in it
+            # cancel a request whose target hex was emptied or taken by the side's own units
             s = 1.0 if (opts[i, 0] == 1) == (opts[i, 1] == 0 or opts[i, 2] > 0) else 0.5
             jit_ = 0.0
         elif kind == BUILD_IP:     # build?, chance in 36ths, enemy units that see it, hexes to the objective
