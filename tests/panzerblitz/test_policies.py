@@ -153,6 +153,14 @@ def heuristic_players():
     return np.array([spec.kernel_id] * 2, dtype=np.int64), np.tile(spec.vector(), (2, 1))
 
 
+def fired_at(t, st, side, policy, params):
+    """`side`'s fire phase in the position: the hex each of its firers fired at."""
+    first = int(st.clock[2])
+    fire_phase(st, t.unit_t, t.map_t, t.combat_t, side, pb_players(t, st, policy, params))
+    log = st.log[first: st.clock[2]]
+    return [int(h) for h in log[log[:, 2] == EV_FIRER][:, 4]]
+
+
 def test_heuristic_concentrates_fire_on_one_stack(tmp_path):
     # Two Panzer IVs can each reach 1-1 on either of two T-34s in the open; together they
     # reach 2-1 on one: the player puts both on the same stack (a combination attack).
@@ -661,30 +669,16 @@ def test_tanks_leave_a_stack_that_shrugs_off_their_fire_for_better_targets(tmp_p
     # nothing (futility memory), the tanks hold their fire when a better stack lies within a
     # turn's drive (heuristic.forgo_costs), and still fire when nothing better is in reach.
     from simulator.rulesets.panzerblitz.events import log_event
-    from simulator.rulesets.panzerblitz.fire import defender_stack, stack_kind_of
-    from simulator.rulesets.panzerblitz.players.heuristic import plan_fire
-    from simulator.rulesets.panzerblitz.spotting import spotted_hexes
     from simulator.rulesets.panzerblitz.state import PHASING
 
     def plan(units, futile):
         t, st = position(tmp_path, units)
-        pt = policy_tables(t)
-        _, params = heuristic_players()
-        n_hex, n_units = t.situation.map.n_hexes, len(st.utype)
+        policy, params = heuristic_players()
         st.clock[PHASING] = 1
         target = hexn(t, "3D4")
         for _ in range(futile):
             log_event(st, EV_ATTACK, target, 0, 0, 0, 0, 0, 0)
-        occ = occupancy(st, t.unit_t, n_hex)
-        ut, mt, ct = t.unit_t, t.map_t, t.combat_t
-        spotted = spotted_hexes(st, ut, mt, ct, 1)
-        stack_kind = np.full(n_hex, -1, dtype=np.int64)
-        for h in range(n_hex):
-            if occ[h, GERMAN] > 0:
-                stack_kind[h] = stack_kind_of(st, ut, mt, ct, h, GERMAN, defender_stack(st, ut, mt, h, GERMAN)[1])
-        target_of = np.full(n_units, -1, dtype=np.int64)
-        plan_fire(st, t.unit_t, t.map_t, t.combat_t, pt, params[1], 1, spotted, occ, stack_kind, target_of)
-        return [int(x) for x in target_of if x >= 0], target
+        return fired_at(t, st, 1, policy, params), target
 
     fort = [("german", "security-platoon-german", "3D4"), ("russian", "t-34-c", "3G4"), ("russian", "t-34-c", "3H4")]
     behind = [("german", "88mm-at", "3S4"), ("german", "20mm-aa", "3T4")]
@@ -709,3 +703,170 @@ def test_no_unit_moves_onto_its_own_minefield_for_a_target(tables_of):
     heu = audit_games(t, [game_seed(1, 47)], {"german": parse_policy("heuristic"), "russian": parse_policy("heuristic")},
                       load_thresholds())
     assert heu["own_mine_attacks"].sum() == 0 and heu["own_mine_losses"].sum() == 0
+
+
+# ---------------------------------------------------------------- issue 15 round 3
+
+def _ring(t, around, d, clear=True):
+    """Ground-level hexes at distance d from `around` (clear ones unless clear=False)."""
+    mt = t.map_t
+    return [h for h in range(t.situation.map.n_hexes) if mt.dist[h, around] == d and mt.level[h] == 0
+            and (not clear or (not mt.terrain_mod[h] and not mt.concealing[h]))]
+
+
+def test_a_tank_beside_enemy_infantry_weighs_their_close_assault(tmp_path):
+    # Issue 15 round 3 (pb-05, seed 3): a PzIV and an armoured car sat beside three Russian rifle
+    # companies for five turns and were close-assaulted every turn until they died.  The enemy's
+    # infantry within a hex's move of a hex can close-assault a stack there next turn (PB-CAT-3,
+    # heuristic.ASSAULT_AF); it counts in the hex's danger like fire and overrun.
+    from simulator.rulesets.panzerblitz.players.heuristic import ASSAULT_AF, N_FIELDS, enemy_fields
+
+    t0, _ = position(tmp_path, [("german", "pzkw-iv-h", "3K5")])
+    tank = hexn(t0, "3K5")
+    beside = _ring(t0, tank, 1)[:3]
+    m = t0.situation.map
+    units = [("german", "pzkw-iv-h", "3K5")] + [("russian", "rifle-company-43", m.labels[h]) for h in beside]
+    t, st = position(tmp_path, units)
+    pt = policy_tables(t)
+    _, params = heuristic_players()
+    n_hex = m.n_hexes
+    fields = np.empty((N_FIELDS, n_hex), dtype=np.int64)
+    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[GERMAN], GERMAN, fields)
+    assert fields[ASSAULT_AF, tank] == 15                      # all three may assault it there
+    beyond = [h for h in range(n_hex) if min(t.map_t.dist[h, b] for b in beside) == 3]
+    assert beyond and all(fields[ASSAULT_AF, h] == 0 for h in beyond)  # beyond a hex's move and a hex
+    occ = occupancy(st, t.unit_t, n_hex)
+    u = unit_of(t, st, "pzkw-iv-h")
+
+    def score(h, assault):
+        saved = fields[ASSAULT_AF].copy()
+        if not assault:
+            fields[ASSAULT_AF] = 0
+        s = hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[GERMAN], GERMAN, u, h, occ, fields)
+        fields[ASSAULT_AF] = saved
+        return s
+
+    assert score(tank, True) < score(tank, False) - 0.3        # staying there costs what the assault would do
+
+
+def test_a_unit_in_reach_of_a_close_assault_moves_off_rather_than_fire(tmp_path):
+    # Issue 15 round 3 (pb-05, seed 3, German turn 4): the PzIV beside three rifle companies
+    # fired at a wagon at 4-1 and so could not move (PB-SEQ-3.1); the companies assaulted it
+    # again.  A unit that fires gives up the danger it could step out of (heuristic.keep_costs):
+    # beside the companies it holds its fire, with them four hexes off it fires.
+    policy, params = heuristic_players()
+    t0, _ = position(tmp_path, [("german", "pzkw-iv-h", "3K5")])
+    tank = hexn(t0, "3K5")
+    m = t0.situation.map
+    wagon = next(h for h in _ring(t0, tank, 3) if t0.map_t.los[tank, h])
+
+    def fired(d):
+        rifles = _ring(t0, tank, d)
+        rifles = [h for h in rifles if t0.map_t.dist[h, wagon] > 1][:3]
+        units = [("german", "pzkw-iv-h", "3K5"), ("russian", "wagon", m.labels[wagon])]
+        units += [("russian", "rifle-company-43", m.labels[h]) for h in rifles]
+        t, st = position(tmp_path, units)
+        return fired_at(t, st, GERMAN, policy, params)
+
+    assert fired(6) == [wagon]   # nothing can reach it: it fires
+    assert fired(1) == []        # it drives off instead
+
+
+def test_riflemen_beside_a_stack_in_woods_assault_it_rather_than_fire(tmp_path):
+    # Issue 15 round 3 (pb-12, seed 3): six German rifle platoons fired at 1-1 into the woods at
+    # 2FF4 (+1 on the die) for five turns while three more assaulted at 1-2.  A unit that fires
+    # may not close-assault (PB-CAT-1): firing gives up its share of the assault all of them could
+    # make (1-1 with -2, heuristic.keep_costs), so they hold their fire for it.
+    policy, params = heuristic_players()
+    t0, _ = position(tmp_path, [("german", "rifle-platoon-german-42", "3A1")])
+    mt = t0.map_t
+    woods = next(h for h in range(t0.situation.map.n_hexes) if mt.concealing[h] and not mt.town[h]
+                 and mt.level[h] == 0 and len([g for g in _ring(t0, h, 1, clear=False) if not mt.concealing[g]]) >= 6)
+    around = [g for g in _ring(t0, woods, 1, clear=False) if not mt.concealing[g]][:6]
+    m = t0.situation.map
+    units = [("russian", "guards-company-43", m.labels[woods])]
+    units += [("german", "rifle-platoon-german-42", m.labels[g]) for g in around]
+    t, st = position(tmp_path, units)
+    assert fired_at(t, st, GERMAN, policy, params) == []
+    # without the assault to make (the option weighed at nothing) they fire as before
+    no_cat = params.copy()
+    from simulator.rulesets.panzerblitz.players.heuristic import FIRE_FORGO_ASSAULT
+    no_cat[:, FIRE_FORGO_ASSAULT] = 0.0
+    t, st = position(tmp_path, units)
+    assert set(fired_at(t, st, GERMAN, policy, no_cat)) == {woods}
+
+
+def test_guns_that_cannot_move_set_up_to_see_the_enemys_ways(tables_of):
+    # Issue 15 round 3 (pb-01, seed 3): the German 88s were set up at 2R5 and 2U6, behind the
+    # woods on Hill 132, and never fired at the T-34s 4-5 hexes away (no line of sight).  A gun
+    # without movement is set up where it sees the enemy's ways to the side's ground within its
+    # range (goals.ways_in_view, `way_view_bonus`): it sees far more of them than those hexes.
+    t = tables_of("pb-01")
+    pt = policy_tables(t)
+    m = t.situation.map
+    view = pt.way_view[0, -1]  # the 88's range, 20 hexes
+    assert view[m.index["2R5"]] < 0.1 and view[m.index["2U6"]] < 0.1
+    for seed in (1, 2, 3):
+        rec = play(t, seed, ("heuristic", "heuristic"))
+        for u, h in _setup_hexes(rec, t):
+            if t.units.names[rec.state.utype[u]] == "88mm-at":
+                assert view[h] > 0.2, (seed, m.labels[h], view[h])
+
+
+def test_audit_reads_the_die_modifiers_of_low_odds_attacks(tables_of):
+    # Issue 15 round 3: a 1-2 close assault at -3 on a dispersed stack is no blunder, a 1-2 shot
+    # is; a 1-1 shot into woods (+1) is the 1-1 attack there, not below it.
+    from simulator.rulesets.panzerblitz.audit import count_blunders, load_thresholds
+    from simulator.rulesets.panzerblitz.events import EV_ASSAULT, EV_TURN
+    from simulator.rulesets.panzerblitz.state import new_state
+
+    t = tables_of("pb-01")
+    st = new_state(t, np.random.default_rng(0))
+    mt, cols = t.map_t, t.combat.column_names
+    clear = next(h for h in range(t.situation.map.n_hexes) if mt.terrain_mod[h] == 0)
+    woods = next(h for h in range(t.situation.map.n_hexes) if mt.terrain_mod[h] == 1)
+    one_two, one_one = cols.index("1-2"), cols.index("1-1")
+    events = np.array([
+        [1, 1, EV_TURN, 1, 0, 0, 0, 0, 0, 0],
+        [1, 1, EV_ASSAULT, clear, 5, 10, one_two, 4, -3, 0],   # 1-2 assault on a dispersed stack
+        [1, 1, EV_ATTACK, woods, 9, 9, one_one, 4, 1, 0],      # 1-1 into woods
+        [1, 1, EV_ATTACK, clear, 5, 10, one_two, 4, 0, 0],     # 1-2 shot: counted
+    ], dtype=np.int64)
+    out = count_blunders(t, st, events, st.carried_by.copy(), load_thresholds())
+    assert out[1]["low_odds_attacks"] == 1
+
+
+def test_audit_counts_one_idle_carrier_a_far_walker_out_of_the_enemys_reach(tables_of):
+    # Issue 15 round 3: pb-04's Russian trucks wait empty after setting their riders down short of
+    # the enemy, and the audit counted every empty carrier on the map each turn a rider walked
+    # far.  A carrier idles only for a walker it could have carried: one carrier a walker, and not
+    # a walker that starts with an enemy unit within `ride_safe_hexes` (riding on is riding into
+    # the enemy's fire).
+    from simulator.rulesets.panzerblitz.audit import count_blunders, load_thresholds
+    from simulator.rulesets.panzerblitz.events import EV_MOVE, EV_SETUP, EV_TURN
+    from simulator.rulesets.panzerblitz.state import new_state
+
+    t = tables_of("pb-04")
+    pt = policy_tables(t)
+    st = new_state(t, np.random.default_rng(0))
+    ut, names, mt = t.unit_t, t.units.names, t.map_t
+    rus = 1
+    rider = next(u for u in range(len(st.utype)) if st.side[u] == rus and is_rider(ut, st.utype[u])
+                 and not ut.positional[st.utype[u]])
+    trucks = [u for u in range(len(st.utype)) if st.side[u] == rus and names[st.utype[u]] == "truck-russian"][:3]
+    enemy = next(u for u in range(len(st.utype)) if st.side[u] == 0 and not ut.positional[st.utype[u]])
+    far = int(np.argmax(np.where(pt.goal_dist[rus] < 99, pt.goal_dist[rus], -1)))
+    step = next(h for h in range(t.situation.map.n_hexes) if mt.dist[far, h] == 1)
+    th = load_thresholds()
+
+    def idle(enemy_hex):
+        rows = [[0, rus, EV_SETUP, enemy, enemy_hex, 0, 0, 0, 0, 0], [0, rus, EV_SETUP, rider, far, 0, 0, 0, 0, 0]]
+        rows += [[0, rus, EV_SETUP, c, far, 0, 0, 0, 0, 0] for c in trucks]
+        rows += [[1, rus, EV_TURN, rus, 0, 0, 0, 0, 0, 0], [1, rus, EV_MOVE, rider, far, step, 2, 0, 0, 0]]
+        carried = np.full(len(st.utype), -1, dtype=np.int64)
+        return count_blunders(t, st, np.array(rows, dtype=np.int64), carried, th)[rus]["empty_carrier_turns"]
+
+    away = next(h for h in range(t.situation.map.n_hexes) if mt.dist[far, h] > 10)
+    near = next(h for h in range(t.situation.map.n_hexes) if mt.dist[far, h] == 3)
+    assert idle(away) == 1    # three empty trucks, one walker: one idle carrier
+    assert idle(near) == 0    # the enemy three hexes off: set down, it walks

@@ -8,13 +8,18 @@ plays or judges a move while the game runs.  Per game and side:
   minefields (the owner of a minefield is the side that set it up);
 - `own_mine_clear_attempts`, `own_mines_cleared`: its engineers' attempts on, and removals of,
   its own minefields (PB-MINE-9);
-- `empty_carrier_turns`: per player-turn in which a rider of the side walks while it still has
-  more than `walk_hexes` hexes to go (to the side's goal as the heuristic player reads the card,
-  or to the nearest enemy unit for a side without one), the side's transport carriers (trucks,
-  wagons, halftracks) on the map that are empty and neither load nor unload that turn (idle or
-  driving empty);
-- `low_odds_attacks`: attacks (fire, each battle of a multiple attack, close assaults) at odds
-  below `low_odds`;
+- `empty_carrier_turns`: per player-turn, the side's transport carriers (trucks, wagons,
+  halftracks) on the map that are empty and neither load nor unload that turn (idle or driving
+  empty), up to the number of its riders that walk that turn while they still have more than
+  `walk_hexes` hexes to go (to the side's goal as the heuristic player reads the card, or to the
+  nearest enemy unit for a side without one) with no enemy unit within `ride_safe_hexes` of where
+  they started (nearer the enemy a veteran sets his infantry down: riding on would be riding into
+  its fire); one carrier a walker;
+- `low_odds_attacks`: attacks (fire, each battle of a multiple attack, close assaults) whose chance
+  of any effect (D, DD or X), with their die modifiers (terrain, close assault, dispersed
+  defenders), is below that of an attack at `low_odds` with the target hex's terrain modifier
+  alone: a 1-2 close assault at -3 on a dispersed stack is not counted, a 1-1 shot into woods
+  (+1) is not, a 1-2 shot is;
 - `lost_alone`: units of high worth (>= `high_worth`) eliminated by a massed attack (>=
   `massed_firers` units) with no other unit of their side within `alone_radius` hexes;
 - `idle_turns`: player-turns with no attack while an enemy stack could be attacked at
@@ -57,7 +62,7 @@ from simulator.rulesets.panzerblitz.events import (
     EV_TURN,
     EV_UNLOAD,
 )
-from simulator.rulesets.panzerblitz.players.goals import NO_GOAL
+from simulator.rulesets.panzerblitz.players.goals import MOD_OFFSET, NO_GOAL, P_D, P_DD, P_X
 from simulator.rulesets.panzerblitz.players.spec import PolicySpec
 from simulator.rulesets.panzerblitz.replay import play, policy_tables
 from simulator.rulesets.panzerblitz.state import new_state
@@ -67,7 +72,7 @@ from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
 THRESHOLDS_FILE = Path(__file__).resolve().parent / "players" / "audit.toml"
 COUNTS = ("own_mine_attacks", "own_mine_losses", "own_mine_clear_attempts", "own_mines_cleared",
           "empty_carrier_turns", "low_odds_attacks", "lost_alone", "idle_turns")
-NUMERIC = ("walk_hexes", "massed_firers", "high_worth", "alone_radius")
+NUMERIC = ("walk_hexes", "ride_safe_hexes", "massed_firers", "high_worth", "alone_radius")
 ODDS = ("low_odds", "good_odds")
 
 MINE = CATEGORY_INDEX["minefield"]
@@ -148,6 +153,12 @@ def count_blunders(t: Tables, st, events: np.ndarray, carried_at_start: np.ndarr
     for p in np.flatnonzero(carried_by >= 0):
         carrying[carried_by[p]] = p
     goal_kind, goal_dist = pt.goal_kind, pt.goal_dist
+    terrain_mod = t.map_t.terrain_mod
+    effect = pt.p_result[P_D] + pt.p_result[P_DD] + pt.p_result[P_X]  # [column, modifier + MOD_OFFSET]
+
+    def effect_p(col, modifier):
+        return effect[col, min(max(modifier + MOD_OFFSET, 0), effect.shape[1] - 1)]
+
     mine_owner: dict[int, int] = {}
     out = [dict.fromkeys(COUNTS, 0) for _ in range(2)]
     attackers = 0
@@ -157,16 +168,16 @@ def count_blunders(t: Tables, st, events: np.ndarray, carried_at_start: np.ndarr
     attacked = False
     chance = -1
     busy = np.zeros(n, dtype=bool)      # a carrier that loaded or unloaded this player-turn
-    far_walker = False
+    far_walkers = set()
 
     def close_turn():
         if turn_side < 0:
             return
         if chance >= good_col and not attacked:
             out[turn_side]["idle_turns"] += 1
-        if far_walker:
+        if far_walkers:
             idle = transport & on_map & (side == turn_side) & (carrying < 0) & ~busy & (carried_by < 0)
-            out[turn_side]["empty_carrier_turns"] += int(idle.sum())
+            out[turn_side]["empty_carrier_turns"] += min(int(idle.sum()), len(far_walkers))
 
     def put(u, h):
         hexes[u] = h
@@ -186,7 +197,7 @@ def count_blunders(t: Tables, st, events: np.ndarray, carried_at_start: np.ndarr
         _, ph, kind, a, b, c, d, e, f, g = (int(x) for x in row)
         if kind == EV_TURN:
             close_turn()
-            turn_side, attacked, chance, far_walker = a, False, -1, False
+            turn_side, attacked, chance, far_walkers = a, False, -1, set()
             busy[:] = False
         elif kind == EV_SETUP:
             put(a, b)
@@ -195,14 +206,13 @@ def count_blunders(t: Tables, st, events: np.ndarray, carried_at_start: np.ndarr
         elif kind == EV_ENTER:
             put(a, b)
         elif kind == EV_MOVE:
-            if rider[a] and carried_by[a] < 0 and b >= 0 and not far_walker:
+            if rider[a] and carried_by[a] < 0 and b >= 0 and a not in far_walkers:
                 s = int(side[a])
-                if goal_kind[s] != NO_GOAL:
-                    to_go = goal_dist[s, b]
-                else:
-                    enemy = on_map & piece & (side != s) & (carried_by < 0) & (hexes >= 0)
-                    to_go = dist[b, hexes[enemy]].min() if enemy.any() else 0
-                far_walker = to_go > th["walk_hexes"]
+                enemy = on_map & piece & (side != s) & (carried_by < 0) & (hexes >= 0)
+                enemy_near = dist[b, hexes[enemy]].min() if enemy.any() else 1 << 20
+                to_go = goal_dist[s, b] if goal_kind[s] != NO_GOAL else (enemy_near if enemy.any() else 0)
+                if to_go > th["walk_hexes"] and enemy_near > th["ride_safe_hexes"]:
+                    far_walkers.add(a)
             put(a, c)
         elif kind == EV_LOAD:
             carrying[a], carried_by[b] = b, a
@@ -220,7 +230,7 @@ def count_blunders(t: Tables, st, events: np.ndarray, carried_at_start: np.ndarr
             attackers += 1
         elif kind in (EV_ATTACK, EV_ASSAULT, EV_OVERRUN):
             attacked = True
-            if kind != EV_OVERRUN and d < low_col:
+            if kind != EV_OVERRUN and (d < 0 or effect_p(d, f) < effect_p(low_col, int(terrain_mod[a])) - 1e-9):
                 out[ph]["low_odds_attacks"] += 1
             if attackers:
                 last_attackers = attackers

@@ -349,10 +349,14 @@ def moved(st, ut, mt, ct, side, u, before, was_piece, pl):
 
 
 @njit(cache=True)
-def _plan_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, pl):
-    """The heuristic's fire plan (called through its address, PLAN_FIRE)."""
+def _plan_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af, start, pl):
+    """The heuristic's fire plan (called through its address, PLAN_FIRE), from the engine's option
+    rows (`rows_hex[start[u]:start[u + 1]]`, `rows_af`: target hex, AF)."""
     ws = pl.ws
-    reach = hp.plan_fire(st, ut, mt, ct, pl.pt, pl.params[side], side, spotted, occ, stack_kind, ws.plan)
+    # the enemy as it stands now (its last turn moved it): the danger each firer could step out of
+    hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.fields)
+    reach = hp.plan_fire(st, ut, mt, ct, pl.pt, pl.params[side], side, occ, rows_hex, rows_af, start, ws.plan,
+                         ws.fields)
     # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).
     log_event(st, EV_FIRE_CHANCE, reach, 0, 0, 0, 0, 0, 0)
     if ct.intensive_fire:
@@ -377,7 +381,7 @@ _SEEN = types.boolean[::1]
 PLAN_INTENSIVE = Indirect("panzerblitz.heuristic.plan_intensive", K_PLAN_INTENSIVE, _plan_intensive, types.none,
                           ("st", "ut", "mt", "ct", _I64, _SEEN, _HEXES, "pl"))
 PLAN_FIRE = Indirect("panzerblitz.heuristic.plan_fire", K_PLAN_FIRE, _plan_fire, types.none,
-                     ("st", "ut", "mt", "ct", _I64, _SEEN, _OCC, _HEXES, "pl"))
+                     ("st", "ut", "mt", "ct", _I64, _SEEN, _OCC, _HEXES, _HEXES, _HEXES, _HEXES, "pl"))
 
 
 @njit(cache=True)
@@ -393,8 +397,8 @@ PLAN_ASSAULT = Indirect("panzerblitz.heuristic.plan_assaults", K_PLAN_ASSAULT, _
 
 
 @njit(cache=True)
-def begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows, start, may_intensive, pl):
-    """The fire options of every unit of `side` (`rows[start[u]:start[u + 1]]`: target hex, AF;
+def begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af, start, may_intensive, pl):
+    """The fire options of every unit of `side` (`rows_hex[start[u]:start[u + 1]]`: target hex, AF;
     `may_intensive[u]`), before each unit is asked: each player makes its plan."""
     if replaying(pl.dec):
         return
@@ -404,7 +408,7 @@ def begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows, start, may_
     if pl.policy[side] == RANDOM:
         random_plan_fire(pl.params[side], start, may_intensive, ws.plan, ws.intensive)
         return
-    call(pl.kernels, PLAN_FIRE, st, ut, mt, ct, side, spotted, occ, stack_kind, pl)
+    call(pl.kernels, PLAN_FIRE, st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af, start, pl)
 
 
 @njit(cache=True)

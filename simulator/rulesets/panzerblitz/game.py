@@ -368,7 +368,7 @@ def fire_phase(st, ut, mt, ct, side, pl):
         rows_af[start[u]:start[u] + n] = opt_af[:n]
         start[u + 1] = start[u] + n
         may_intensive[u] = may_fire_intensively(st, ut, ct, u, side)
-    ask.begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, start, may_intensive, pl)
+    ask.begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af, start, may_intensive, pl)
     unit = np.empty(1, dtype=np.int64)
     for u in range(n_units):
         n = start[u + 1] - start[u]

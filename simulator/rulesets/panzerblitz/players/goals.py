@@ -45,6 +45,7 @@ PolicyT = struct_of_arrays("PolicyT", module=__name__, fields=[
     "min_column",   # int64: the lowest odds column any attack is considered at (1-1 by default)
     "barrier_way",  # float64[2, n_hex]: share of the enemy's cheapest ways to the side's ground through the hex
     "enemy_start_dist",  # int64[2, n_hex]: hexes to the nearest hex the enemy starts in (set-up or entry)
+    "way_view",     # float64[2, VIEW_RANGES, n_hex]: share of barrier_way a hex sees within each of VIEW_RANGE_HEXES
     "road_hex",     # bool[n_hex]: a road runs through the hex
     "corridor_width",  # int64[2]: width of the corridor the side must open through the enemy's sight (0: none)
     "hex_line",     # int64[n_hex]: the line (row, or column) of the hex across which such a corridor runs
@@ -252,6 +253,23 @@ def barrier_ways(t: Tables, graph: sparse.csr_matrix, enemy_starts: np.ndarray, 
     return out / len(starts)
 
 
+# The ranges (hexes) at which `way_view` is worked out; a gun reads the largest not above its range.
+VIEW_RANGE_HEXES = (4, 8, 12, 16, 20)
+
+
+def ways_in_view(los: np.ndarray, dist: np.ndarray, way: np.ndarray) -> np.ndarray:
+    """[r, h]: the share of `way` (per hex) that hex h sees (its own hex included) within
+    VIEW_RANGE_HEXES[r] hexes: where a gun that cannot move covers the enemy's ways."""
+    total = way.sum()
+    out = np.zeros((len(VIEW_RANGE_HEXES), len(way)))
+    if total <= 0:
+        return out
+    seen = (los | np.eye(len(way), dtype=bool)) * way[None, :]
+    for r, hexes in enumerate(VIEW_RANGE_HEXES):
+        out[r] = np.where(dist <= hexes, seen, 0.0).sum(axis=1) / total
+    return out
+
+
 def build_policy_tables(t: Tables) -> PolicyT:
     sit = t.situation
     sides = sit.ruleset.sides
@@ -302,6 +320,7 @@ def build_policy_tables(t: Tables) -> PolicyT:
         if len(enemy):
             enemy_start_dist[si] = dist[:, enemy].min(axis=1)
             barrier_way[si] = barrier_ways(t, graph, enemy, ground.astype(np.int64))
+    way_view = np.stack([ways_in_view(los.astype(bool), dist, barrier_way[si]) for si in range(2)])
     road_hex = (t.map_t.side_features & t.movement.road_bit).any(axis=1)
     # PB-SIT-3/11: a side that needs a corridor free of enemy units and sight between two edges
     # picks, each turn, the band of lines along it that the fewest enemy units watch.
@@ -316,7 +335,7 @@ def build_policy_tables(t: Tables) -> PolicyT:
     return PolicyT(goal_kind, goal_dist, return_dist, kill_param, risk_param, unit_value, victory_weight,
                    result_probabilities(t.combat_t.crt, t.combat_t.lowest_roll), view.astype(np.float64),
                    int(t.combat.column("1-1")) if "1-1" in t.combat.column_names else 0,
-                   barrier_way, enemy_start_dist, road_hex, corridor_width, hex_line, n_lines)
+                   barrier_way, enemy_start_dist, way_view, road_hex, corridor_width, hex_line, n_lines)
 
 
 def _weights(m: dict) -> dict:

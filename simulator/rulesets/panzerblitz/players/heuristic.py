@@ -39,7 +39,6 @@ from simulator.rulesets.panzerblitz.for_players import (
     dispersed_modifier,
     exposed_passenger,
     fire_mode,
-    fire_options,
     fire_reaches,
     firer_af_mode,
     is_piece,
@@ -85,7 +84,7 @@ PARAM_NAMES = (
     "target_choice_hexes", "futility_decay",
     "kill_weight_advance", "kill_weight_defend", "kill_weight_exit", "kill_weight_kills", "kill_weight_few_losses",
     "kill_weight_prevent", "risk_weight_few_losses", "risk_weight_kill_ratio", "risk_weight_line",
-    "corridor_watcher_bonus", "fire_forgo_move",
+    "corridor_watcher_bonus", "fire_forgo_move", "fire_escape", "fire_forgo_assault", "way_view_bonus",
 )
 (AGGRESSION, MIN_ODDS, ODDS_EASE, EXIT_ODDS_FACTOR, RISK, RISK_EASE, NOISE,
  OBJECTIVE_W, HEX_PROGRESS, PULL_BASE, ON_GOAL_BONUS, EXIT_WORTH, APPROACH_RANGE,
@@ -101,7 +100,7 @@ PARAM_NAMES = (
  TARGET_CHOICE_HEXES, FUTILITY_DECAY,
  KILL_WEIGHT_ADVANCE, KILL_WEIGHT_DEFEND, KILL_WEIGHT_EXIT, KILL_WEIGHT_KILLS, KILL_WEIGHT_FEW_LOSSES,
  KILL_WEIGHT_PREVENT, RISK_WEIGHT_FEW_LOSSES, RISK_WEIGHT_KILL_RATIO, RISK_WEIGHT_LINE,
- CORRIDOR_WATCHER_BONUS, FIRE_FORGO_MOVE) = range(len(PARAM_NAMES))
+ CORRIDOR_WATCHER_BONUS, FIRE_FORGO_MOVE, FIRE_ESCAPE, FIRE_FORGO_ASSAULT, WAY_VIEW_BONUS) = range(len(PARAM_NAMES))
 
 # Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
 # PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
@@ -111,10 +110,11 @@ PARAM_NAMES = (
 # worth going for (`target_values`), each stack's distance lengthened by how much less it is worth
 # than the best (`target_choice_hexes`); TARGET_VALUE: 100 x that stack's worth as a target.
 # OVERRUN_AF: the printed AF of the enemy's armored vehicles that could overrun a stack there in
-# their next movement phase (PB-OVR).
+# their next movement phase (PB-OVR).  ASSAULT_AF: the printed AF of the enemy's infantry and
+# cavalry that could close-assault a stack there in their next turn (PB-CAT).
 THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR, ENEMY_MINES, TARGET_DIST, \
-    TARGET_VALUE, OVERRUN_AF = range(11)
-N_FIELDS = 11
+    TARGET_VALUE, OVERRUN_AF, ASSAULT_AF = range(12)
+N_FIELDS = 12
 
 OWN_MINE_BARRED = 1e6  # score of ending on the side's own minefield: only if nothing else is allowed
 MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
@@ -212,6 +212,7 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
             else:
                 threat_armored[h] += far_halved if halved else far
     overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
+    assault_field(st, ut, mt, side, fields[ASSAULT_AF])
     pairing_field(st, ut, side, fields[PAIRING])
     target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE])
     own_near = fields[OWN_NEAR]
@@ -247,6 +248,28 @@ def overrun_field(st, ut, mt, side, out):
         reach = ut.movement[t] // 3  # two thirds of its MF (movement is kept in half MF)
         for h in range(out.shape[0]):
             if mt.overrun_ok[h] and 0 < mt.dist[he, h] <= reach:
+                out[h] += ut.attack[t]
+
+
+@njit(cache=True)
+def assault_field(st, ut, mt, side, out):
+    """out[h]: the printed AF of the enemy's undispersed infantry and cavalry that could close-assault
+    a stack in h in their next turn: those beside h now, or a hex from a hex beside it (PB-CAT-3: an
+    assaulting unit moves at most one hex first).  A tank that stops beside three rifle companies
+    is assaulted at 1-1 with -2 on the die (PB-CAT-6) turn after turn (pb-05)."""
+    out[:] = 0
+    enemy = 1 - side
+    for e in range(st.utype.shape[0]):
+        if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
+            continue
+        t = st.utype[e]
+        if not ut.can_assault[t] or ut.attack[t] <= 0:
+            continue
+        he = st.hex[e]
+        one_move = ut.movement[t] > 0
+        for h in range(out.shape[0]):
+            d = mt.dist[he, h]
+            if d == 1 or (d == 2 and one_move):
                 out[h] += ut.attack[t]
 
 
@@ -665,6 +688,90 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
 
 
 @njit(cache=True)
+def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dangers):
+    """For i < n, of unit u ending in hexes[i] (skipped below 0): nears[i], the side's other units
+    within `support_radius`, and dangers[i], the expected damage (P(X) + `disperse_value` x P(D or
+    DD)) if the enemy turned all its fire on it there next turn (PB-WEC-2: in a town every unit is
+    an armored target), its fire shared among the unit and up to MAX_SUPPORT friends near h, or the
+    worse of that and an overrun (PB-OVR) or a close assault (PB-CAT) by what can reach it.  One call
+    for all the hexes: a call per hex that hands over eight arrays costs more than its arithmetic
+    (each array's reference count is taken and dropped, docs/performance.md)."""
+    t = st.utype[u]
+    carrying = st.carrying[u] >= 0
+    armored_type = ut.armored[t]
+    home = st.hex[u]
+    self_counted = home >= 0 and is_piece(st, ut, u)
+    radius = int(prm[SUPPORT_RADIUS])
+    split = prm[SUPPORT_SPLIT]
+    disperse = prm[DISPERSE_VALUE]
+    own_near = fields[OWN_NEAR]
+    threat_armored = fields[THREAT_ARMORED]
+    threat_soft = fields[THREAT_SOFT]
+    overrun_af = fields[OVERRUN_AF]
+    assault_af = fields[ASSAULT_AF]
+    mod_overrun = ct.mod_overrun
+    mod_assault = ct.mod_close_assault
+    town = mt.town
+    terrain_mod = mt.terrain_mod
+    col_attack = ct.col_attack
+    col_defense = ct.col_defense
+    p_result = pt.p_result
+    n_columns = col_attack.shape[0]
+    n_mods = p_result.shape[2]
+    danger_df = max(1 if carrying and not armored_type else ut.defense[t], 1)  # PB-TRANS-6: a passenger defends at 1
+    for i in range(n):
+        h = hexes[i]
+        if h < 0:
+            continue
+        # Exposure to next turn's enemy fire, shared with the side's units near h.
+        near = own_near[h]
+        if self_counted and mt.dist[home, h] <= radius:
+            near -= 1  # itself, counted where it stands
+        # The expected damage if the enemy turned all its fire on the hex, shared among the unit
+        # and its friends near h.
+        dgr = 0.0
+        threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
+        if threat > 0:
+            if near > 0:
+                threat = int(threat / (1.0 + split * min(near, MAX_SUPPORT)))
+            col = -1  # odds_column(threat, danger_df, col_attack, col_defense)
+            for j in range(n_columns):
+                if col_attack[j] * danger_df <= threat * col_defense[j]:
+                    col = j
+            if col >= 0:
+                m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
+                dgr = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+        if overrun_af[h] > 0:
+            # The enemy's armour may drive up and overrun it instead (not shared with friends
+            # beside it: the overrun hits the hex): the expected damage of an overrun by that
+            # printed AF (PB-OVR-5: one column up, the overrun's die modifier).
+            col = -1
+            for j in range(n_columns):
+                if col_attack[j] * danger_df <= overrun_af[h] * col_defense[j]:
+                    col = j
+            if col >= 0:
+                col = min(col + 1, n_columns - 1)  # PB-OVR-5: one column up
+                m = min(max(mod_overrun + MOD_OFFSET, 0), n_mods - 1)
+                o = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+                if o > dgr:
+                    dgr = o
+        if assault_af[h] > 0:
+            # Or its infantry close-assaults it (PB-CAT: printed AF, the terrain's modifier and the
+            # assault's on the die, PB-CAT-6), the same way.
+            col = -1
+            for j in range(n_columns):
+                if col_attack[j] * danger_df <= assault_af[h] * col_defense[j]:
+                    col = j
+            if col >= 0:
+                m = min(max(terrain_mod[h] + mod_assault + MOD_OFFSET, 0), n_mods - 1)
+                o = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+                if o > dgr:
+                    dgr = o
+        nears[i] = near
+        dangers[i] = dgr
+
+
+@njit(cache=True)
 def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     """out[i] = worth of unit u ending its move (or set-up, or entry) in hexes[i], for i < n;
     hexes below 0 (leaving the map) are skipped.
@@ -704,7 +811,6 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     if empty_carrier:
         risk *= prm[EMPTY_CARRIER_RISK]
     armored_type = ut.armored[t]
-    defense = ut.defense[t]
     conceal_bonus = prm[CONCEAL_BONUS] * prm[COVER_W]
     hill_bonus = prm[HILL_BONUS] * prm[COVER_W]
     observer = armed and ut.range[t] > 1
@@ -721,6 +827,13 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     walker = is_rider(ut, t) and not carrying and st.carried_by[u] < 0
     far = ride_far(ut, prm, t)
     placing = home < 0  # set-up or entry: nothing forces it onto a minefield
+    # A gun that cannot move itself fires from where it is set up for the whole game (unless a
+    # carrier comes for it): it is set up where it sees the enemy's ways to the side's ground
+    # within its range (goals.ways_in_view; VIEW_RANGE_HEXES are 4, 8, ... 20).
+    way_view_w = 0.0
+    if placing and observer and ut.movement[t] == 0 and st.carried_by[u] < 0:
+        way_view_w = prm[WAY_VIEW_BONUS]
+    way_view = pt.way_view[side, max(min(ut.range[t] // 4, pt.way_view.shape[1]) - 1, 0)]
     mine_cost = (prm[SETUP_MINE_COST] if placing else prm[MINE_COST]) * value
     # The side's own minefields lie where the enemy must pass: its units have no business on them.
     # Not a weight but a rule the player keeps: a unit ends its set-up, entry or move on one only
@@ -735,10 +848,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     if armed or ut.can_assault[t]:
         contact_w = prm[CONTACT_BONUS] * kill_w(pt, prm, side) * (prm[PULL_BASE] + aggr) / 100.0
     supported = armed or armored_type  # combat units seek each other's company
-    split = prm[SUPPORT_SPLIT]
-    radius = int(prm[SUPPORT_RADIUS])
     alone_cost = prm[ALONE_COST] * value if supported else 0.0
-    disperse = prm[DISPERSE_VALUE]
     engineer_bonus = prm[ENGINEER_MINE_BONUS] if ut.engineer[t] else 0.0
     stacking_cost = prm[STACKING_COST]
     stack_danger = prm[STACK_DANGER]
@@ -764,72 +874,29 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
     enemy_dist = fields[ENEMY_DIST]
     target_dist = fields[TARGET_DIST]
     target_value = fields[TARGET_VALUE]
-    overrun_af = fields[OVERRUN_AF]
-    mod_overrun = ct.mod_overrun
     target_near = fields[TARGET_NEAR]
     pairing = fields[PAIRING]
-    threat_armored = fields[THREAT_ARMORED]
-    threat_soft = fields[THREAT_SOFT]
     contact = fields[CONTACT]
-    own_near = fields[OWN_NEAR]
     enemy_mines = fields[ENEMY_MINES]
-    town = mt.town
-    terrain_mod = mt.terrain_mod
     concealing = mt.concealing
     level = mt.level
     outlook = pt.outlook
     mine = st.mine
-    col_attack = ct.col_attack
-    col_defense = ct.col_defense
-    p_result = pt.p_result
-    n_columns = col_attack.shape[0]
-    n_mods = p_result.shape[2]
-    danger_df = max(1 if carrying and not armored_type else defense, 1)  # PB-TRANS-6: a passenger defends at 1
-    self_counted = home >= 0 and is_piece(st, ut, u)
     # Progress is counted from where the unit stands (set-up and entry: linear, no reference).
     gd_ref = goal_dist[home] if home >= 0 else FAR
     returning = st.trip_hex[u] >= 0 and st.trip_final[side] != 0
+    self_counted = home >= 0 and is_piece(st, ut, u)
+    nears = np.empty(n, dtype=np.int64)
+    dangers = np.empty(n)
+    danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dangers)
     for i in range(n):
         h = hexes[i]
         if h < 0:
             continue
         s = 0.0
         gd = goal_dist[h]
-        # Exposure to next turn's enemy fire, shared with the side's units near h.
-        near = own_near[h]
-        if self_counted and mt.dist[home, h] <= radius:
-            near -= 1  # itself, counted where it stands
-        # The expected damage if the enemy turned all its fire on the hex (PB-WEC-2: in a town
-        # every unit is an armored target), shared among the unit and its friends near h, written
-        # out here: a call per hex that hands over eight arrays costs more than its arithmetic
-        # (each array's reference count is taken and dropped, docs/performance.md).
-        dgr = 0.0
-        threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
-        if threat > 0:
-            if near > 0:
-                threat = int(threat / (1.0 + split * min(near, MAX_SUPPORT)))
-            col = -1  # odds_column(threat, danger_df, col_attack, col_defense)
-            for j in range(n_columns):
-                if col_attack[j] * danger_df <= threat * col_defense[j]:
-                    col = j
-            if col >= 0:
-                m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
-                dgr = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
-        if overrun_af[h] > 0:
-            # The enemy's armour may drive up and overrun it instead (not shared with friends
-            # beside it: the overrun hits the hex): the expected damage of an overrun by that
-            # printed AF (PB-OVR-5: one column up, the overrun's die modifier), written out like
-            # the fire's danger above.
-            col = -1
-            for j in range(n_columns):
-                if col_attack[j] * danger_df <= overrun_af[h] * col_defense[j]:
-                    col = j
-            if col >= 0:
-                col = min(col + 1, n_columns - 1)  # PB-OVR-5: one column up
-                m = min(max(mod_overrun + MOD_OFFSET, 0), n_mods - 1)
-                o = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
-                if o > dgr:
-                    dgr = o
+        near = nears[i]
+        dgr = dangers[i]
         alive = 1.0 - min(dgr, 1.0)
         if kind == ADVANCE or kind == EXIT:
             if home < 0:
@@ -859,7 +926,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
         if level[h] == 2:
             s += hill_bonus
         if observer:
-            s += outlook_w * outlook[h] * outlook_f
+            s += outlook_w * outlook[h] * outlook_f + way_view_w * way_view[h]
             if target_near[h] <= rng:
                 s += fire_bonus * alive
         if contact_w > 0 and contact[h] > 0:
@@ -1151,7 +1218,102 @@ def forgo_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, af, opp):
 
 
 @njit(cache=True)
-def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of):
+def keep_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, occ, fields, escape, assault):
+    """What firer i gives up by firing whatever its earlier attacks came to, since a unit that
+    fires may neither move (PB-SEQ-3.1) nor close-assault (PB-CAT-1):
+    - escape[i], `fire_escape` x the danger it could step out of: its danger where it stands (`danger_hexes`:
+      the enemy's fire, overrun or close assault next turn) less the least within half its MF in
+      hexes, times the side's risk weight and its worth.  A PzIV beside three rifle companies
+      that fires at a wagon instead of driving off is assaulted to death (pb-05); a Panther
+      spotted in the woods in front of a tank column that fires at 1-1 instead of falling back
+      is shot next turn (pb-04).  (`escape_given_up` weighs it against each attack.)
+    - assault[i], `fire_forgo_assault` x its share (by AF) of the best close assault it could make on a stack
+      beside it, with all the side's units that may assault that stack, at odds good enough
+      (`plan_assaults`' rule): six rifle platoons that fire at 1-1 into the woods (+1 on the die)
+      give up a 1-1 assault at -2 (pb-12).
+    `fields` must be read from the enemy's present positions (`enemy_fields`)."""
+    escape[:] = 0.0
+    assault[:] = 0.0
+    n_hex = mt.neighbours.shape[0]
+    n_units = st.utype.shape[0]
+    enemy = 1 - side
+    w_escape = prm[FIRE_ESCAPE]
+    w_cat = prm[FIRE_FORGO_ASSAULT]
+    risk = prm[RISK] * risk_w(pt, prm, side) * (prm[RISK_EASE] - prm[AGGRESSION])
+    kw = kill_w(pt, prm, side)
+    min_col = min_column(ct, pt, prm, side)
+    cand = np.empty(n_hex, dtype=np.int64)
+    nears = np.empty(n_hex, dtype=np.int64)
+    dangers = np.empty(n_hex)
+    for i in range(n_f):
+        u = firers[i]
+        t = st.utype[u]
+        hu = st.hex[u]
+        if w_escape > 0.0 and ut.movement[t] > 0:
+            reach = max(ut.movement[t] // 4, 1)  # half its MF in hexes (movement is kept in half MF)
+            cand[0] = hu
+            k = 1
+            for x in range(n_hex):
+                if 0 < mt.dist[hu, x] <= reach and occ[x, enemy] == 0 and not st.mine[x] and not mt.closed[x]:
+                    cand[k] = x
+                    k += 1
+            danger_hexes(st, ut, mt, ct, pt, prm, side, u, cand, k, fields, nears, dangers)
+            low = dangers[:k].min()
+            if dangers[0] > low:
+                escape[i] = w_escape * risk * own_value(st, ut, pt, side, u) * (dangers[0] - low)
+        if w_cat > 0.0 and may_assault(st, ut, u, side):
+            best = 0.0
+            for k6 in range(6):
+                h = mt.neighbours[hu, k6]
+                if h < 0 or occ[h, enemy] == 0:
+                    continue
+                df, _, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
+                if df <= 0:
+                    continue
+                total = 0
+                for v in range(n_units):
+                    if may_assault(st, ut, v, side) and mt.dist[st.hex[v], h] == 1:
+                        total += _assault_af(st, ut, mt, ct, v, h)
+                col = odds_of(ct, total, df)
+                cat_mod = mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_disp)
+                if col < min_col and not (n_disp > 0 and odds_enough(pt, col, cat_mod, min_col, mt.terrain_mod[h])):
+                    continue
+                wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+                g = kw * gain_at(pt, wk, wd, wdd, col, cat_mod) * _assault_af(st, ut, mt, ct, u, h) / max(total, 1)
+                if g > best:
+                    best = g
+            assault[i] = w_cat * best
+
+
+@njit(cache=True)
+def threat_share(st, ut, mt, ct, side, u, h, fields):
+    """The share of the danger to unit u where it stands that the enemy stack in h makes: its units'
+    fire at u's hex over all the enemy fire that reaches it (THREAT fields), or its close assault
+    over all the assaults that could reach it (ASSAULT_AF), whichever is larger."""
+    hu = st.hex[u]
+    armored = ut.armored[st.utype[u]] or mt.town[hu]
+    d = mt.dist[h, hu]
+    fire = 0
+    cat = 0
+    for e in range(st.utype.shape[0]):
+        if st.hex[e] != h or st.side[e] == side or not is_piece(st, ut, e) or st.dispersed[e]:
+            continue
+        t = st.utype[e]
+        if ut.attack[t] <= 0:
+            continue
+        if ut.weapon[t] >= 0 and 0 < d <= ut.range[t] and (d == 1 or mt.los[h, hu]):
+            fire += modified_attack(ut.attack[t], ut.weapon[t], armored, d, ut.range[t], False, ct.wec, ct.halving)
+        if ut.can_assault[t] and d <= 2:
+            cat += ut.attack[t]
+    threat = fields[THREAT_ARMORED, hu] if armored else fields[THREAT_SOFT, hu]
+    share = min(fire / threat, 1.0) if threat > 0 else 0.0
+    if fields[ASSAULT_AF, hu] > 0:
+        share = max(share, min(cat / fields[ASSAULT_AF, hu], 1.0))
+    return share
+
+
+@njit(cache=True)
+def plan_fire(st, ut, mt, ct, pt, prm, side, occ, rows_hex, rows_af, start, target_of, fields):
     """PB-SEQ-2 S2: declare every attack of the turn at once (PB-SEQ-3.3).
 
     Greedy concentration: take the enemy stack where all the fire that can reach it buys the
@@ -1161,7 +1323,8 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     where the attack would buy less than `fire_min_gain`, are left alone.
 
     Returns the best odds column any enemy stack could be attacked at with all the firers it
-    considered (-1: none in reach), which the game logs for the blunder audit."""
+    considered that give up nothing else by firing at it (-1: none in reach), which the game logs
+    for the blunder audit."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
     enemy = 1 - side
@@ -1180,14 +1343,12 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
     if n_f == 0:
         return -1
     af = np.zeros((n_f, n_hex), dtype=np.int64)  # modified AF of firer i against hex h
-    opt_hex = np.empty(n_hex, dtype=np.int64)
-    opt_af = np.empty(n_hex, dtype=np.int64)
     is_target = np.zeros(n_hex, dtype=np.bool_)
     for i in range(n_f):
-        k = fire_options(st, ut, mt, ct, side, spotted, occ, firers[i], opt_hex, opt_af, stack_kind)
-        for j in range(k):
-            af[i, opt_hex[j]] = opt_af[j]
-            is_target[opt_hex[j]] = True
+        u = firers[i]
+        for j in range(start[u], start[u + 1]):  # the engine's options: target hex, AF
+            af[i, rows_hex[j]] = rows_af[j]
+            is_target[rows_hex[j]] = True
     targets = np.flatnonzero(is_target)
     n_t = targets.shape[0]
     df = np.zeros(n_t, dtype=np.int64)
@@ -1230,44 +1391,81 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
                            min_col, mt.terrain_mod[h]):
                 finish[j] = gain_at(pt, wk[j], 0.0, wk[j], c, mt.terrain_mod[h] + ct.mod_close_assault
                                     + dispersed_modifier(ct, n_def, n_def)) * prm[FUTILITY_DECAY] ** futile_cat[h]
-        if d > 0:
-            total = 0
-            for i in range(n_f):
-                total += af[i, h]
-            reach = max(reach, odds_of(ct, total, d))
     free = np.ones(n_f, dtype=np.bool_)
     done = np.zeros(n_t, dtype=np.bool_)
     order = np.empty(n_f, dtype=np.int64)
     opp = np.zeros(n_f)
     forgo_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, af, opp)
+    escape = np.zeros(n_f)
+    cat_given = np.zeros(n_f)
+    keep_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, occ, fields, escape, cat_given)
+    keep = escape + cat_given
+    # The note for the audit: the best odds reached with the firers that give up nothing by firing
+    # at the stack (no danger to step out of, no close assault to make, no better target a move
+    # away once attacks there came to nothing): passing up such an attack is idleness, holding fire
+    # to drive off or to assault is not.
+    for j in range(n_t):
+        h = targets[j]
+        if df[j] > 0:
+            total = 0
+            for i in range(n_f):
+                if keep[i] <= 0.0 and (opp[i] <= 0.0 or futile[h] == 0):
+                    total += af[i, h]
+            if total > 0:
+                reach = max(reach, odds_of(ct, total, df[j]))
     while True:
         best = -1
         best_gain = prm[FIRE_MIN_GAIN]
         best_col = -1
+        best_cheap = False
         for j in range(n_t):
             if done[j] or df[j] <= 0:
                 continue
             h = targets[j]
-            total = 0
-            forgo = 0.0  # the moves its firers give up (counted for all that reach it)
-            for i in range(n_f):
-                if free[i] and af[i, h] > 0:
-                    total += af[i, h]
-                    forgo += opp[i]
-            col = odds_of(ct, total, df[j])
-            if col < min_col:
-                continue
-            g = kw * gain_at(pt, wk[j], wd[j], wdd[j], col, mod[j])
-            if finish[j] > 0:
-                p_disp = result_p(pt, P_D, col, mod[j]) + result_p(pt, P_DD, col, mod[j])
-                g += kw * p_disp * finish[j]
-            # The moves given up count as far as the player has seen its fire come to nothing
-            # there (futility memory): a fresh target is fired at as before.
-            g -= forgo * (1.0 - prm[FUTILITY_DECAY] ** futile[h])
-            if g > best_gain:
-                best_gain = g
-                best = j
-                best_col = col
+            # Twice: with every free firer that reaches it, and with only those that give up
+            # nothing else by firing (no danger to step out of, no close assault to make).
+            kept = 0.0
+            for cheap in (False, True):
+                if cheap and kept <= 0.0:
+                    break  # nobody gives up anything else: the same attack
+                total = 0
+                forgo = 0.0  # the moves its firers give up (counted for all that reach it)
+                kept = 0.0   # the assaults they give up, and the worst danger one stays in
+                worst = 0.0
+                for i in range(n_f):
+                    if free[i] and af[i, h] > 0 and not (cheap and keep[i] > 0.0):
+                        total += af[i, h]
+                        forgo += opp[i]
+                        kept += keep[i]
+                col = odds_of(ct, total, df[j])
+                if col < min_col:
+                    continue
+                if kept > 0.0:
+                    # The enemy's fire next turn is spent once: the danger the firers stay in
+                    # counts for the worst of them, not for each; less as far as this attack
+                    # may silence what makes it (an answer to the fire, not a wasted shot).
+                    p_hit = effect_p(pt, col, mod[j])
+                    kept = 0.0
+                    for i in range(n_f):
+                        if free[i] and af[i, h] > 0 and not (cheap and keep[i] > 0.0):
+                            kept += cat_given[i]
+                            if escape[i] > 0.0:
+                                e = escape[i] * (1.0 - p_hit * threat_share(st, ut, mt, ct, side, firers[i], h, fields))
+                                if e > worst:
+                                    worst = e
+                    kept += worst
+                g = kw * gain_at(pt, wk[j], wd[j], wdd[j], col, mod[j])
+                if finish[j] > 0:
+                    p_disp = result_p(pt, P_D, col, mod[j]) + result_p(pt, P_DD, col, mod[j])
+                    g += kw * p_disp * finish[j]
+                # The moves given up count as far as the player has seen its fire come to nothing
+                # there (futility memory): a fresh target is fired at as before.
+                g -= forgo * (1.0 - prm[FUTILITY_DECAY] ** futile[h]) + kept
+                if g > best_gain:
+                    best_gain = g
+                    best = j
+                    best_col = col
+                    best_cheap = cheap
         if best < 0:
             return reach
         done[best] = True
@@ -1275,7 +1473,7 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, spotted, occ, stack_kind, target_of
         # Strongest firers first until the odds are reached; then drop any not needed.
         n_c = 0
         for i in range(n_f):
-            if free[i] and af[i, h] > 0:
+            if free[i] and af[i, h] > 0 and not (best_cheap and keep[i] > 0.0):
                 order[n_c] = i
                 n_c += 1
         keys = np.empty(n_c, dtype=np.int64)
