@@ -753,7 +753,9 @@ def test_a_unit_in_reach_of_a_close_assault_moves_off_rather_than_fire(tmp_path)
     # Issue 15 round 3 (pb-05, seed 3, German turn 4): the PzIV beside three rifle companies
     # fired at a wagon at 4-1 and so could not move (PB-SEQ-3.1); the companies assaulted it
     # again.  A unit that fires gives up the danger it could step out of (heuristic.keep_costs):
-    # beside the companies it holds its fire, with them four hexes off it fires.
+    # beside the companies it holds its fire, with them six hexes off it fires.  (The German side
+    # here is scored on its own losses, as in pb-01; pb-05's exit side weighs a kill 0.3.)
+    from tests.panzerblitz.test_rules import placed_state, position_file
     policy, params = heuristic_players()
     t0, _ = position(tmp_path, [("german", "pzkw-iv-h", "3K5")])
     tank = hexn(t0, "3K5")
@@ -765,8 +767,9 @@ def test_a_unit_in_reach_of_a_close_assault_moves_off_rather_than_fire(tmp_path)
         rifles = [h for h in rifles if t0.map_t.dist[h, wagon] > 1][:3]
         units = [("german", "pzkw-iv-h", "3K5"), ("russian", "wagon", m.labels[wagon])]
         units += [("russian", "rifle-company-43", m.labels[h]) for h in rifles]
-        t, st = position(tmp_path, units)
-        return fired_at(t, st, GERMAN, policy, params)
+        own_losses = ['measure = "destroyed"', 'whose = "own"', 'compare = "<="', "marginal = 7"]
+        t = build_tables(load_situation(position_file(tmp_path, units, victory={"german": own_losses})))
+        return fired_at(t, placed_state(t), GERMAN, policy, params)
 
     assert fired(6) == [wagon]   # nothing can reach it: it fires
     assert fired(1) == []        # it drives off instead

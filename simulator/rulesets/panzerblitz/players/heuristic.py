@@ -926,7 +926,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
         if level[h] == 2:
             s += hill_bonus
         if observer:
-            s += outlook_w * outlook[h] * outlook_f + way_view_w * way_view[h]
+            # (half in the open: what sees the ways from there is seen from them; a gun in woods
+            # or a town is hidden until the enemy stands beside it, PB-SPOT-1)
+            s += outlook_w * outlook[h] * outlook_f + way_view_w * way_view[h] * (1.0 if concealing[h] else 0.5)
             if target_near[h] <= rng:
                 s += fire_bonus * alive
         if contact_w > 0 and contact[h] > 0:
