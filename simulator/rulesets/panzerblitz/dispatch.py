@@ -11,7 +11,7 @@ the context a kind needs (MOVE_DEST / ENTRY_HEX: the rows before the overrun row
 the k attackers; OVERRUN_JOIN: the k units already in the overrun); `occ` the engine's count
 of units a hex and side in the phase.  The dispatcher alone knows
 the players: replaying a record it asks none (`simulator.decisions.replayed`); otherwise the
-random player (policies/random_play.py) or the heuristic (policies/heuristic.py, through the
+random player (players/random_play.py) or the heuristic (players/heuristic.py, through the
 adapters below, which hand it the rows in the arrays its scoring functions take) answers, and
 the answer is recorded when the game is recorded.
 
@@ -98,9 +98,9 @@ Workspace = struct_of_arrays("Workspace", module=__name__, fields=[
 
 # The two players of a game, as the engine carries them: it writes only `options` and `seen`.
 Players = struct_of_arrays("Players", module=__name__, fields=[
-    "policy",     # int64[2]: each side's player (policies/spec.py kernel ids)
+    "policy",     # int64[2]: each side's player (players/spec.py kernel ids)
     "params",     # float64[2, N_PARAMS]: each side's parameters
-    "pt",         # PolicyT: the heuristic's reading of the situation (policies/goals.py)
+    "pt",         # PolicyT: the heuristic's reading of the situation (players/goals.py)
     "ws",         # Workspace
     "dec",        # simulator.decisions.Decisions: the players' stream, the record
     "options",    # int32[n_options, N_COLUMNS]: the engine writes a decision's rows here
@@ -184,7 +184,7 @@ def _row_with(options, n, col, value):
 
 @njit(cache=True)
 def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
-    """The heuristic player (policies/heuristic.py) answering from the rows it is given."""
+    """The heuristic player (players/heuristic.py) answering from the rows it is given."""
     ws = pl.ws
     pt = pl.pt
     prm = pl.params[side]

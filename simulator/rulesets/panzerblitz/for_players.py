@@ -1,10 +1,10 @@
-"""What PanzerBlitz's rules expose to its players (policies/heuristic.py): read-only helpers.
+"""What PanzerBlitz's rules expose to its players (players/heuristic.py): read-only helpers.
 
-A player scores the options the engine offers (simulator/panzerblitz/dispatch.py); to weigh
+A player scores the options the engine offers (dispatch.py); to weigh
 them it may read the game through these functions, which read the state and the tables and
 write nothing but the scratch arrays they are handed (`fire_options`' outputs, `plan_multiple`'s
 `assign`), and the kinds of event it may look for in the log.  Players import the rules from
-here only (tests/test_pb_decisions.py), so that rules and players never import each other.
+here only (tests/panzerblitz/test_pb_decisions.py), so that rules and players never import each other.
 """
 
 from simulator.rulesets.panzerblitz.close_assault import may_assault

@@ -28,7 +28,7 @@ ENGINE_KERNELS = (("game.py", "run_game"), ("game.py", "setup_side"), ("game.py"
 
 
 class PanzerBlitzPlayers:
-    """The random and heuristic players of policies/ (policies/spec.py reads `--policy`)."""
+    """Its random and heuristic players, in players/ (players/spec.py reads `--policy`)."""
 
     default = "heuristic"
     replay_default = "random"

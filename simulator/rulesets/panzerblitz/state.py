@@ -26,7 +26,7 @@ STATUS_NAMES = {WAITING: "waiting", ON_MAP: "on map", EXITED: "exited", ELIMINAT
 MARCH_OVER, MARCHING, MARCH_ENDING = 0, 1, 2
 
 # Clock slots.  VIEW_SIDE: 1 + the side whose movement phase the movement view follows, 0 none
-# (simulator/panzerblitz/move_view.py).
+# (move_view.py).
 TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT, VIEW_SIDE = range(9)
 N_CLOCK = 9
 
@@ -84,7 +84,7 @@ def new_state(t: Tables, rng: np.random.Generator | None = None) -> State:
             md = g.area.get("min_distance_from_unit")
             far_type.append(t.units.index(md["unit"]) if md else -1)
             far_min.append(md["hexes"] if md else 0)
-            # PB-SIT-7: a road-march column (simulator/panzerblitz/road_march.py).
+            # PB-SIT-7: a road-march column (road_march.py).
             rm = g.road_march if g.road_path is not None else None
             march_state.append(MARCHING if rm else MARCH_OVER)
             march_side.append(si)
