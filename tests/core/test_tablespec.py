@@ -91,26 +91,29 @@ def test_the_kernel_struct_is_made_from_the_declaration_and_filled_by_name():
         kernel_struct("DiceT4", __name__, Dice, DiceSwapped)
 
 
-def test_panzerblitz_combat_and_unit_structs_come_from_their_declarations():
+def test_panzerblitz_combat_movement_and_unit_structs_come_from_their_declarations():
     from simulator.rulesets.panzerblitz.combat import CombatTables
-    from simulator.rulesets.panzerblitz.tables import CombatT, UnitT
+    from simulator.rulesets.panzerblitz.movement import MovementTables
+    from simulator.rulesets.panzerblitz.tables import CombatT, MoveT, UnitT
     from simulator.rulesets.panzerblitz.units import UnitTypes
 
     assert CombatT._fields == tuple(kernel_fields(CombatTables)) and len(CombatT._fields) == 33
     assert UnitT._fields == (*kernel_fields(UnitTypes), "cp_within", "card_indirect")
+    assert MoveT._fields == tuple(kernel_fields(MovementTables)) and len(MoveT._fields) == 17
     assert kernel_fields(CombatTables)["halving"] == "hill_halving"
 
 
 def test_every_reading_of_the_ruleset_data_is_declared_once():
-    """Each key of readings.toml is a switch or entry of the combat declaration, or read by the
-    movement, unit or victory compilers (named here): none is read twice or forgotten."""
+    """Each key of readings.toml is a switch or entry of the combat or movement declaration, or
+    read by the unit compiler (named here): none is read twice or forgotten."""
     from simulator.ruleset import RULESETS_DIR
     from simulator.rulesets.panzerblitz.combat import CombatTables
+    from simulator.rulesets.panzerblitz.movement import MovementTables
 
     with open(RULESETS_DIR / "panzerblitz" / "readings.toml", "rb") as fh:
         readings = set(tomllib.load(fh)["readings"])
-    declared = [s.source.removeprefix("readings.") for s in specs(CombatTables).values()
-                if s.source.startswith("readings.")]
+    declared = [s.source.removeprefix("readings.") for cls in (CombatTables, MovementTables)
+                for s in specs(cls).values() if s.source.startswith("readings.")]
     assert len(declared) == len(set(declared))
-    elsewhere = {"gully_leave", "intensive_fire_classes"}  # movement.py, units.py
+    elsewhere = {"intensive_fire_classes"}  # units.py
     assert readings == set(declared) | elsewhere

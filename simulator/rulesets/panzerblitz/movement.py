@@ -16,6 +16,7 @@ import numpy as np
 from simulator.errors import DataError
 from simulator.jit import njit
 from simulator.mapdata import GameMap
+from simulator.tablespec import computed, read_entries, switch
 
 PROHIBITED = -1
 UNREACHABLE = -1
@@ -23,27 +24,43 @@ UNREACHABLE = -1
 
 @dataclass(frozen=True)
 class MovementTables:
-    classes: tuple[str, ...]
-    enter_cost: np.ndarray       # int16[n_hexes, n_classes], half MF, -1 = prohibited
-    town_hex: np.ndarray         # bool[n_hexes]
-    depressed: np.ndarray        # bool[n_hexes]: a gully hex one pays to leave (not a ford or road crossing)
-    leave_surcharge: np.ndarray  # int16[n_classes], half MF
-    green_closed: np.ndarray     # bool[n_classes]
-    road_cost: int               # half MF
-    town_cost_assaulting: int    # half MF
-    road_bit: int
-    green_bit: int
-    pond_bit: int
-    along_gully_bits: int        # hexside features along which a gully continues (stream, ford)
-    gully_whole: bool            # OQ-9: the surcharge is the whole cost of leaving
-    clear_cost: np.ndarray = None  # int16[n_classes], half MF: a clear hex (PB-OVR-10's off-map hex)
-    swamp_stack_cost: int = 2    # half MF: joining foot units on a swamp/road hex (PB-ROAD-10.3)
-    # What crossing each hex side costs each class off the road rate (half MF, -1 illegal:
-    # `side_costs`), in an ordinary turn and in a turn of overrun or close assault; and the
-    # hex sides a road crosses (no pond), along which the road rate may apply.
-    side_cost: np.ndarray = None    # int16[n_classes, n_hexes, 6]
-    assault_cost: np.ndarray = None  # int16[n_classes, n_hexes, 6]
-    road_side: np.ndarray = None    # bool[n_hexes, 6]
+    """The movement tables, checked: every field declared once with its source in the ruleset data
+    (simulator/tablespec.py); the kernels' MoveT (tables.py) is made from the declarations and
+    filled by name.  Costs in half MF; `PROHIBITED` (-1) where a class may not enter or cross."""
+
+    classes: tuple[str, ...] = computed("terrain.movement_classes", "the movement classes, in cost-column order",
+                                        kernel=False)
+    enter_cost: np.ndarray = computed("terrain.enter_cost", "PB-TEC-12: int16[n_hexes, n_classes], entering the "
+                                      "hex, the highest of its features' costs", kernel_dtype=np.int64)
+    town_hex: np.ndarray = computed("map", "bool[n_hexes]: a town hex (PB-TEC-4)")
+    depressed: np.ndarray = computed("map", "bool[n_hexes]: a gully hex one pays to leave (not a ford or road "
+                                     "crossing, PB-TEC-9)")
+    leave_surcharge: np.ndarray = computed("terrain.rules.gully_leave_surcharge", "PB-TEC-9: int16[n_classes], "
+                                           "leaving a gully other than along it", kernel_dtype=np.int64)
+    green_closed: np.ndarray = computed("terrain.rules.green_closed_to", "PB-TEC-5: bool[n_classes], crosses "
+                                        "green hexsides only along a road")
+    road_cost: int = computed("terrain.rules.road_cost", "PB-ROAD-1: a hex at the road rate")
+    town_cost_assaulting: int = computed("terrain.rules.town_cost_when_assaulting",
+                                         "PB-TEC-4: a town hex in a turn of overrun or close assault")
+    road_bit: int = computed("map", "the hexside feature bit of a road")
+    green_bit: int = computed("map", "the hexside feature bit of a green hexside")
+    pond_bit: int = computed("map", "the hexside feature bit of a pond (PB-TEC-11)")
+    along_gully_bits: int = computed("map", "hexside feature bits along which a gully continues (stream, ford)")
+    gully_whole: bool = switch("readings.gully_leave", ("added", "whole"), "added",
+                               "OQ-9: the gully surcharge is the whole cost of leaving, not added to it", on="whole")
+    clear_cost: np.ndarray = computed("terrain.enter_cost.clear", "int64[n_classes]: a clear hex (PB-OVR-10's "
+                                      "off-map hex)", default=None)
+    swamp_stack_cost: int = computed("terrain.rules.swamp_road_stack_cost", "PB-ROAD-10.3: joining foot units "
+                                     "on a swamp/road hex", default=2)
+    # What crossing each hex side costs each class off the road rate (`side_costs`), in an
+    # ordinary turn and in a turn of overrun or close assault; and the hex sides a road crosses
+    # (no pond), along which the road rate may apply.
+    side_cost: np.ndarray = computed("terrain", "int16[n_classes, n_hexes, 6]: crossing a hexside, -1 illegal",
+                                     default=None)
+    assault_cost: np.ndarray = computed("terrain", "int16[n_classes, n_hexes, 6]: the same in a turn of overrun "
+                                        "or close assault", default=None)
+    road_side: np.ndarray = computed("map", "bool[n_hexes, 6]: a road crosses the hexside (PB-ROAD-1)",
+                                     default=None)
 
     def class_index(self, name: str) -> int:
         return self.classes.index(name)
@@ -109,7 +126,7 @@ def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTable
         road_bit=game_map.side_bit("road"), green_bit=game_map.side_bit("green"),
         pond_bit=game_map.side_bit("pond"),
         along_gully_bits=game_map.side_bit("stream") | game_map.side_bit("ford"),
-        gully_whole=_gully_reading(data, where),
+        **read_entries(MovementTables, data, where),
         clear_cost=clear.astype(np.int64),
         swamp_stack_cost=_half(_required(rules, "swamp_road_stack_cost", where), where,
                                "terrain.rules.swamp_road_stack_cost"),
@@ -153,13 +170,6 @@ def _required(rules: dict, key: str, where: str):
     if key not in rules:
         raise DataError(where, f"terrain.rules.{key}", "missing", "a cost in movement factors")
     return rules[key]
-
-
-def _gully_reading(data: dict, where: str) -> bool:
-    v = data.get("readings", {}).get("gully_leave", "added")
-    if v not in ("added", "whole"):
-        raise DataError(where, "readings.gully_leave", f"got {v!r}", "\"added\" or \"whole\"")
-    return v == "whole"
 
 
 @njit(cache=True, inline="always")

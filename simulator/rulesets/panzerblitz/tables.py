@@ -25,13 +25,9 @@ MapT = struct_of_arrays("MapT", module=__name__, fields=[
     "neighbours", "side_features", "level", "dist", "los", "concealing", "terrain_mod",
     "town", "closed", "brown_bit", "edge_mask", "swamp", "overrun_ok", "swamp_hexes",
 ])
-MoveT = struct_of_arrays("MoveT", module=__name__, fields=[
-    "enter_cost", "town_hex", "depressed", "leave_surcharge", "green_closed", "road_cost",
-    "town_cost_assaulting", "road_bit", "green_bit", "pond_bit", "along_gully_bits", "gully_whole",
-    "clear_cost", "swamp_stack_cost", "side_cost", "assault_cost", "road_side",
-])
-# The kernels' structs of the combat tables and unit types: made from their declarations
-# (combat.py, units.py; simulator/tablespec.py) and filled by field name.
+# The kernels' structs of the movement and combat tables and unit types: made from their
+# declarations (movement.py, combat.py, units.py; simulator/tablespec.py) and filled by field name.
+MoveT = kernel_struct("MoveT", __name__, MovementTables)
 CombatT = kernel_struct("CombatT", __name__, CombatTables)
 UnitT = kernel_struct("UnitT", __name__, UnitTypes, extra=("cp_within", "card_indirect"))
 
@@ -92,11 +88,7 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
         swamp=m.has_feature("swamp").copy(), overrun_ok=overrun_ok,
         swamp_hexes=np.flatnonzero(m.has_feature("swamp")).astype(np.int64),
     )
-    mv = movement
-    move_t = MoveT(mv.enter_cost.astype(np.int64), mv.town_hex, mv.depressed, mv.leave_surcharge.astype(np.int64),
-                   mv.green_closed, mv.road_cost, mv.town_cost_assaulting, mv.road_bit, mv.green_bit,
-                   mv.pond_bit, mv.along_gully_bits, mv.gully_whole, mv.clear_cost, mv.swamp_stack_cost,
-                   mv.side_cost, mv.assault_cost, mv.road_side)
+    move_t = to_kernel(MoveT, movement)
     combat_t = to_kernel(CombatT, combat)
     cp_within, card_indirect = _cp_within(sit, units)
     unit_t = to_kernel(UnitT, units, cp_within=cp_within, card_indirect=card_indirect)
