@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz.combat import hill_halves
+from simulator.rulesets.panzerblitz.combat import CLASS_I, NON_ARMORED, hill_halves
 from simulator.rulesets.panzerblitz.events import EV_ASSAULT, EV_ASSAULTER, log_event
 from simulator.rulesets.panzerblitz.fire import (
     defender_stack,
@@ -39,13 +39,13 @@ def resolve_assault(st, ut, mt, ct, side, assaulters, n_ass, target):
     df, kind, n_def, n_disp = defender_stack(st, ut, mt, target, enemy)
     if df <= 0 or st.assaulted_hex[target]:
         return -1
-    if ct.cat_rf1_armor_barred and stack_kind_of(st, ut, mt, ct, target, enemy, kind) != 0:
+    if ct.cat_rf1_armor_barred and stack_kind_of(st, ut, mt, ct, target, enemy, kind) != NON_ARMORED:
         # OQ-18 alternative: the WEC's "within half range" literally: an I-class unit of
         # range 1 (half of it 0) may not close-assault an armored target (a tie: armored for it).
         n_ok = 0
         for i in range(n_ass):
             t = st.utype[assaulters[i]]
-            if not (ut.weapon[t] == 3 and ut.range[t] <= 1):
+            if not (ut.weapon[t] == CLASS_I and ut.range[t] <= 1):
                 assaulters[n_ok] = assaulters[i]
                 n_ok += 1
         n_ass = n_ok

@@ -28,6 +28,14 @@ GROUND, SLOPE, HILLTOP = 0, 1, 2
 WEAPON_CLASSES = ("A", "H", "M", "I")
 WEAPON_INDEX = {c: i for i, c in enumerate(WEAPON_CLASSES)}
 NO_WEAPON = -1
+# The classes as the kernels read them (`UnitT.weapon`).
+CLASS_A, CLASS_H, CLASS_M, CLASS_I = (WEAPON_INDEX[c] for c in ("A", "H", "M", "I"))
+# A stack's target type (PB-WEC-6, `fire.defender_stack`): non-armored, armored, or a tie (each
+# firer takes the type less favourable to itself).
+NON_ARMORED, ARMORED, TIE = 0, 1, 2
+# OQ-4, `CombatTables.dispersed_mode`: the dispersed modifier against a stack when any of its
+# units is dispersed, when all are, or never.
+DISPERSED_ANY, DISPERSED_ALL, DISPERSED_NEVER = 0, 1, 2
 WEC_COLUMNS = ("armored_near", "armored_far", "non_armored")
 
 

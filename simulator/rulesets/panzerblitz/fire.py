@@ -6,13 +6,26 @@ the combined attack on a stack (PB-STK-5).
 from __future__ import annotations
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz.combat import hill_halves, modified_attack, odds_column
+from simulator.rulesets.panzerblitz.combat import (
+    ARMORED,
+    DISPERSED_ALL,
+    DISPERSED_NEVER,
+    NON_ARMORED,
+    TIE,
+    hill_halves,
+    modified_attack,
+    odds_column,
+)
 from simulator.rulesets.panzerblitz.events import EV_ATTACK, EV_FIRER, EV_INTENSIVE, log_event
 from simulator.rulesets.panzerblitz.forts import fort_in
 from simulator.rulesets.panzerblitz.losses import mark_lost, roll_and_apply, unit_defense
 from simulator.rulesets.panzerblitz.presence import is_piece
 from simulator.rulesets.panzerblitz.spotting import brown_between, can_see
 from simulator.rulesets.panzerblitz.state import MARCH_OVER, ON_MAP
+from simulator.rulesets.panzerblitz.units import INDIRECT_BEYOND_HALF, INDIRECT_NEVER
+
+# How a unit may fire at a hex (`fire_mode`): not at all, directly (PB-CBT-4), indirectly (PB-OPT-IF).
+NO_FIRE, DIRECT, INDIRECT = 0, 1, 2
 
 
 @njit(cache=True)
@@ -49,11 +62,11 @@ def defender_stack(st, ut, mt, h, defender_side):
                 continue
             df, n_armored, n_soft, n_dispersed = tally_defender(st, ut, u, df, n_armored, n_soft, n_dispersed)
         if n_soft == 0 or mt.town[h] or n_armored > n_soft:
-            kind = 1
+            kind = ARMORED
         elif n_soft > n_armored:
-            kind = 0
+            kind = NON_ARMORED
         else:
-            kind = 2
+            kind = TIE
         return df, kind, n_armored + n_soft, n_dispersed
     df = 0
     n_armored = 0
@@ -75,13 +88,13 @@ def defender_stack(st, ut, mt, h, defender_side):
         if st.dispersed[u]:
             n_dispersed += 1
     if mt.town[h]:
-        kind = 1  # PB-WEC-2: every unit in a town is an armored target
+        kind = ARMORED  # PB-WEC-2: every unit in a town is an armored target
     elif n_armored > n_soft:
-        kind = 1
+        kind = ARMORED
     elif n_soft > n_armored:
-        kind = 0
+        kind = NON_ARMORED
     else:
-        kind = 2
+        kind = TIE
     return df, kind, n_armored + n_soft, n_dispersed
 
 
@@ -91,7 +104,7 @@ def dispersed_modifier(ct, n_defenders, n_dispersed):
     stack per the OQ-4 reading: any of them (0), all of them (1), or never (2)."""
     if n_dispersed == 0:
         return 0
-    if n_defenders > 1 and (ct.dispersed_mode == 2 or (ct.dispersed_mode == 1 and n_dispersed < n_defenders)):
+    if n_defenders > 1 and (ct.dispersed_mode == DISPERSED_NEVER or (ct.dispersed_mode == DISPERSED_ALL and n_dispersed < n_defenders)):
         return 0
     return ct.mod_dispersed
 
@@ -129,12 +142,12 @@ def firer_af_mode(st, ut, mt, ct, u, h, kind, indirect):
             af = af * ct.intensive_factor
         else:
             factor = ct.intensive_factor
-    if kind == 2:
+    if kind == TIE:
         # PB-WEC-6 tie: the type less favourable to this firer.
         x = modified_attack(af, ut.weapon[t], True, wec_dist, ut.range[t], halved, ct.wec, ct.halving)
         y = modified_attack(af, ut.weapon[t], False, wec_dist, ut.range[t], halved, ct.wec, ct.halving)
         return min(x, y) * factor
-    return modified_attack(af, ut.weapon[t], kind == 1, wec_dist, ut.range[t], halved, ct.wec, ct.halving) * factor
+    return modified_attack(af, ut.weapon[t], kind == ARMORED, wec_dist, ut.range[t], halved, ct.wec, ct.halving) * factor
 
 
 @njit(cache=True)
@@ -146,9 +159,9 @@ def may_fire_indirect(st, ut, mt, ct, u, a, h):
     if not ct.indirect_fire and not ut.card_indirect[st.utype[u]]:
         return False
     k = ut.indirect[st.utype[u]]
-    if k == 0:
+    if k == INDIRECT_NEVER:
         return False
-    if k == 2 and 2 * mt.dist[a, h] <= ut.range[st.utype[u]]:
+    if k == INDIRECT_BEYOND_HALF and 2 * mt.dist[a, h] <= ut.range[st.utype[u]]:
         return False  # PB-OPT-IF-4: only at targets more than half the RF away
     reach = ut.cp_within[st.utype[u]]
     if reach == 0:
@@ -168,17 +181,17 @@ def may_fire_indirect(st, ut, mt, ct, u, a, h):
 def fire_mode(st, ut, mt, ct, spotted, u, a, h):
     """How unit u in hex a may fire at h: 1 direct (PB-CBT-4), 2 indirect (PB-OPT-IF), 0 not."""
     if can_see(mt, spotted, a, h):
-        return 1
+        return DIRECT
     if may_fire_indirect(st, ut, mt, ct, u, a, h):
-        return 2
-    return 0
+        return INDIRECT
+    return NO_FIRE
 
 
 @njit(cache=True)
 def attack_af(st, ut, mt, ct, spotted, u, h, kind):
     """`firer_af` of a unit declared against h: direct fire where it sees h, else indirect
     (PB-OPT-IF-5), with intensive fire if declared (PB-OPT-AMMO-1)."""
-    return firer_af_mode(st, ut, mt, ct, u, h, kind, fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h) == 2)
+    return firer_af_mode(st, ut, mt, ct, u, h, kind, fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h) == INDIRECT)
 
 
 @njit(cache=True)
@@ -246,10 +259,10 @@ def _fire_option(st, ut, mt, ct, enemy, spotted, u, h, out_hex, out_af, stack_ki
     if mt.dist[a, h] > ut.range[t]:
         return n
     mode = fire_mode(st, ut, mt, ct, spotted, u, a, h)
-    if mode == 0:
+    if mode == NO_FIRE:
         return n
     kind = stack_kind[h] if stack_kind[h] >= 0 else defender_stack(st, ut, mt, h, enemy)[1]
-    af = firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
+    af = firer_af_mode(st, ut, mt, ct, u, h, kind, mode == INDIRECT)
     if af < 1:
         return n  # PB-CBT-5 step 4
     out_hex[n] = h
@@ -276,8 +289,8 @@ def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
         u = attackers[i]
         if may_fire(st, ut, u, side) and st.hex[u] >= 0 and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]]:
             mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
-            if mode != 0:
-                total += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
+            if mode != NO_FIRE:
+                total += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == INDIRECT)
     if total <= 0:
         return -1
     col = odds_of(ct, total, df)
@@ -292,8 +305,8 @@ def resolve_fire(st, ut, mt, ct, side, h, attackers, n_att, spotted):
             if mt.concealing[st.hex[u]]:
                 st.revealed[u] = True  # used only by the Panzer Leader spotting variant
             mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
-            log_event(st, EV_FIRER, u, h, firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2),
-                      1 if mode == 2 else 0, 0, 0, 0)  # 1: indirect fire (PB-OPT-IF)
+            log_event(st, EV_FIRER, u, h, firer_af_mode(st, ut, mt, ct, u, h, kind, mode == INDIRECT),
+                      1 if mode == INDIRECT else 0, 0, 0, 0)  # 1: indirect fire (PB-OPT-IF)
     modifier = mt.terrain_mod[h] + dispersed_modifier(ct, n_def, n_disp)
     return roll_and_apply(st, ut, ct, EV_ATTACK, h, total, df, col, modifier, enemy)
 
@@ -303,8 +316,8 @@ def stack_kind_of(st, ut, mt, ct, h, defender_side, kind):
     """PB-WEC-6 / OQ-20: the target type of the stack in h, given `kind` as defender_stack
     found it (passengers not counted, the adopted reading).  By the alternative reading each
     passenger counts by its own type beside its carrier (towns and forts stay armored)."""
-    if ct.fort_whole_armored and kind != 1 and fort_in(st, ut, h, defender_side) >= 0:
-        return 1  # OQ-12 alternative: a fort with units on top makes the whole stack armored
+    if ct.fort_whole_armored and kind != ARMORED and fort_in(st, ut, h, defender_side) >= 0:
+        return ARMORED  # OQ-12 alternative: a fort with units on top makes the whole stack armored
     if not ct.passengers_counted or mt.town[h] or fort_in(st, ut, h, defender_side) >= 0:
         return kind
     n_arm = 0
@@ -316,4 +329,4 @@ def stack_kind_of(st, ut, mt, ct, h, defender_side, kind):
             n_arm += 1
         else:
             n_soft += 1
-    return 1 if n_arm > n_soft else (0 if n_soft > n_arm else 2)
+    return ARMORED if n_arm > n_soft else (NON_ARMORED if n_soft > n_arm else TIE)

@@ -13,6 +13,7 @@ from simulator.rulesets.panzerblitz.move_view import view_stale
 from simulator.rulesets.panzerblitz.presence import is_piece
 from simulator.rulesets.panzerblitz.state import (
     N_EVENTS,
+    NOT_OWN_FIRE,
     ON_MAP,
     PHASING,
     VIOLATION,
@@ -72,7 +73,7 @@ def violation(st, ut, mt, mv, limits):
             by_road[h] += 1
             if by_road[h] > 1:
                 return SWAMP_ROAD_VEHICLES  # PB-ROAD-10.2
-        if st.side[u] == phasing and st.dispersed[u] and st.fired[u] and st.own_fire_hit[u] == 0:
+        if st.side[u] == phasing and st.dispersed[u] and st.fired[u] and st.own_fire_hit[u] == NOT_OWN_FIRE:
             return DISPERSED_ACTED  # (PB-FORT-13: a unit may be dispersed by its own side's fire after firing)
         if st.side[u] == phasing and st.fired[u] and st.moved[u]:
             return FIRED_AND_MOVED

@@ -7,11 +7,17 @@ from __future__ import annotations
 
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz.combat import (
+    DISPERSED,
+    DOUBLE_DISPERSED,
+    NO_EFFECT,
     NOW_DISPERSED,
     NOW_ELIMINATED,
     UNHARMED,
     crt_result,
     roll_die,
+)
+from simulator.rulesets.panzerblitz.combat import (
+    ELIMINATED as ELIMINATED_RESULT,  # state.ELIMINATED: a unit's status
 )
 from simulator.rulesets.panzerblitz.events import (
     EV_ELIMINATED_PASSENGER,
@@ -86,7 +92,7 @@ def roll_and_apply(st, ut, ct, event, h, af, df, col, modifier, defender_side):
 def apply_to_stack(st, ut, h, defender_side, result, excess_eliminated=False):
     """PB-CRT-5: the result applies to every defending unit, DD judged unit by unit.
     `excess_eliminated`: the OQ-26 switch (see `hit_fort`)."""
-    if result == 0:
+    if result == NO_EFFECT:
         return
     f = fort_in(st, ut, h, defender_side)
     if f >= 0:
@@ -151,10 +157,10 @@ def hit_fort(st, ut, f, result, excess_eliminated):
 
 @njit(cache=True)
 def apply_one(st, ut, u, result):
-    if result == 3 or (result == 2 and st.dispersed[u]):
+    if result == ELIMINATED_RESULT or (result == DOUBLE_DISPERSED and st.dispersed[u]):
         eliminate(st, ut, u)
         return NOW_ELIMINATED
-    if result >= 1:
+    if result >= DISPERSED:
         disperse(st, ut, u)
         return NOW_DISPERSED
     return UNHARMED

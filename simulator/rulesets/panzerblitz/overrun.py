@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz.combat import ARMORED, CLASS_I, HILLTOP
 from simulator.rulesets.panzerblitz.events import EV_OVERRUN
 from simulator.rulesets.panzerblitz.fire import defender_stack, dispersed_modifier, odds_of
 from simulator.rulesets.panzerblitz.losses import roll_and_apply
@@ -42,10 +43,10 @@ def overrun_target_ok(st, ut, mt, ct, side, u, h, occ, fort_category):
         return False
     # Halftracks (I-class armored vehicles) overrun only non-armored targets (OQ-11: a hex
     # holding any armored vehicle is barred).
-    if ut.weapon[st.utype[u]] == 3:
+    if ut.weapon[st.utype[u]] == CLASS_I:
         if ct.halftrack_majority:
             _, kind, _, _ = defender_stack(st, ut, mt, h, enemy)
-            if kind == 1:
+            if kind == ARMORED:
                 return False  # OQ-11 alternative: majority rule of PB-WEC-6
         elif _armored_vehicle_in(st, ut, h, enemy):
             return False
@@ -115,7 +116,7 @@ def resolve_overrun(st, ut, mt, ct, side, movers, n_movers, target):
     for i in range(n_movers):
         x = ut.attack[st.utype[movers[i]]]
         # OQ-10 alternative: halve against a defender on a hilltop (an attacker there is spared).
-        if ct.overrun_hill_halving and mt.level[target] == 2 and mt.level[st.hex[movers[i]]] != 2:
+        if ct.overrun_hill_halving and mt.level[target] == HILLTOP and mt.level[st.hex[movers[i]]] != HILLTOP:
             x = int(np.floor(x * ct.halving))
         af += x
     if df <= 0 or af <= 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz.events import EV_RECOVER, log_event
-from simulator.rulesets.panzerblitz.state import ON_MAP
+from simulator.rulesets.panzerblitz.state import NOT_OWN_FIRE, ON_MAP, OWN_FIRE_STAYS
 
 
 @njit(cache=True)
@@ -15,12 +15,12 @@ def recover(st, side):
         if st.side[u] != side:
             continue
         if st.dispersed[u] and st.status[u] == ON_MAP:
-            if st.own_fire_hit[u] == 2:
+            if st.own_fire_hit[u] == OWN_FIRE_STAYS:
                 # OQ-22 alternative: dispersed by its own side's fire this player-turn, it stays
                 # dispersed through its next player-turn (PB-FORT-13).
-                st.own_fire_hit[u] = 0
+                st.own_fire_hit[u] = NOT_OWN_FIRE
             else:
-                st.own_fire_hit[u] = 0
+                st.own_fire_hit[u] = NOT_OWN_FIRE
                 st.dispersed[u] = False
                 log_event(st, EV_RECOVER, u, st.hex[u], 0, 0, 0, 0, 0)
         st.fired[u] = False

@@ -25,6 +25,11 @@ STATUS_NAMES = {WAITING: "waiting", ON_MAP: "on map", EXITED: "exited", ELIMINAT
 # over / marching / marching, and the march ends at the end of this player-turn.
 MARCH_OVER, MARCHING, MARCH_ENDING = 0, 1, 2
 
+# Per unit, `own_fire_hit` (PB-FORT-13, OQ-22): not dispersed by its own side's fire this
+# player-turn / so dispersed, it turns face-up in this player-turn's S6 (adopted) / so dispersed,
+# it stays dispersed through its side's next player-turn (the alternative reading).
+NOT_OWN_FIRE, OWN_FIRE_RECOVERS, OWN_FIRE_STAYS = 0, 1, 2
+
 # Clock slots.  VIEW_SIDE: 1 + the side whose movement phase the movement view follows, 0 none
 # (move_view.py).
 TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT, VIEW_SIDE = range(9)

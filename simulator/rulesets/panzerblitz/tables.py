@@ -17,7 +17,7 @@ from simulator.rulesets.panzerblitz.combat import CombatTables, compile_tables
 from simulator.rulesets.panzerblitz.movement import MovementTables, compile_movement
 from simulator.rulesets.panzerblitz.situation_schema import PanzerBlitzSituation as Situation
 from simulator.rulesets.panzerblitz.stacking import stacking_limit
-from simulator.rulesets.panzerblitz.units import UnitTypes, compile_units
+from simulator.rulesets.panzerblitz.units import INDIRECT_NEVER, UnitTypes, compile_units
 from simulator.soa import struct_of_arrays
 from simulator.tablespec import kernel_struct, to_kernel
 
@@ -133,7 +133,7 @@ def _cp_within(sit: Situation, units: UnitTypes) -> tuple[np.ndarray, np.ndarray
         for name in names:
             if name not in units.names:
                 raise DataError(sit.path, f"{fld}.units", f"unknown unit type {name!r}", "a unit type of the ruleset")
-            if own_rule and units.indirect[units.index(name)] == 0:
+            if own_rule and units.indirect[units.index(name)] == INDIRECT_NEVER:
                 raise DataError(sit.path, f"{fld}.units", f"{name!r} cannot fire indirectly",
                                 "unit types with `optional_indirect_fire` in units.toml")
             out[units.index(name)] = reach

@@ -8,7 +8,16 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz.combat import crt_result, roll_die
+from simulator.rulesets.panzerblitz.combat import (
+    ARMORED,
+    DOUBLE_DISPERSED,
+    ELIMINATED,
+    NO_EFFECT,
+    NON_ARMORED,
+    TIE,
+    crt_result,
+    roll_die,
+)
 from simulator.rulesets.panzerblitz.events import (
     EV_ATTACK,
     EV_FIRER,
@@ -17,6 +26,8 @@ from simulator.rulesets.panzerblitz.events import (
     log_event,
 )
 from simulator.rulesets.panzerblitz.fire import (
+    INDIRECT,
+    NO_FIRE,
     attack_af,
     dispersed_modifier,
     fire_mode,
@@ -37,7 +48,7 @@ from simulator.rulesets.panzerblitz.losses import (
     unit_defense,
 )
 from simulator.rulesets.panzerblitz.presence import is_piece
-from simulator.rulesets.panzerblitz.state import ON_MAP
+from simulator.rulesets.panzerblitz.state import ON_MAP, OWN_FIRE_RECOVERS, OWN_FIRE_STAYS
 
 
 @njit(cache=True)
@@ -67,14 +78,14 @@ def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     for d in range(st.utype.shape[0]):
         if not defends(st, ut, d, h, enemy, f):
             continue
-        kind = 1 if ut.armored[st.utype[d]] else 0
+        kind = ARMORED if ut.armored[st.utype[d]] else NON_ARMORED
         af = 0
         for i in range(n_att):
             u = attackers[i]
             if may_fire(st, ut, u, side) and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]]:
                 mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
-                if mode != 0:
-                    af += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
+                if mode != NO_FIRE:
+                    af += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == INDIRECT)
         if af <= 0:
             continue
         col = odds_of(ct, af, unit_defense(st, ut, d))
@@ -82,7 +93,7 @@ def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
             best_col, best_unit, best_af = col, d, af
     if best_unit < 0 or best_col < 0:
         return -1  # PB-STK-3: as low as 1-4, not below
-    kind = 1 if ut.armored[st.utype[best_unit]] else 0
+    kind = ARMORED if ut.armored[st.utype[best_unit]] else NON_ARMORED
     for i in range(n_att):
         u = attackers[i]
         if may_fire(st, ut, u, side):
@@ -90,13 +101,13 @@ def resolve_selective(st, ut, mt, ct, side, h, attackers, n_att, spotted):
             if mt.concealing[st.hex[u]]:
                 st.revealed[u] = True
             mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
-            log_event(st, EV_FIRER, u, h, firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2),
-                      1 if mode == 2 else 0, 0, 0, 0)  # 1: indirect fire (PB-OPT-IF)
+            log_event(st, EV_FIRER, u, h, firer_af_mode(st, ut, mt, ct, u, h, kind, mode == INDIRECT),
+                      1 if mode == INDIRECT else 0, 0, 0, 0)  # 1: indirect fire (PB-OPT-IF)
     modifier = mt.terrain_mod[h] + dispersed_modifier(ct, 1, 1 if st.dispersed[best_unit] else 0)
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, best_col, roll + modifier)
     log_event(st, EV_ATTACK, h, best_af, unit_defense(st, ut, best_unit), best_col, roll, modifier, result)
-    if result != 0:
+    if result != NO_EFFECT:
         if ut.fort[st.utype[best_unit]]:
             hit_fort(st, ut, best_unit, result, ct.fort_excess_eliminated)  # logs its hits
         else:
@@ -114,7 +125,7 @@ def fire_reaches(st, ut, mt, ct, spotted, side, u, h):
     """Attacker u may fire at hex h this turn (face-up, range, LOS and spotting, or indirect
     fire where the optional rule allows it: PB-OPT-IF)."""
     return may_fire(st, ut, u, side) and st.hex[u] >= 0 and mt.dist[st.hex[u], h] <= ut.range[st.utype[u]] \
-        and fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h) != 0
+        and fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h) != NO_FIRE
 
 
 @njit(cache=True)
@@ -131,7 +142,7 @@ def multiple_order(st, ut, mt, ct, side, h, attackers, n_att, spotted, out_units
         if not defends(st, ut, d, h, enemy, f):
             continue
         if ct.multiple_weakest_by_odds:
-            kind = 1 if ut.armored[st.utype[d]] else 0
+            kind = ARMORED if ut.armored[st.utype[d]] else NON_ARMORED
             af = 0
             for i in range(n_att):
                 if fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
@@ -164,7 +175,7 @@ def _leftover_stack(st, ut, h, enemy, attacked):
         if not defends(st, ut, u, h, enemy, f) or attacked[u]:
             continue
         df, n_arm, n_soft, n_disp = tally_defender(st, ut, u, df, n_arm, n_soft, n_disp)
-    kind = 1 if n_arm > n_soft else (0 if n_soft > n_arm else 2)
+    kind = ARMORED if n_arm > n_soft else (NON_ARMORED if n_soft > n_arm else TIE)
     return df, kind, n_arm + n_soft, n_disp
 
 
@@ -260,7 +271,7 @@ def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
     for d in range(n_units):
         if not attacked[d]:
             continue
-        kind = 1 if ut.armored[st.utype[d]] else 0
+        kind = ARMORED if ut.armored[st.utype[d]] else NON_ARMORED
         af = 0
         for i in range(n_att):
             if assign[i] == d:
@@ -271,7 +282,7 @@ def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
         roll = roll_die()
         result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
         log_event(st, EV_ATTACK, h, af, df, col, roll, modifier, result)
-        if result != 0:
+        if result != NO_EFFECT:
             if ut.fort[st.utype[d]]:
                 hit_fort(st, ut, d, result, ct.fort_excess_eliminated)  # PB-STK-7: with the units inside
             else:
@@ -288,7 +299,7 @@ def resolve_multiple(st, ut, mt, ct, side, h, attackers, n_att, assign, spotted)
         roll = roll_die()
         result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
         log_event(st, EV_ATTACK, h, af, ldf, col, roll, modifier, result)
-        if result != 0:
+        if result != NO_EFFECT:
             f = fort_in(st, ut, h, enemy)
             for u in range(n_units):
                 if u != f and defends(st, ut, u, h, enemy, f) and not attacked[u]:
@@ -391,7 +402,7 @@ def resolve_passenger(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     p = exposed_passenger(st, ut, mt, h, 1 - side)
     if p < 0:
         return -1
-    kind = 1 if ut.armored[st.utype[p]] else 0
+    kind = ARMORED if ut.armored[st.utype[p]] else NON_ARMORED
     af = 0
     for i in range(n_att):
         if fire_reaches(st, ut, mt, ct, spotted, side, attackers[i], h):
@@ -414,14 +425,14 @@ def resolve_passenger(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
     log_event(st, EV_ATTACK, h, af, 1, col, roll, modifier, result)
-    if result == 3 or (result == 2 and st.dispersed[p]):
+    if result == ELIMINATED or (result == DOUBLE_DISPERSED and st.dispersed[p]):
         c = st.carried_by[p]
         st.carrying[c] = -1
         st.carried_by[p] = -1
         st.dispersed[p] = False
         mark_lost(st, p, h)
         log_event(st, EV_HIT, p, NOW_ELIMINATED, result, 0, 0, 0, 0)
-    elif result != 0:
+    elif result != NO_EFFECT:
         st.dispersed[p] = True
         st.dispersed_this_turn[p] = True
         log_event(st, EV_HIT, p, NOW_DISPERSED, result, 0, 0, 0, 0)
@@ -484,8 +495,8 @@ def own_fort_roll(st, ut, mt, ct, side, h, attackers, n_att, spotted):
             a = st.hex[u]
             if mt.dist[a, h] <= ut.range[st.utype[u]]:
                 mode = fire_mode(st, ut, mt, ct, spotted, u, a, h)
-                if mode != 0:
-                    total += firer_af_mode(st, ut, mt, ct, u, h, 1, mode == 2)
+                if mode != NO_FIRE:
+                    total += firer_af_mode(st, ut, mt, ct, u, h, ARMORED, mode == INDIRECT)
     df = ut.defense[st.utype[f]]
     if total <= 0 or df <= 0:
         return -1
@@ -498,11 +509,11 @@ def own_fort_roll(st, ut, mt, ct, side, h, attackers, n_att, spotted):
     roll = roll_die()
     result = crt_result(ct.crt, ct.lowest_roll, col, roll + modifier)
     log_event(st, EV_OWN_FORT_ATTACK, h, total, df, col, roll, modifier, result)
-    if result == 0:
+    if result == NO_EFFECT:
         return result
     outcome = hit_fort(st, ut, f, result, ct.fort_excess_eliminated)
     if outcome == NOW_DISPERSED:
-        mark = 2 if ct.own_fire_next_turn else 1
+        mark = OWN_FIRE_STAYS if ct.own_fire_next_turn else OWN_FIRE_RECOVERS
         for u in range(st.utype.shape[0]):
             if st.status[u] == ON_MAP and st.hex[u] == h and st.side[u] == side and st.dispersed[u] \
                     and (u == f or not st.on_top[u]):

@@ -22,6 +22,7 @@ NO_OVERRUN = ("self_propelled_artillery",)
 CLOSE_ASSAULT = ("infantry", "cavalry")
 # PB-OPT-IF-1/4: a unit type's `optional_indirect_fire` (index = UnitTypes.indirect).
 INDIRECT_KINDS = ("none", "any_range", "beyond_half_range")
+INDIRECT_NEVER, INDIRECT_ANY_RANGE, INDIRECT_BEYOND_HALF = range(len(INDIRECT_KINDS))
 
 
 def _column(source: str, meaning: str, kernel_dtype=None):
