@@ -13,17 +13,6 @@ from simulator.situation import builtin_situations, load_situation
 SITUATIONS = [p.stem for p in builtin_situations()]
 
 
-@pytest.fixture(scope="module")
-def tables_of():
-    cache = {}
-
-    def get(sid):
-        if sid not in cache:
-            cache[sid] = build_tables(load_situation(sid))
-        return cache[sid]
-    return get
-
-
 def test_same_seed_same_game_line_for_line(tables_of):
     t = tables_of("pb-01")
     a = describe(play(t, 11), t)
@@ -136,7 +125,6 @@ def test_pb_vic_3_both_sides_at_a_level_higher_or_difference(tmp_path):
     a German tactical victory read "higher" (adopted), a German marginal one read "difference"
     (published game reports); the winner is the same, and each outcome carries the other."""
     from simulator.rulesets.panzerblitz.state import new_state
-    from simulator.rulesets.panzerblitz.tables import build_tables
     from simulator.rulesets.panzerblitz.victory import evaluate, result_of
     from simulator.situation import load_situation
     from tests.panzerblitz.test_rules import position_file
@@ -165,7 +153,6 @@ def test_summary_reports_the_other_reading_of_levels_where_it_differs():
 
     from simulator import registry
     from simulator.rulesets.panzerblitz.players.spec import parse_policy
-    from simulator.situation import load_situation
     from simulator.summary import format_summary, summarize
 
     games = pd.DataFrame({"winner": ["german", "german", "russian", "draw"],

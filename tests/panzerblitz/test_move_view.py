@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.rulesets.panzerblitz.batch import prepare
 from simulator.rulesets.panzerblitz.invariants import NAMES, VIEW_STALE
 from simulator.rulesets.panzerblitz.move_view import (
     close_view,
@@ -26,21 +25,10 @@ from simulator.rulesets.panzerblitz.presence import (
 )
 from simulator.rulesets.panzerblitz.replay import play
 from simulator.rulesets.panzerblitz.state import VIEW_SIDE
-from simulator.situation import builtin_situations, load_situation
+from simulator.situation import builtin_situations
 from tests.panzerblitz.test_rules import GERMAN, RUSSIAN, hexn, position, unit_of
 
 SITUATIONS = [p.stem for p in builtin_situations()]
-
-
-@pytest.fixture(scope="module")
-def tables_of():
-    cache = {}
-
-    def get(sid):
-        if sid not in cache:
-            cache[sid] = prepare(load_situation(sid))
-        return cache[sid]
-    return get
 
 
 @pytest.mark.parametrize("sid", SITUATIONS)

@@ -25,23 +25,11 @@ from simulator.rulesets.panzerblitz.players.heuristic import column_for_ratio, h
 from simulator.rulesets.panzerblitz.players.spec import N_PARAMS, parse_policy, parse_side_policies
 from simulator.rulesets.panzerblitz.presence import occupancy
 from simulator.rulesets.panzerblitz.replay import play, policy_tables
-from simulator.rulesets.panzerblitz.tables import build_tables
-from simulator.situation import builtin_situations, load_situation
+from simulator.situation import builtin_situations
 from tests.panzerblitz.pb_players import pb_players
 from tests.panzerblitz.test_rules import GERMAN, hexn, position, unit_of
 
 SITUATIONS = [p.stem for p in builtin_situations()]
-
-
-@pytest.fixture(scope="module")
-def tables_of():
-    cache = {}
-
-    def get(sid):
-        if sid not in cache:
-            cache[sid] = build_tables(load_situation(sid))
-        return cache[sid]
-    return get
 
 
 # ---------------------------------------------------------------- specs

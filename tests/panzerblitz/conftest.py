@@ -1,0 +1,20 @@
+"""Fixtures of the PanzerBlitz tests (the shared boards and helpers are in tests/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulator.rulesets.panzerblitz.tables import build_tables
+from simulator.situation import load_situation
+
+
+@pytest.fixture(scope="module")
+def tables_of():
+    """`tables_of(situation id)`: the situation's tables, built once per test module."""
+    cache = {}
+
+    def get(sid):
+        if sid not in cache:
+            cache[sid] = build_tables(load_situation(sid))
+        return cache[sid]
+    return get
