@@ -6,6 +6,7 @@ import pytest
 
 from simulator.rulesets.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
+from tests.panzerblitz import pb_players
 
 
 @pytest.fixture(scope="module")
@@ -18,3 +19,10 @@ def tables_of():
             cache[sid] = build_tables(load_situation(sid))
         return cache[sid]
     return get
+
+
+@pytest.fixture(autouse=True)
+def _players_stream_from_seed_0():
+    """Each test's `pb_players` start the players' stream from seed 0 until it calls `seed_game`
+    (no test inherits the seed of the one before)."""
+    pb_players._SEED[0] = 0

@@ -13,7 +13,6 @@ import pytest
 from simulator.errors import DataError
 from simulator.los import LineOfSight, compile_rules
 from simulator.rulesets.panzerblitz.close_assault import may_assault
-from simulator.rulesets.panzerblitz.combat import seed_dice
 from simulator.rulesets.panzerblitz.events import (
     EV_ASSAULTER,
     EV_FIRER,
@@ -46,7 +45,7 @@ from simulator.rulesets.panzerblitz.spotting import observe, spotted_hexes
 from simulator.rulesets.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, TS_LOST
 from simulator.rulesets.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
-from tests.panzerblitz.pb_players import pb_players
+from tests.panzerblitz.pb_players import pb_players, seed_game
 from tests.panzerblitz.test_rules import (
     GERMAN,
     hexn,
@@ -340,7 +339,7 @@ def test_PB_OPT_IF_1_the_heuristic_fires_indirectly(tmp_path):
         policy = np.array([1, 1], dtype=np.int64)  # heuristic
         from simulator.rulesets.panzerblitz.players.spec import N_PARAMS
         params = np.tile(parse_policy("heuristic").vector(), (2, 1)).reshape(2, N_PARAMS)
-        seed_dice(1)
+        seed_game(1)
         fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, policy, params))
         fired = events(st, EV_FIRER)
         assert (len(fired) > 0) == on
@@ -371,7 +370,7 @@ def test_PB_OPT_AMMO_2_fires_once_then_is_lost(tmp_path):
     assert may_fire_intensively(st, ut, ct, u, GERMAN)
     st.intensive[u] = True
     spotted = spotted_hexes(st, ut, mt, ct, GERMAN)
-    seed_dice(3)
+    seed_game(3)
     attackers = np.array([u])
     assert resolve_fire(st, ut, mt, ct, GERMAN, hexn(t, "3M6"), attackers, 1, spotted) >= 0
     assert events(st, EV_FIRER)[0, 5] == 45  # 15 x 3 against armor at half range or less (WEC x 1)
@@ -406,7 +405,7 @@ def test_PB_OPT_AMMO_3_any_number_of_units_at_once(tmp_path):
     a, b = unit_of(t, st, "81mm-mortar"), unit_of(t, st, "120mm-mortar-german")
     st.intensive[a] = st.intensive[b] = True
     spotted = spotted_hexes(st, t.unit_t, t.map_t, t.combat_t, GERMAN)
-    seed_dice(2)
+    seed_game(2)
     attackers = np.array([a, b])
     resolve_fire(st, t.unit_t, t.map_t, t.combat_t, GERMAN, hexn(t, "3M6"), attackers, 2, spotted)
     spend_intensive(st, attackers, 2)
@@ -435,7 +434,7 @@ def test_PB_OVR_11_no_intensive_fire_in_an_overrun(tmp_path):
     u = unit_of(t, st, "stuh-42")
     assert t.units.intensive[st.utype[u]] and t.unit_t.can_overrun[st.utype[u]]
     st.intensive[u] = True  # even if it were marked, the overrun uses printed factors
-    seed_dice(1)
+    seed_game(1)
     resolve_overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, np.array([u]), 1, hexn(t, "3M6"))
     rows = st.log[: st.clock[N_EVENTS]]
     assert rows[rows[:, 2] == 14][0, 4] == t.units.attack[st.utype[u]]  # EV_OVERRUN: AF = printed AF
@@ -505,7 +504,7 @@ def test_PB_OPT_PBA_1_riders_assault_the_overrun_hex_only(tmp_path):
         occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
         assert pba_rider(st, t.unit_t, GERMAN, ht, entry) == rider
         assert pba_dismount(st, t.unit_t, GERMAN, ht, entry, target, occ) == rider
-        seed_dice(seed)
+        seed_game(seed)
         _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, ht, hexn(t, "3M3"), entry, target, exit_hex, occ)
         assert st.hex[rider] == entry and st.carried_by[rider] == -1 and st.hex[ht] == exit_hex
         assert may_assault(st, t.unit_t, rider, GERMAN)  # the exception to PB-CAT-9
@@ -530,7 +529,7 @@ def test_PB_CAT_9_without_pba_unloaded_riders_never_assault(tmp_path):
             bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(4)]
             opts = np.empty(2 * n_hex + 2, dtype=np.int64)
             ov = [np.empty(6 * n_hex, dtype=np.int64) for _ in range(3)]
-            seed_dice(seed)
+            seed_game(seed)
             move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN, ht,
                       pb_players(t, st, *players()), occ, bufs[0], bufs[1], opts, bufs[2], bufs[3], ov[0], ov[1], ov[2])
             if len(events(st, EV_OVERRUNNER)):

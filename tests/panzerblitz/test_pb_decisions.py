@@ -17,7 +17,7 @@ from simulator.rulesets.panzerblitz.replay import play
 from simulator.situation import load_situation
 
 ROOT = Path(__file__).resolve().parents[2]
-QUIET = ("heuristic:noise=0", "heuristic:noise=0")  # players that draw nothing from the dice
+QUIET = ("heuristic:noise=0", "heuristic:noise=0")  # players that draw nothing (fixed choices)
 
 
 def _without_notes(events: np.ndarray) -> np.ndarray:
@@ -38,6 +38,23 @@ def test_a_recorded_game_replays_to_the_same_game_without_its_players(sid, asked
     assert again.decisions is None
     assert np.array_equal(_without_notes(again.events), _without_notes(rec.events))
     assert again.outcome == rec.outcome
+
+
+@pytest.mark.parametrize("sid", ["pb-02", "pb-04", "pb-07", "pb-09", "pb-12"])
+@pytest.mark.parametrize("players", [("heuristic", "heuristic"), ("random", "random")], ids=["heuristic", "random"])
+def test_a_game_replays_from_its_decisions_alone_whatever_its_players_drew(sid, players):
+    """Two random streams a game (simulator/decisions.py): the players draw only from theirs (the
+    heuristic's noise, the random player's every choice), so the dice depend on the seed and the
+    choices alone, and the list of decisions (kind, n, chosen) plays the same game again with
+    no player asked.  Default players: the heuristic with its noise, the random player."""
+    t = prepare(load_situation(sid))
+    for seed in (1, 2):
+        rec = play(t, seed, players, record=True)
+        log = rec.decisions
+        assert len(log) > 20
+        again = play(t, seed, ("random", "random"), replay=log)  # the players named are never asked
+        assert np.array_equal(_without_notes(again.events), _without_notes(rec.events)), (sid, players, seed)
+        assert again.outcome == rec.outcome
 
 
 def test_recording_does_not_change_the_game():

@@ -181,7 +181,7 @@ def test_heuristic_prefers_cover_out_of_enemy_fire(tmp_path):
     mt = t.map_t
 
     def score(h):
-        return hex_score(st, t.unit_t, mt, t.combat_t, pt, params[GERMAN], GERMAN, u, h, occ, fields)
+        return hex_score(st, t.unit_t, mt, t.combat_t, pt, params[GERMAN], GERMAN, u, h, occ, fields, np.random.default_rng(0))
 
     compared = 0
     for d in range(2, 7):  # same distance from the tank, same (ground) level
@@ -397,7 +397,7 @@ def test_a_lone_unit_in_reach_of_massed_fire_prefers_company(tmp_path):
 
     def score(friends):
         fields[OWN_NEAR, h] = friends
-        return hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[GERMAN], GERMAN, u, h, occ, fields)
+        return hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[GERMAN], GERMAN, u, h, occ, fields, np.random.default_rng(0))
 
     assert score(0) < score(1) <= score(3) and score(1) < score(3) + 1e-12 and score(0) < score(3)
     # and the field counts the side's units within support_radius

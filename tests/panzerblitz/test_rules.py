@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simulator.rulesets.panzerblitz.combat import ELIMINATED as RES_X
-from simulator.rulesets.panzerblitz.combat import crt_result, seed_dice
+from simulator.rulesets.panzerblitz.combat import crt_result
 from simulator.rulesets.panzerblitz.events import EV_ASSAULT, EV_OVERRUN
 from simulator.rulesets.panzerblitz.fire import defender_stack, fire_options
 from simulator.rulesets.panzerblitz.game import FORT, assault_phase
@@ -22,7 +22,7 @@ from simulator.rulesets.panzerblitz.spotting import spotted_hexes
 from simulator.rulesets.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, new_state
 from simulator.rulesets.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
-from tests.panzerblitz.pb_players import pb_players
+from tests.panzerblitz.pb_players import pb_players, seed_game
 
 GERMAN, RUSSIAN = 0, 1
 
@@ -97,7 +97,7 @@ def test_pb_ovr_5_overrun_odds_shift_and_die_modifier(tmp_path):
     # A Panther (printed AF 16) overruns a Russian rifle company in the open.
     t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "rifle-company-43", "3M6")])
     ut, mt = args(t)
-    seed_dice(3)
+    seed_game(3)
     movers = np.array([0], dtype=np.int64)
     result = resolve_overrun(st, ut, mt, t.combat_t, GERMAN, movers, 1, hexn(t, "3M6"))
     ev = st.log[st.clock[N_EVENTS] - 2]  # the overrun line, then the hit
@@ -155,11 +155,11 @@ def test_pb_cat_6_engineer_bonus_and_modifiers(tmp_path):
              ("russian", "rifle-company-43", "3M6")]
     t, st = position(tmp_path, units)
     ut, mt = args(t)
-    seed_dice(1)
+    seed_game(1)
     policy, params = random_players()
     # Random play holds back a quarter of the time: try a few seeds until the assault happens.
     for s in range(20):
-        seed_dice(s)
+        seed_game(s)
         assault_phase(st, ut, mt, t.combat_t, GERMAN, pb_players(t, st, policy, params))
         if st.assaulted_hex[hexn(t, "3M6")]:
             break
@@ -240,7 +240,7 @@ def test_pb_mine_5_6_minefield_attacks_once_then_lets_survivors_stay(tmp_path):
     outcomes = []
     for s in range(40):
         t2, st2 = position(tmp_path, [("russian", "t-34-c", "3M6"), ("german", "minefield", "3M6")])
-        seed_dice(s)
+        seed_game(s)
         minefield_attacks(st2, ut, mt, t.combat_t, GERMAN)
         ev = st2.log[st2.clock[N_EVENTS] - 1]
         outcomes.append(int(ev[7]))
@@ -310,7 +310,7 @@ def test_oq_10_overrun_hill_halving(tmp_path):
     for flag, expected in ((False, 16), (True, 8)):
         t, st = _with(tmp_path, [("german", "panther-g", nb), ("russian", "rifle-company-43", hill)],
                       overrun_hill_halving=flag)
-        seed_dice(0)
+        seed_game(0)
         resolve_overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, np.array([0]), 1, hexn(t, hill))
         ev = [r for r in st.log[: st.clock[N_EVENTS]] if r[2] == EV_OVERRUN][0]
         assert ev[4] == expected
@@ -422,7 +422,7 @@ def test_pb_stk_3_selective_attack_hits_only_the_weakest(tmp_path):
     for s in range(30):
         t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "t-34-c", "3M6"),
                                     ("russian", "truck-russian", "3M6")])
-        seed_dice(s)
+        seed_game(s)
         result = resolve_selective(st, ut, mt, t.combat_t, GERMAN, h, np.array([0]), 1, spotted)
         tank, truck = unit_of(t, st, "t-34-c"), unit_of(t, st, "truck-russian")
         assert st.status[tank] == ON_MAP and not st.dispersed[tank]  # never touched

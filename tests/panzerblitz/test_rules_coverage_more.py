@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simulator.rulesets.panzerblitz.close_assault import may_assault, resolve_assault
-from simulator.rulesets.panzerblitz.combat import DISPERSED, WEAPON_CLASSES, seed_dice
+from simulator.rulesets.panzerblitz.combat import DISPERSED, WEAPON_CLASSES
 from simulator.rulesets.panzerblitz.combat import ELIMINATED as RES_X
 from simulator.rulesets.panzerblitz.events import (
     EV_ASSAULT,
@@ -64,7 +64,7 @@ from simulator.rulesets.panzerblitz.spotting import spotted_hexes
 from simulator.rulesets.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, WAITING, new_state
 from simulator.rulesets.panzerblitz.tables import build_tables
 from simulator.situation import load_situation
-from tests.panzerblitz.pb_players import pb_players
+from tests.panzerblitz.pb_players import pb_players, seed_game
 from tests.panzerblitz.test_movement import column_road, run, setup
 from tests.panzerblitz.test_rules import (
     GERMAN,
@@ -136,7 +136,7 @@ class Move:
         self.ov_exit = ov_exit = np.full(6 * n_hex, self.SENTINEL, dtype=np.int64)
         bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(4)]
         policy, params = players(hold, stay)
-        seed_dice(seed)
+        seed_game(seed)
         move_unit(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, int(st.side[u]), u,
                   pb_players(t, st, policy, params), occ, bufs[0], bufs[1], self.options, bufs[2], bufs[3], ov_entry,
                   self.ov_target, ov_exit)
@@ -201,7 +201,7 @@ def test_pb_block_3_blocks_neither_hinder_fire_nor_change_the_battle(tmp_path):
         assert can_fire_at(t, st, panther, GERMAN, "3M8")
         assert defender_stack(st, t.unit_t, t.map_t, hexn(t, "3M8"), RUSSIAN)[:3] == (9, 1, 1)
         spotted = spotted_hexes(st, t.unit_t, t.map_t, t.combat_t, GERMAN)
-        seed_dice(7)
+        seed_game(7)
         resolve_fire(st, t.unit_t, t.map_t, t.combat_t, GERMAN, hexn(t, "3M8"), np.array([panther]), 1, spotted)
         rows.append(events(st, EV_ATTACK)[0, 3:].tolist())  # hex, AF, DF, column, roll, modifier, result
     assert rows[0] == rows[1]
@@ -317,7 +317,7 @@ def test_pb_fort_6_a_fort_has_no_attack_and_does_not_block_fire(tmp_path):
             assert not may_fire(st, t.unit_t, f, st.side[f]) and t.unit_t.attack[st.utype[f]] == 0
     # An empty fort is no target and fires at nothing: fire_phase gives it no attack.
     t, st = position(tmp_path, [("german", "fort-40", "3M5"), ("russian", "t-34-c", "3M6")])
-    seed_dice(0)
+    seed_game(0)
     fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
     assert len(events(st, EV_FIRER)) == 0
 
@@ -385,7 +385,7 @@ def _mined_rifle(tmp_path, want):
     for s in range(60):
         t, st = position(tmp_path, [("russian", "rifle-company-43", "3M6"), ("german", "minefield", "3M6"),
                                     ("german", "panther-g", "3A10")])
-        seed_dice(s)
+        seed_game(s)
         minefield_attacks(st, t.unit_t, t.map_t, t.combat_t, GERMAN)
         if events(st, EV_MINE)[0, 7] == want:
             return t, st, unit_of(t, st, "rifle-company-43")
@@ -400,7 +400,7 @@ def test_pb_mine_7_a_unit_dispersed_on_a_minefield_is_pinned_and_attacked_again(
     assert st.hex[rifle] == start and not m.destinations()
     recover(st, RUSSIAN)
     assert not st.dispersed[rifle]
-    seed_dice(1)
+    seed_game(1)
     minefield_attacks(st, t.unit_t, t.map_t, t.combat_t, GERMAN)  # the enemy's next S1
     assert [int(r[3]) for r in events(st, EV_MINE)] == [rifle, rifle]
     # One that came through and is later dispersed by fire is not attacked again.
@@ -426,7 +426,7 @@ def test_pb_mine_8_a_minefield_is_never_used_up(tmp_path):
     for s in range(60):
         t, st = position(tmp_path, [("russian", "t-34-c", "3M6"), ("german", "minefield", "3M6"),
                                     ("russian", "rifle-company-43", "3M5")])
-        seed_dice(s)
+        seed_game(s)
         minefield_attacks(st, t.unit_t, t.map_t, t.combat_t, GERMAN)
         if st.status[unit_of(t, st, "t-34-c")] == ELIMINATED:
             break
@@ -456,7 +456,7 @@ def test_pb_mine_10_units_on_a_minefield_may_be_assaulted_not_overrun(tmp_path):
         assert overrun_target_ok(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, h, occ, FORT) == (not mined)
         rifles = np.array(units_named(t, st, "rifle-platoon-german-42"))
         assert all(may_assault(st, t.unit_t, r, GERMAN) for r in rifles)
-        seed_dice(0)
+        seed_game(0)
         assert resolve_assault(st, t.unit_t, t.map_t, t.combat_t, GERMAN, rifles, 3, h) >= 0
         assert len(events(st, EV_ASSAULT)) == 1
 
@@ -533,7 +533,7 @@ def test_pb_cbt_12_at_most_one_attack_of_each_kind_per_player_turn(tmp_path):
         st.status[ru], st.hex[ru], st.dispersed[ru] = ON_MAP, h, False
 
     # One normal attack on the hex, however many units fire at it (S3).
-    seed_dice(0)
+    seed_game(0)
     fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
     assert len(events(st, EV_FIRER)) == 5 and sum(1 for r in events(st, EV_ATTACK) if r[3] == h) == 1
     survive()
@@ -569,7 +569,7 @@ def test_pb_stk_2_one_technique_per_stack_per_turn(tmp_path):
     for seed in range(12):
         t, st = position(tmp_path, [("german", "panther-g", "3M3"), ("german", "pzkw-iv-h", "3K5"),
                                     ("russian", "rifle-company-43", "3M6"), ("russian", "smg-company-43", "3M6")])
-        seed_dice(seed)
+        seed_game(seed)
         fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         attacks = events(st, EV_ATTACK)
         assert len(attacks) == 1  # one procedure against the stack, whatever the technique
@@ -602,7 +602,7 @@ def test_pb_spot_4_firing_from_woods_does_not_reveal_the_firer(tmp_path):
     ge = units_named(t, st, "rifle-platoon-german-42")
     # The Russian fires from the woods at the German in the open ...
     spotted = spotted_hexes(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN)
-    seed_dice(5)
+    seed_game(5)
     assert resolve_fire(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN, f, np.array([ru]), 1, spotted) >= 0
     recover(st, RUSSIAN)
     # Whatever the result, put the German target back: only whether he may fire back matters.
@@ -622,7 +622,7 @@ def test_pb_cat_5_any_target_in_any_terrain_one_combined_df(tmp_path):
     t, st = position(tmp_path, units, layout='[["1"]]')
     h = hexn(t, "1F10")
     rifles = np.array(units_named(t, st, "rifle-platoon-german-42"))
-    seed_dice(2)
+    seed_game(2)
     result = resolve_assault(st, t.unit_t, t.map_t, t.combat_t, GERMAN, rifles, 6, h)
     assert result >= 0  # a swamp hex may be assaulted
     ev = events(st, EV_ASSAULT)[0]
@@ -637,7 +637,7 @@ def test_pb_cat_5_any_target_in_any_terrain_one_combined_df(tmp_path):
                          + [("german", "rifle-platoon-german-42", x) for x in ("3L6", "3L7") for _ in range(3)])
         tank, rider = unit_of(t, st, "t-34-c"), unit_of(t, st, "rifle-company-43")
         st.carrying[tank], st.carried_by[rider] = rider, tank
-        seed_dice(seed)
+        seed_game(seed)
         result = resolve_assault(st, t.unit_t, t.map_t, t.combat_t, GERMAN,
                                  np.array(units_named(t, st, "rifle-platoon-german-42")), 6, hexn(t, "3M6"))
         assert events(st, EV_ASSAULT)[0, 5] == 9
@@ -662,7 +662,7 @@ def test_pb_ovr_7_a_unit_that_fired_may_not_overrun_and_overruns_once(tmp_path):
     panther = unit_of(t, st, "panther-g")
     entry, target, exit_hex = Move(t, st, panther, 0, stay=1.0).overrun_paths()[0]
     occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
-    seed_dice(4)
+    seed_game(4)
     _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), entry, target, exit_hex, occ)
     rifle = unit_of(t, st, "rifle-company-43")
     st.status[rifle], st.hex[rifle] = ON_MAP, target  # whatever the result, a target is still there
@@ -679,7 +679,7 @@ def test_pb_ovr_8_overrunners_end_in_the_exit_hex_whatever_the_result(tmp_path):
         paths = Move(t, st, panther, 0, stay=1.0).overrun_paths()
         entry, target, exit_hex = paths[seed % len(paths)]
         occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
-        seed_dice(seed)
+        seed_game(seed)
         _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), entry, target, exit_hex, occ)
         results.add(int(events(st, EV_OVERRUN)[0, 9]))
         assert st.hex[panther] == exit_hex
@@ -779,7 +779,7 @@ def test_pb_cav_3_cavalry_never_overruns_assaults_after_one_hex_at_most(tmp_path
                      layout='[["1"]]')
     cav = unit_of(t, st, "cavalry-russian-43")
     assert may_assault(st, t.unit_t, cav, RUSSIAN)
-    seed_dice(0)
+    seed_game(0)
     assert resolve_assault(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN, np.array([cav]), 1, hexn(t, "1F10")) >= 0
     # After a move of two hexes or more it may not.
     for seed in range(20):

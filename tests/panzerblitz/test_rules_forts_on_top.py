@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.rulesets.panzerblitz.combat import DISPERSED, seed_dice
+from simulator.rulesets.panzerblitz.combat import DISPERSED
 from simulator.rulesets.panzerblitz.combat import ELIMINATED as RES_X
 from simulator.rulesets.panzerblitz.events import (
     EV_ASSAULT,
@@ -41,7 +41,7 @@ from simulator.rulesets.panzerblitz.techniques import (
     resolve_selective,
     selective_allowed,
 )
-from tests.panzerblitz.pb_players import pb_players
+from tests.panzerblitz.pb_players import pb_players, seed_game
 from tests.panzerblitz.test_rules import GERMAN, RUSSIAN, hexn, unit_of
 from tests.panzerblitz.test_rules_coverage_more import (
     Move,
@@ -235,7 +235,7 @@ def test_pb_fort_11_the_fort_and_its_top_take_any_technique(tmp_path):
     for seed in range(10):
         t, st = position(tmp_path, units)
         _on_top(st, smg, sec)
-        seed_dice(seed)
+        seed_game(seed)
         r = resolve_selective(st, ut, mt, ct, RUSSIAN, h, att, 2, _spotted(t, st, RUSSIAN))
         assert r >= 0
         assert st.status[fort] == ON_MAP and not st.dispersed[fort] and not st.dispersed[rifle]
@@ -289,7 +289,7 @@ def test_pb_fort_13_inside_and_top_fire_at_each_other_as_if_adjacent(tmp_path):
     for seed in range(8):
         t, st = position(tmp_path, units)
         _on_top(st, t34)
-        seed_dice(seed)
+        seed_game(seed)
         fire_phase(st, ut, mt, ct, RUSSIAN, pb_players(t, st, *players()))
         a = events(st, EV_ATTACK)
         assert len(a) == 1 and int(a[0][3]) == h and int(a[0][5]) == 40
@@ -303,7 +303,7 @@ def test_pb_fort_13_firing_at_the_top_of_ones_own_fort_rolls_twice(tmp_path):
         t, st = position(tmp_path, units)
         h = hexn(t, "3M6")
         _on_top(st, unit_of(t, st, "rifle-company-43"))
-        seed_dice(seed)
+        seed_game(seed)
         fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         firsts, seconds = events(st, EV_ATTACK), events(st, EV_OWN_FORT_ATTACK)
         assert len(firsts) == 1 and int(firsts[0][5]) == 16  # the Russians on top (DF 16)
@@ -327,7 +327,7 @@ def test_pb_fort_13_oq_22_own_units_dispersed_by_own_fire_recover(tmp_path):
             _on_top(st, unit_of(t, st, "rifle-company-43"))
             panther = unit_of(t, st, "panther-g")
             st.fired[panther] = True  # it fired at the Russians on top
-            seed_dice(seed)
+            seed_game(seed)
             r = own_fort_roll(st, t.unit_t, t.map_t, ct, GERMAN, h, np.array([panther], dtype=np.int64), 1,
                               _spotted(t, st, GERMAN))
             if r != DISPERSED:
@@ -353,7 +353,7 @@ def test_pb_cat_8_units_on_top_close_assault_the_fort_not_the_other_way(tmp_path
         h = hexn(t, "3M6")
         rus = unit_of(t, st, "rifle-company-43")
         _on_top(st, rus, unit_of(t, st, "guards-company-43"))
-        seed_dice(seed)
+        seed_game(seed)
         # The German units inside may not close-assault the Russians on top (not adjacent).
         assault_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         assert len(events(st, EV_ASSAULTER)) == 0
@@ -429,7 +429,7 @@ def test_pb_fort_13_random_play_fires_from_inside_at_the_top(tmp_path):
     units = FORT + [("russian", "45mm-at", "3M6")]
     t, st = position(tmp_path, units)
     _on_top(st, unit_of(t, st, "45mm-at"))  # DF 3: the rifle platoon's 3 makes 1-1
-    seed_dice(1)
+    seed_game(1)
     fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
     f = events(st, EV_FIRER)
     assert len(f) == 1 and int(f[0][3]) == unit_of(t, st, "rifle-platoon-german-42") \

@@ -188,15 +188,15 @@ def test_pb_seq_1_2_and_pb_move_8_order_of_play(pb01_tables):
 
 
 def test_pb_move_10_units_leave_only_by_edges_the_card_allows(tmp_path):
-    from simulator.rulesets.panzerblitz.combat import seed_dice
     from simulator.rulesets.panzerblitz.game import movement_phase
     from simulator.rulesets.panzerblitz.state import EXITED
+    from tests.panzerblitz.pb_players import seed_game
     for edges, can_exit in ((0, False), (1, True)):  # 1 = the north edge
         exits = 0
         for seed in range(40):
             t, st = position(tmp_path, [("german", "panther-g", "3M2"), ("russian", "rifle-company-43", "3A10")])
             st.exit_edges[GERMAN] = edges
-            seed_dice(seed)
+            seed_game(seed)
             movement_phase(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN, True,
                            pb_players(t, st, *random_players()))
             u = unit_of(t, st, "panther-g")
@@ -282,16 +282,16 @@ def test_pb_self_1_2_voluntary_destruction_leaves_a_wreck_and_counts_as_a_loss(t
 
 
 def test_pb_mine_9_engineers_clear_minefields_on_a_1(tmp_path):
-    from simulator.rulesets.panzerblitz.combat import seed_dice
     from simulator.rulesets.panzerblitz.game import MINE
     from simulator.rulesets.panzerblitz.mines import attempt_mine_removal, mine_removal_targets
+    from tests.panzerblitz.pb_players import seed_game
     removed = 0
     for s in range(60):
         t, st = position(tmp_path, [("german", "engineer-platoon-german", "3M5"), ("russian", "minefield", "3M6")])
         eng = unit_of(t, st, "engineer-platoon-german")
         out = np.empty(6, dtype=np.int64)
         assert mine_removal_targets(st, t.unit_t, t.map_t, GERMAN, eng, out) == 1 and out[0] == hexn(t, "3M6")
-        seed_dice(s)
+        seed_game(s)
         ok = attempt_mine_removal(st, t.unit_t, eng, hexn(t, "3M6"), MINE)
         assert st.fired[eng]  # the attempt is its attack: it may not move (OQ-13)
         assert st.mine[hexn(t, "3M6")] != ok

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.rulesets.panzerblitz.combat import seed_dice
 from simulator.rulesets.panzerblitz.events import EV_ATTACK, EV_FIRER, EV_HIT, EV_MOVE, EV_UNLOAD
 from simulator.rulesets.panzerblitz.game import FORT, _unload, fire_phase
 from simulator.rulesets.panzerblitz.players import heuristic as hp
@@ -23,7 +22,7 @@ from simulator.rulesets.panzerblitz.techniques import (
     resolve_passenger,
 )
 from simulator.situation import load_situation
-from tests.panzerblitz.pb_players import pb_players
+from tests.panzerblitz.pb_players import pb_players, seed_game
 from tests.panzerblitz.test_rules import GERMAN, RUSSIAN, hexn, unit_of
 from tests.panzerblitz.test_rules_coverage_more import events, players, position, units_named
 
@@ -53,7 +52,7 @@ def test_pb_stk_4_multiple_attack_one_battle_per_defender(tmp_path):
         h = hexn(t, "3M6")
         panther, pz4 = unit_of(t, st, "panther-g"), unit_of(t, st, "pzkw-iv-h")
         tank, truck = unit_of(t, st, "t-34-c"), unit_of(t, st, "truck-russian")
-        seed_dice(seed)
+        seed_game(seed)
         n = resolve_multiple(st, t.unit_t, t.map_t, t.combat_t, GERMAN, h, np.array([panther, pz4]), 2,
                              np.array([tank, truck]), _spotted(t, st, GERMAN))
         assert n == 2
@@ -103,7 +102,7 @@ def test_pb_stk_4_random_and_heuristic_players_use_multiple_attacks(tmp_path):
     techniques = set()
     for seed in range(30):
         t, st = position(tmp_path, TANK_AND_TRUCK)
-        seed_dice(seed)
+        seed_game(seed)
         fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         attacks = events(st, EV_ATTACK)
         dfs = sorted(int(a[5]) for a in attacks)
@@ -124,7 +123,7 @@ def test_pb_stk_4_random_and_heuristic_players_use_multiple_attacks(tmp_path):
                              assign, 2, False)
     assert tech == hp.MULTIPLE
     assert set(assign) == {unit_of(t, st, "t-34-c"), unit_of(t, st, "truck-russian")}
-    seed_dice(1)
+    seed_game(1)
     # (fire_escape off: the fire plan weighs an attack at the combination's odds, 1-1 here, and at
     # those odds the tanks would rather step out of the T-34's reach, two hexes off; the multiple
     # attack's 3-1 and 4-1 are seen only when the technique is chosen: docs/policies.md)
@@ -173,13 +172,13 @@ def test_oq_23_leftovers_of_a_multiple_attack(tmp_path):
     # 1-2, too weak to be part of the multiple attack).
     att, assign = [t34, t85, gun], [sec, smg, AT_LEFTOVERS]
     assert not _ok(t, st, t.combat_t, RUSSIAN, h, att, assign)  # adopted: the leftovers are closed
-    seed_dice(0)
+    seed_game(0)
     assert resolve_multiple(st, t.unit_t, t.map_t, t.combat_t, RUSSIAN, h, np.array(att), 3, np.array(assign),
                             _spotted(t, st, RUSSIAN)) == -1
     assert len(events(st, EV_ATTACK)) == 0 and not st.fired.any()
     open_ct = t.combat_t._replace(leftovers_open=True)
     assert _ok(t, st, open_ct, RUSSIAN, h, att, assign)
-    seed_dice(0)
+    seed_game(0)
     assert resolve_multiple(st, t.unit_t, t.map_t, open_ct, RUSSIAN, h, np.array(att), 3, np.array(assign),
                             _spotted(t, st, RUSSIAN)) == 3
     attacks = events(st, EV_ATTACK)
@@ -208,7 +207,7 @@ def test_pb_trans_8_passenger_of_an_armored_carrier_attacked_alone(tmp_path):
         st.carrying[tank] = rifle
         st.carried_by[rifle] = tank
         assert exposed_passenger(st, t.unit_t, t.map_t, h, RUSSIAN) == rifle
-        seed_dice(seed)
+        seed_game(seed)
         result = resolve_passenger(st, t.unit_t, t.map_t, t.combat_t, GERMAN, h, np.array([platoon]), 1,
                                    _spotted(t, st, GERMAN))
         a = events(st, EV_ATTACK)
@@ -244,7 +243,7 @@ def test_pb_stk_8_random_player_may_attack_the_passenger_alone(tmp_path):
         tank, rifle = unit_of(t, st, "t-34-c"), unit_of(t, st, "rifle-company-43")
         st.carrying[tank] = rifle
         st.carried_by[rifle] = tank
-        seed_dice(seed)
+        seed_game(seed)
         fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         a = events(st, EV_ATTACK)
         assert len(a) == 1
@@ -261,7 +260,7 @@ def _unload_call(t, st, u, left, seed, stay=0.0):
     bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(2)]
     options = np.empty(2 * n_hex + 2, dtype=np.int64)
     policy, params = players(stay=stay)
-    seed_dice(seed)
+    seed_game(seed)
     _unload(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, int(st.side[u]), u,
             int(st.carrying[u]), left, pb_players(t, st, policy, params), occupancy(st, t.unit_t, n_hex), bufs[0],
             bufs[1], options)
@@ -365,7 +364,7 @@ def test_pb_vic_5_control_by_last_passed_through(tmp_path):
         panther, mortar = unit_of(t, st, "panther-g"), unit_of(t, st, "rifle-company-43")
         target = hexn(t, "3M6")
         st.control[target] = RUSSIAN
-        seed_dice(seed)
+        seed_game(seed)
         _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), hexn(t, "3M5"), target,
                  hexn(t, "3M7"), occupancy(st, t.unit_t, t.situation.map.n_hexes))
         if st.status[mortar] == ELIMINATED:
@@ -381,7 +380,7 @@ def test_pb_vic_5_control_by_last_passed_through(tmp_path):
         t, st = position(tmp_path, [("german", "smg-platoon-german", "3M5"), ("german", "smg-platoon-german", "3L6"),
                                     ("russian", "82mm-mortar", "3M6")])
         st.control[hexn(t, "3M6")] = RUSSIAN
-        seed_dice(seed)
+        seed_game(seed)
         assault_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
         if st.status[unit_of(t, st, "82mm-mortar")] == ELIMINATED:
             killed += 1
@@ -398,7 +397,7 @@ def test_pb_vic_6_no_battle_when_nobody_engages(tmp_path):
     out = evaluate(st, t)
     assert out.no_battle and out.winner is None and out.level == "none"
     # Once a side has fired, the card's conditions apply.
-    seed_dice(0)
+    seed_game(0)
     fire_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))
     assert st.engaged[GERMAN] and not st.engaged[RUSSIAN]
     assert not evaluate(st, t).no_battle
@@ -426,13 +425,13 @@ def test_oq_18_rf1_infantry_close_assault_on_armor(tmp_path):
         t, st = position(tmp_path, units)
         ct = t.combat_t._replace(cat_rf1_armor_barred=barred)
         smg, rifle = unit_of(t, st, "smg-company-43"), unit_of(t, st, "rifle-company-43")
-        seed_dice(0)
+        seed_game(0)
         assert resolve_assault(st, t.unit_t, t.map_t, ct, RUSSIAN, np.array([smg, rifle]), 2, hexn(t, "3M6")) >= 0
         afs[barred] = int(events(st, EV_ASSAULT)[0][4])
         assert bool(st.assaulted[smg]) == (not barred)
         # the SMG company (RF 1) alone
         t, st = position(tmp_path, units)
-        seed_dice(0)
+        seed_game(0)
         r = resolve_assault(st, t.unit_t, t.map_t, ct, RUSSIAN, np.array([smg]), 1, hexn(t, "3M6"))
         assert (r >= 0) == (not barred)
     assert afs == {False: 8 + 5, True: 5}
@@ -454,7 +453,7 @@ def test_oq_20_passengers_in_the_armored_count(tmp_path):
         kind = stack_kind_of(st, t.unit_t, t.map_t, ct, h, RUSSIAN, defender_stack(st, t.unit_t, t.map_t, h, RUSSIAN)[1])
         # a T-34 and a truck: a tie; with the passenger counted, two soft units to one armored
         assert kind == (0 if counted else 2)
-        seed_dice(0)
+        seed_game(0)
         results[counted] = resolve_fire(st, t.unit_t, t.map_t, ct, GERMAN, h,
                                         np.array([unit_of(t, st, "rifle-platoon-german-42")]), 1,
                                         _spotted(t, st, GERMAN))
@@ -482,7 +481,7 @@ def test_pb_ovr_4_several_units_overrun_one_hex_together(tmp_path):
         bufs = [np.empty(n_hex, dtype=np.int32) for _ in range(2)] + [np.empty(6 * n_hex, dtype=np.int64)
                                                                         for _ in range(3)]
         policy, params = players()
-        seed_dice(seed)
+        seed_game(seed)
         _overrun_together(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN,
                           tanks[0], hexn(t, "3M4"), hexn(t, "3M5"), hexn(t, "3M6"), hexn(t, "3M7"),
                           pb_players(t, st, policy, params), occupancy(st, t.unit_t, n_hex), *bufs)
@@ -520,12 +519,12 @@ def test_pb_ovr_4_heuristic_joins_only_when_it_raises_the_odds(tmp_path):
     movers = np.array([tanks[0]], dtype=np.int64)
     target = hexn(t, "3M6")
     assert hp.want_join(st, t.unit_t, t.map_t, t.combat_t, pt, prm, GERMAN, tanks[1], movers, 1, target, paths, 1,
-                        exits, occ, fields) == 0  # 8-18 -> 16-18: a better column
+                        exits, occ, fields, np.random.default_rng(0)) == 0  # 8-18 -> 16-18: a better column
     # Against a truck (DF 1) one PzKw III is already at 4-1: the second adds nothing.
     t, st = position(tmp_path, [("german", "pzkw-iii-g", "3M3"), ("german", "pzkw-iii-g", "3K4"),
                                 ("russian", "truck-russian", "3M6")])
     assert hp.want_join(st, t.unit_t, t.map_t, t.combat_t, pt, prm, GERMAN, tanks[1], movers, 1, target, paths, 1,
-                        exits, occ, fields) == -1
+                        exits, occ, fields, np.random.default_rng(0)) == -1
 
 
 # ------------------------------------------------------------------ overruns across the map edge
@@ -563,7 +562,7 @@ def test_pb_ovr_10_overrun_leaving_the_map(tmp_path):
         t, st = position(tmp_path, units)
         st.exit_edges[GERMAN] = t.map_t.edge_mask[target]
         panther = unit_of(t, st, "panther-g")
-        seed_dice(seed)
+        seed_game(seed)
         _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3K4"), hexn(t, "3K2"), target, -1,
                  occupancy(st, t.unit_t, n_hex))
         assert st.status[panther] == EXITED and st.exit_edge[panther] != 0  # off the map, whatever the result
@@ -615,7 +614,7 @@ def test_pb_fort_9_a_player_destroys_his_own_fort_by_attacking_it(tmp_path):
         h = hexn(t, "3M6")
         tanks = np.array([unit_of(t, st, "hummel")] + units_named(t, st, "nashorn"))
         fort = unit_of(t, st, "fort-40")
-        seed_dice(seed)
+        seed_game(seed)
         r = resolve_own_fort_attack(st, t.unit_t, t.map_t, t.combat_t, GERMAN, h, tanks, 3)
         a = events(st, EV_ATTACK)
         assert len(a) == 1 and (int(a[0][4]), int(a[0][5]), int(a[0][6])) == (140, 40, t.combat.column("3-1"))

@@ -23,14 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simulator.errors import DataError
-from simulator.rulesets.panzerblitz.combat import seed_dice
 from simulator.rulesets.panzerblitz.game import setup_side
 from simulator.rulesets.panzerblitz.replay import policy_tables
 from simulator.rulesets.panzerblitz.state import NOT_PLACED, ON_MAP, WAITING, new_state
 from simulator.rulesets.panzerblitz.tables import build_tables
 from simulator.situation import SITUATIONS_DIR, check_file, load_situation
 from tests.core.test_situation import _dump  # the document as TOML, inline tables only
-from tests.panzerblitz.pb_players import pb_players
+from tests.panzerblitz.pb_players import pb_players, seed_game
 
 BASES = ("pb-01", "pb-07", "pb-12")
 DOCS = {sid: tomllib.loads((SITUATIONS_DIR / f"{sid}.toml").read_text()) for sid in BASES}
@@ -99,7 +98,7 @@ def set_up(t, pt, seed: int):
     """Both sides' set-up, as a game begins (replay.play), with random players."""
     sit = t.situation
     st_ = new_state(t, np.random.default_rng(seed))
-    seed_dice(seed)
+    seed_game(seed)
     first = sit.ruleset.sides.index(sit.sets_up_first)
     policy = np.zeros(2, dtype=np.int64)  # random players (simulator/rulesets/panzerblitz/players/random_play.py)
     from simulator.rulesets.panzerblitz.players.spec import N_PARAMS, parse_policy

@@ -23,10 +23,10 @@ them.  The heuristic's note of the best odds it saw (EV_FIRE_CHANCE, for the blu
 written here, so a replayed game's log lacks it.
 
 The heuristic keeps what it plans and reads in `Workspace`, arrays made once a game.  Players
-still draw from the dice's generator (numba's global one, seeded per game): a recorded game
-replays without its players only when they drew nothing (the heuristic with noise 0).  Moving
-them to the players' stream (`Decisions.rng`) changes every game and waits for a commit of its
-own (docs/architecture.md).
+draw only from the players' stream (`Decisions.rng`, seeded from the game's seed), never from
+the dice (numba's global generator, seeded per game, which only the rules roll): so the dice
+of a game depend on its seed and the choices made, and its recorded decisions replay it with
+the players removed, whatever the players drew.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def choose(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
     if replaying(dec):
         return replayed(dec, kind, n)
     if pl.policy[side] == RANDOM:
-        chosen = random_answer(kind, options, n, pl.params[side], pl.ws.plan, pl.ws.intensive, u)
+        chosen = random_answer(dec.rng, kind, options, n, pl.params[side], pl.ws.plan, pl.ws.intensive, u)
     else:
         chosen = call(pl.kernels, DECIDE, kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl)
     return decided(dec, kind, n, chosen)
@@ -188,12 +188,13 @@ def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
     ws = pl.ws
     pt = pl.pt
     prm = pl.params[side]
+    rng = pl.dec.rng  # the players' stream: the heuristic's noise
     if kind == SETUP_HEX:
         _column(options, n, HEX, 0, ws.hexes)
         cat = ut.category[st.utype[u]]
         if cat == MINE or cat == BLOCK:
-            return hp.pick_barrier(st, ut, mt, pt, prm, side, u, ws.hexes, n, ws.occ)
-        return hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, ws.occ, ws.fields, ws.pairing)
+            return hp.pick_barrier(st, ut, mt, pt, prm, side, u, ws.hexes, n, ws.occ, rng)
+        return hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, ws.occ, ws.fields, ws.pairing, rng)
     if kind == FIRE_TARGET or kind == ASSAULT_TARGET:
         return _row_with(options, n, HEX, ws.plan[u])
     if kind == INTENSIVE:
@@ -204,19 +205,19 @@ def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
         _column(options, n, TARGET, n_plain, ws.ov_target)
         _column(options, n, EXIT, n_plain, ws.ov_exit)
         return hp.pick_move(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n_plain, n - n_plain, ws.ov_target,
-                            ws.ov_exit, occ, ws.fields)
+                            ws.ov_exit, occ, ws.fields, rng)
     if kind == MOVE_ON:
         _column(options, n, HEX, 0, ws.hexes)
-        return hp.pick_move(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, 0, ws.hexes, ws.hexes, occ, ws.fields)
+        return hp.pick_move(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, 0, ws.hexes, ws.hexes, occ, ws.fields, rng)
     if kind == ENTRY_HEX:
         n_plain = k
         _column(options, n_plain, HEX, 0, ws.hexes)
-        i = hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n_plain, occ, ws.fields, ws.fields[hp.PAIRING])
+        i = hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n_plain, occ, ws.fields, ws.fields[hp.PAIRING], rng)
         if n > n_plain:
             _column(options, n, TARGET, n_plain, ws.ov_target)
             _column(options, n, EXIT, n_plain, ws.ov_exit)
             j = hp.pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ws.ov_target, ws.ov_exit, n - n_plain,
-                                      ws.hexes, n_plain, occ, ws.fields)
+                                      ws.hexes, n_plain, occ, ws.fields, rng)
             if j >= 0:
                 i = n_plain + j
         return i
@@ -250,7 +251,7 @@ def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
         for i in range(n):
             ws.units[i] = i
         return hp.want_join(st, ut, mt, ct, pt, prm, side, u, about, k, np.int64(options[0, TARGET]), ws.units, n, ws.ov_exit,
-                            occ, ws.fields)
+                            occ, ws.fields, rng)
     if kind == LOAD:
         return 0 if hp.want_load(st, ut, pt, prm, side, u, np.int64(options[0, 0]), ws.fields) else -1
     if kind == UNLOAD:
@@ -406,7 +407,7 @@ def begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af
     ws.plan[:] = -1
     ws.intensive[:] = False
     if pl.policy[side] == RANDOM:
-        random_plan_fire(pl.params[side], start, may_intensive, ws.plan, ws.intensive)
+        random_plan_fire(pl.dec.rng, pl.params[side], start, may_intensive, ws.plan, ws.intensive)
         return
     call(pl.kernels, PLAN_FIRE, st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af, start, pl)
 
@@ -420,6 +421,6 @@ def begin_assault(st, ut, mt, ct, side, cand, n_cand, pl):
     ws = pl.ws
     ws.plan[:] = -1
     if pl.policy[side] == RANDOM:
-        random_plan_assaults(pl.params[side], n_cand, ws.plan)
+        random_plan_assaults(pl.dec.rng, pl.params[side], n_cand, ws.plan)
         return
     call(pl.kernels, PLAN_ASSAULT, st, ut, mt, ct, side, cand, n_cand, pl)

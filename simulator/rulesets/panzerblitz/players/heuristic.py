@@ -679,11 +679,11 @@ def march_key(st, ut, u):
 # ---------------------------------------------------------------- where to stand
 
 @njit(cache=True)
-def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields):
+def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields, player_rng):
     """Worth of unit u ending its move (or set-up, or entry) in hex h (`score_hexes` of one)."""
     one = np.full(1, h, dtype=np.int64)
     out = np.empty(1)
-    score_hexes(st, ut, mt, ct, pt, prm, side, u, one, 1, occ, fields, out)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, one, 1, occ, fields, out, player_rng)
     return out[0]
 
 
@@ -772,7 +772,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
 
 
 @njit(cache=True)
-def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
+def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, player_rng):
     """out[i] = worth of unit u ending its move (or set-up, or entry) in hexes[i], for i < n;
     hexes below 0 (leaving the map) are skipped.
 
@@ -975,12 +975,12 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out):
         if h == home:
             s += stay_bonus
         if noise > 0:
-            s += noise * np.random.random()
+            s += noise * player_rng.random()  # the players' stream (decisions.Decisions.rng)
         out[i] = s
 
 
 @njit(cache=True)
-def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing):
+def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing, player_rng):
     """The best of n candidate hexes (set-up or entry); -1 if none.  `pairing[h]`: riders
     minus carriers already set up in h (set-up puts trucks with the infantry they will carry)."""
     best = -1
@@ -989,7 +989,7 @@ def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing)
     rider = is_rider(ut, t)
     carrier = ut.carrier[t]
     scores = np.empty(n)
-    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores, player_rng)
     for i in range(n):
         h = options[i]
         s = scores[i]
@@ -1004,7 +1004,7 @@ def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing)
 
 
 @njit(cache=True)
-def pick_barrier(st, ut, mt, pt, prm, side, u, options, n, occ):
+def pick_barrier(st, ut, mt, pt, prm, side, u, options, n, occ, player_rng):
     """Set-up of a minefield or block (PB-MINE-1, PB-BLOCK-1): where the enemy must pass on its
     cheapest ways to the side's ground (`goals.barrier_ways`), on roads, in front of the side's
     units rather than behind them, not beside another of its barriers, and never under its own
@@ -1022,7 +1022,7 @@ def pick_barrier(st, ut, mt, pt, prm, side, u, options, n, occ):
                 s -= prm[BARRIER_SPREAD]
         s -= occ[h, side]
         if prm[NOISE] > 0:
-            s += prm[NOISE] * np.random.random()
+            s += prm[NOISE] * player_rng.random()
         if s > best_s:
             best_s = s
             best = i
@@ -1134,7 +1134,7 @@ def overrun_gain(st, ut, mt, ct, pt, prm, side, u, target):
 
 @njit(cache=True)
 def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, ov_exit, occ,
-              fields):
+              fields, player_rng):
     """Index into the movement options: 0..n-1 hexes (or -2-h: leave the map from h), then
     n..n+n_over-1 overruns; -1 stays put."""
     best = -1
@@ -1144,7 +1144,7 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
             st.clock[TURN] + st.trip_stay_off[side] >= st.clock[N_TURNS]:
         exit_worth = -1e9  # PB-SIT-5: out now, it could not come back before the end
     scores = np.empty(n)
-    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores, player_rng)
     for i in range(n):
         s = exit_worth if options[i] <= -2 else scores[i]
         if s > best_s:
@@ -1158,7 +1158,7 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
         # the overrunner ends in the exit hex: score it there, plus what the attack is worth
         # (off the map, PB-OVR-10: as a unit leaving the map)
         x = ov_exit[k]
-        s = gain + (hex_score(st, ut, mt, ct, pt, prm, side, u, x, occ, fields) if x >= 0 else exit_worth)
+        s = gain + (hex_score(st, ut, mt, ct, pt, prm, side, u, x, occ, fields, player_rng) if x >= 0 else exit_worth)
         if s > best_s:
             best_s = s
             best = n + k
@@ -1749,7 +1749,7 @@ def pick_technique(st, ut, mt, ct, pt, prm, side, h, attackers, n_att, spotted, 
 
 
 @njit(cache=True)
-def want_join(st, ut, mt, ct, pt, prm, side, v, movers, n_movers, target, paths, m, ov_exit, occ, fields):
+def want_join(st, ut, mt, ct, pt, prm, side, v, movers, n_movers, target, paths, m, ov_exit, occ, fields, player_rng):
     """PB-OVR-4: which of its m paths onto `target` unit v joins the overrun by (the best exit
     hex), or -1: it joins only if its printed AF raises the overrun's odds column."""
     df, _, _, _ = defender_stack(st, ut, mt, target, 1 - side)
@@ -1761,7 +1761,7 @@ def want_join(st, ut, mt, ct, pt, prm, side, v, movers, n_movers, target, paths,
     best = -1
     best_s = -1e18
     for i in range(m):
-        s = hex_score(st, ut, mt, ct, pt, prm, side, v, ov_exit[paths[i]], occ, fields)
+        s = hex_score(st, ut, mt, ct, pt, prm, side, v, ov_exit[paths[i]], occ, fields, player_rng)
         if s > best_s:
             best_s = s
             best = i
@@ -1769,7 +1769,8 @@ def want_join(st, ut, mt, ct, pt, prm, side, v, movers, n_movers, target, paths,
 
 
 @njit(cache=True)
-def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, options, n_plain, occ, fields):
+def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, options, n_plain, occ, fields,
+                       player_rng):
     """PB-OVR-10: the entering overrun (onto an enemy in an entry hex) worth making, or -1: the
     best whose odds reach the minimum, scored like a move (what the attack is worth plus the
     exit hex it ends in, where the enemy's fire finds it) against the best plain entry hex (or
@@ -1779,7 +1780,7 @@ def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, 
     best_s = 0.0
     if n_plain > 0:
         scores = np.empty(n_plain)
-        score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n_plain, occ, fields, scores)
+        score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n_plain, occ, fields, scores, player_rng)
         best_s = scores.max()
     for k in range(n):
         gain, col = overrun_gain(st, ut, mt, ct, pt, prm, side, u, ov_target[k])
@@ -1787,7 +1788,7 @@ def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, 
             continue
         s = gain
         if n_plain > 0:
-            s += hex_score(st, ut, mt, ct, pt, prm, side, u, ov_exit[k], occ, fields)
+            s += hex_score(st, ut, mt, ct, pt, prm, side, u, ov_exit[k], occ, fields, player_rng)
         if s > best_s:
             best_s = s
             best = k
