@@ -25,7 +25,8 @@ from simulator.rulesets.panzerblitz.players.heuristic import column_for_ratio, h
 from simulator.rulesets.panzerblitz.players.spec import N_PARAMS, parse_policy, parse_side_policies
 from simulator.rulesets.panzerblitz.presence import occupancy
 from simulator.rulesets.panzerblitz.replay import play, policy_tables
-from simulator.situation import builtin_situations
+from simulator.rulesets.panzerblitz.tables import build_tables
+from simulator.situation import builtin_situations, load_situation
 from tests.panzerblitz.pb_players import pb_players
 from tests.panzerblitz.test_rules import GERMAN, hexn, position, unit_of
 
@@ -730,7 +731,7 @@ def test_a_tank_beside_enemy_infantry_weighs_their_close_assault(tmp_path):
         saved = fields[ASSAULT_AF].copy()
         if not assault:
             fields[ASSAULT_AF] = 0
-        s = hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[GERMAN], GERMAN, u, h, occ, fields)
+        s = hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[GERMAN], GERMAN, u, h, occ, fields, np.random.default_rng(0))
         fields[ASSAULT_AF] = saved
         return s
 
