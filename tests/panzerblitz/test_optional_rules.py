@@ -28,15 +28,9 @@ from simulator.rulesets.panzerblitz.fire import (
     resolve_fire,
     spend_intensive,
 )
-from simulator.rulesets.panzerblitz.game import (
-    _overrun,
-    assault_phase,
-    fire_phase,
-    move_unit,
-    pba_dismount,
-    pba_rider,
-)
-from simulator.rulesets.panzerblitz.overrun import resolve_overrun
+from simulator.rulesets.panzerblitz.game import assault_phase, fire_phase
+from simulator.rulesets.panzerblitz.movement_phase import move_unit
+from simulator.rulesets.panzerblitz.overrun import resolve_overrun, single_overrun
 from simulator.rulesets.panzerblitz.players.random_play import HOLD_FIRE, STAY_PUT
 from simulator.rulesets.panzerblitz.players.spec import parse_policy
 from simulator.rulesets.panzerblitz.presence import occupancy
@@ -44,6 +38,7 @@ from simulator.rulesets.panzerblitz.replay import play, policy_tables
 from simulator.rulesets.panzerblitz.spotting import observe, spotted_hexes
 from simulator.rulesets.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, TS_LOST
 from simulator.rulesets.panzerblitz.tables import build_tables
+from simulator.rulesets.panzerblitz.transport import pba_dismount, pba_rider
 from simulator.situation import load_situation
 from tests.panzerblitz.pb_players import pb_players, seed_game
 from tests.panzerblitz.test_rules import (
@@ -505,7 +500,7 @@ def test_PB_OPT_PBA_1_riders_assault_the_overrun_hex_only(tmp_path):
         assert pba_rider(st, t.unit_t, GERMAN, ht, entry) == rider
         assert pba_dismount(st, t.unit_t, GERMAN, ht, entry, target, occ) == rider
         seed_game(seed)
-        _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, ht, hexn(t, "3M3"), entry, target, exit_hex, occ)
+        single_overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, ht, hexn(t, "3M3"), entry, target, exit_hex, occ)
         assert st.hex[rider] == entry and st.carried_by[rider] == -1 and st.hex[ht] == exit_hex
         assert may_assault(st, t.unit_t, rider, GERMAN)  # the exception to PB-CAT-9
         assault_phase(st, t.unit_t, t.map_t, t.combat_t, GERMAN, pb_players(t, st, *players()))

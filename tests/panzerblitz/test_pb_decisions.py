@@ -89,7 +89,8 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("module", ["game.py", "road_march.py"])
+@pytest.mark.parametrize("module", ["game.py", "movement_phase.py", "transport.py", "overrun.py",
+                                    "road_march.py"])
 def test_the_engine_asks_the_dispatcher_and_never_a_player(module):
     path = ROOT / "simulator" / "rulesets" / "panzerblitz" / module
     assert not {m for m in _imports(path) if m.startswith("simulator.rulesets.panzerblitz.players")}
@@ -104,7 +105,8 @@ def test_the_techniques_the_heuristic_answers_are_the_rulesets_codes():
 
 
 RULES = {"events", "presence", "forts", "spotting", "losses", "fire", "techniques", "overrun", "close_assault",
-         "mines", "recovery", "game", "road_march", "movement", "move_view", "invariants", "combat", "victory"}
+         "mines", "recovery", "game", "road_march", "movement", "move_view", "movement_phase", "transport",
+         "invariants", "combat", "victory"}
 
 
 def test_rules_and_players_never_import_each_other():

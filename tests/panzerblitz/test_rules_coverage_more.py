@@ -37,19 +37,17 @@ from simulator.rulesets.panzerblitz.fire import (
     may_fire,
     resolve_fire,
 )
-from simulator.rulesets.panzerblitz.game import (
-    FORT,
-    _overrun,
-    _passenger_here,
-    _setup_ok,
-    fire_phase,
-    move_unit,
-)
+from simulator.rulesets.panzerblitz.game import FORT, _setup_ok, fire_phase
 from simulator.rulesets.panzerblitz.losses import apply_to_stack
 from simulator.rulesets.panzerblitz.mines import mine_removal_targets, minefield_attacks
 from simulator.rulesets.panzerblitz.move_view import reach_of
 from simulator.rulesets.panzerblitz.movement import path_to, step_cost
-from simulator.rulesets.panzerblitz.overrun import overrun_target_ok, resolve_overrun
+from simulator.rulesets.panzerblitz.movement_phase import move_unit
+from simulator.rulesets.panzerblitz.overrun import (
+    overrun_target_ok,
+    resolve_overrun,
+    single_overrun,
+)
 from simulator.rulesets.panzerblitz.players.random_play import HOLD_FIRE, STAY_PUT
 from simulator.rulesets.panzerblitz.presence import (
     fits,
@@ -63,6 +61,7 @@ from simulator.rulesets.panzerblitz.replay import play
 from simulator.rulesets.panzerblitz.spotting import spotted_hexes
 from simulator.rulesets.panzerblitz.state import ELIMINATED, N_EVENTS, ON_MAP, WAITING, new_state
 from simulator.rulesets.panzerblitz.tables import build_tables
+from simulator.rulesets.panzerblitz.transport import passenger_here
 from simulator.situation import load_situation
 from tests.panzerblitz.pb_players import pb_players, seed_game
 from tests.panzerblitz.test_movement import column_road, run, setup
@@ -663,7 +662,7 @@ def test_pb_ovr_7_a_unit_that_fired_may_not_overrun_and_overruns_once(tmp_path):
     entry, target, exit_hex = Move(t, st, panther, 0, stay=1.0).overrun_paths()[0]
     occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
     seed_game(4)
-    _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), entry, target, exit_hex, occ)
+    single_overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), entry, target, exit_hex, occ)
     rifle = unit_of(t, st, "rifle-company-43")
     st.status[rifle], st.hex[rifle] = ON_MAP, target  # whatever the result, a target is still there
     after = Move(t, st, panther, 1)
@@ -680,7 +679,7 @@ def test_pb_ovr_8_overrunners_end_in_the_exit_hex_whatever_the_result(tmp_path):
         entry, target, exit_hex = paths[seed % len(paths)]
         occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
         seed_game(seed)
-        _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), entry, target, exit_hex, occ)
+        single_overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), entry, target, exit_hex, occ)
         results.add(int(events(st, EV_OVERRUN)[0, 9]))
         assert st.hex[panther] == exit_hex
     assert len(results) >= 2  # different results, the same end hex
@@ -715,7 +714,7 @@ def test_pb_trans_2_only_non_vehicular_units_are_carried(tmp_path):
                            ("t-34-c", False), ("cavalry-russian-43", False), ("m-2", False)):
         t, st = position(tmp_path, [("russian", "truck-russian", "3M6"), ("russian", rider, "3M6")])
         truck = unit_of(t, st, "truck-russian")
-        p = _passenger_here(st, t.unit_t, truck, hexn(t, "3M6"), RUSSIAN)
+        p = passenger_here(st, t.unit_t, truck, hexn(t, "3M6"), RUSSIAN)
         assert (p >= 0) == carried, rider
     assert _loads([("russian", "truck-russian", "3M6"), ("russian", "76_2mm-at", "3M6")], "truck-russian",
                   tmp_path=tmp_path) > 0

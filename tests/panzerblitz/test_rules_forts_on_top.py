@@ -440,7 +440,7 @@ def test_pb_fort_12_the_heuristic_moves_onto_an_enemy_fort_it_must_hold(tmp_path
     """The heuristic player whose goal is the fort hex (the Russians must occupy 3M6) moves onto
     the German fort and ends there, on top."""
     from simulator.rulesets.panzerblitz.dispatch import begin_move
-    from simulator.rulesets.panzerblitz.game import move_unit
+    from simulator.rulesets.panzerblitz.movement_phase import move_unit
     from simulator.rulesets.panzerblitz.players.spec import parse_policy
     from simulator.rulesets.panzerblitz.tables import build_tables
     from simulator.situation import load_situation

@@ -188,7 +188,7 @@ def test_pb_seq_1_2_and_pb_move_8_order_of_play(pb01_tables):
 
 
 def test_pb_move_10_units_leave_only_by_edges_the_card_allows(tmp_path):
-    from simulator.rulesets.panzerblitz.game import movement_phase
+    from simulator.rulesets.panzerblitz.movement_phase import movement_phase
     from simulator.rulesets.panzerblitz.state import EXITED
     from tests.panzerblitz.pb_players import seed_game
     for edges, can_exit in ((0, False), (1, True)):  # 1 = the north edge

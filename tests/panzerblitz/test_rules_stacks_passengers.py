@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.rulesets.panzerblitz.events import EV_ATTACK, EV_FIRER, EV_HIT, EV_MOVE, EV_UNLOAD
-from simulator.rulesets.panzerblitz.game import FORT, _unload, fire_phase
+from simulator.rulesets.panzerblitz.game import FORT, fire_phase
 from simulator.rulesets.panzerblitz.players import heuristic as hp
 from simulator.rulesets.panzerblitz.presence import occupancy, side_load
 from simulator.rulesets.panzerblitz.replay import policy_tables
@@ -21,6 +21,7 @@ from simulator.rulesets.panzerblitz.techniques import (
     resolve_multiple,
     resolve_passenger,
 )
+from simulator.rulesets.panzerblitz.transport import unload
 from simulator.situation import load_situation
 from tests.panzerblitz.pb_players import pb_players, seed_game
 from tests.panzerblitz.test_rules import GERMAN, RUSSIAN, hexn, unit_of
@@ -261,7 +262,7 @@ def _unload_call(t, st, u, left, seed, stay=0.0):
     options = np.empty(2 * n_hex + 2, dtype=np.int64)
     policy, params = players(stay=stay)
     seed_game(seed)
-    _unload(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, int(st.side[u]), u,
+    unload(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, int(st.side[u]), u,
             int(st.carrying[u]), left, pb_players(t, st, policy, params), occupancy(st, t.unit_t, n_hex), bufs[0],
             bufs[1], options)
 
@@ -357,7 +358,8 @@ def test_pb_vic_5_control_by_last_passed_through(tmp_path):
             assert controlled(t, st, GERMAN, "3M4") == 0 and controlled(t, st, RUSSIAN, "3M4") == 1
         assert controlled(t, st, GERMAN, "3A1") == 0  # never visited
     # An overrun that destroys the occupants passes through the hex; a close assault does not.
-    from simulator.rulesets.panzerblitz.game import _overrun, assault_phase
+    from simulator.rulesets.panzerblitz.game import assault_phase
+    from simulator.rulesets.panzerblitz.overrun import single_overrun
     kinds = set()
     for seed in range(30):
         t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("russian", "rifle-company-43", "3M6")])
@@ -365,7 +367,7 @@ def test_pb_vic_5_control_by_last_passed_through(tmp_path):
         target = hexn(t, "3M6")
         st.control[target] = RUSSIAN
         seed_game(seed)
-        _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), hexn(t, "3M5"), target,
+        single_overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3M4"), hexn(t, "3M5"), target,
                  hexn(t, "3M7"), occupancy(st, t.unit_t, t.situation.map.n_hexes))
         if st.status[mortar] == ELIMINATED:
             kinds.add("destroyed")
@@ -467,7 +469,7 @@ def test_oq_20_passengers_in_the_armored_count(tmp_path):
 
 def test_pb_ovr_4_several_units_overrun_one_hex_together(tmp_path):
     from simulator.rulesets.panzerblitz.events import EV_OVERRUN, EV_OVERRUNNER
-    from simulator.rulesets.panzerblitz.game import _overrun_together
+    from simulator.rulesets.panzerblitz.overrun import overrun_together
 
     # Two PzKw III (printed AF 8 each) and a Russian guards company (DF 18) in the open: alone
     # 8-18 (1-3), together 16-18 (1-2), one column up either way.  The first tank overruns from
@@ -482,7 +484,7 @@ def test_pb_ovr_4_several_units_overrun_one_hex_together(tmp_path):
                                                                         for _ in range(3)]
         policy, params = players()
         seed_game(seed)
-        _overrun_together(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN,
+        overrun_together(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, GERMAN,
                           tanks[0], hexn(t, "3M4"), hexn(t, "3M5"), hexn(t, "3M6"), hexn(t, "3M7"),
                           pb_players(t, st, policy, params), occupancy(st, t.unit_t, n_hex), *bufs)
         ovr = events(st, EV_OVERRUN)
@@ -531,8 +533,11 @@ def test_pb_ovr_4_heuristic_joins_only_when_it_raises_the_odds(tmp_path):
 
 
 def test_pb_ovr_10_overrun_leaving_the_map(tmp_path):
-    from simulator.rulesets.panzerblitz.game import _overrun
-    from simulator.rulesets.panzerblitz.overrun import edge_overrun_options, overrun_options
+    from simulator.rulesets.panzerblitz.overrun import (
+        edge_overrun_options,
+        overrun_options,
+        single_overrun,
+    )
     from simulator.rulesets.panzerblitz.presence import stack_loads
     from simulator.rulesets.panzerblitz.state import EXITED
 
@@ -563,7 +568,7 @@ def test_pb_ovr_10_overrun_leaving_the_map(tmp_path):
         st.exit_edges[GERMAN] = t.map_t.edge_mask[target]
         panther = unit_of(t, st, "panther-g")
         seed_game(seed)
-        _overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3K4"), hexn(t, "3K2"), target, -1,
+        single_overrun(st, t.unit_t, t.map_t, t.combat_t, GERMAN, panther, hexn(t, "3K4"), hexn(t, "3K2"), target, -1,
                  occupancy(st, t.unit_t, n_hex))
         assert st.status[panther] == EXITED and st.exit_edge[panther] != 0  # off the map, whatever the result
         seen.add(st.status[unit_of(t, st, "rifle-company-43")] == ELIMINATED)

@@ -63,7 +63,7 @@ def test_pb_move_1_3_5_units_move_through_friends_within_their_mf(pb_ruleset):
 
 
 def test_pb_move_2_dispersed_or_fired_units_and_mf_0_do_not_move(tmp_path):
-    from simulator.rulesets.panzerblitz.game import movement_phase
+    from simulator.rulesets.panzerblitz.movement_phase import movement_phase
     t, st = position(tmp_path, [("german", "panther-g", "3M4"), ("german", "pzkw-iv-h", "3K4"),
                                 ("german", "75mm-at", "3M8"), ("russian", "rifle-company-43", "3A10")])
     panther, pz, gun = (unit_of(t, st, n) for n in ("panther-g", "pzkw-iv-h", "75mm-at"))

@@ -194,7 +194,7 @@ def round_trip_position(tmp_path, turns=9, return_leg=True, units=None):
 
 def german_moves(t, st, turn):
     """The German vehicle movement of game-turn `turn` (S4), heuristic player."""
-    from simulator.rulesets.panzerblitz.game import movement_phase
+    from simulator.rulesets.panzerblitz.movement_phase import movement_phase
     from tests.panzerblitz.test_policies import heuristic_players
 
     st.clock[0] = turn  # TURN

@@ -424,3 +424,24 @@ def begin_assault(st, ut, mt, ct, side, cand, n_cand, pl):
         random_plan_assaults(pl.dec.rng, pl.params[side], n_cand, ws.plan)
         return
     call(pl.kernels, PLAN_ASSAULT, st, ut, mt, ct, side, cand, n_cand, pl)
+
+
+# Options written as rows of the options buffer, for the engine's decision points.
+
+@njit(cache=True)
+def offer_hexes(rows, hexes, n):
+    """Write n options, one hex each, as rows of the options buffer; returns the buffer."""
+    for i in range(n):
+        rows[i, HEX] = hexes[i]
+    return rows
+
+
+@njit(cache=True)
+def offer_overruns(rows, at, entries, targets, exits, n):
+    """Write n overrun options (entry, target, exit hexes) as rows at..at+n-1; returns the buffer."""
+    for j in range(n):
+        rows[at + j, HEX] = -1
+        rows[at + j, ENTRY] = entries[j]
+        rows[at + j, TARGET] = targets[j]
+        rows[at + j, EXIT] = exits[j]
+    return rows

@@ -7,8 +7,10 @@ the first violation and the event at which it happened (`balance replay --debug`
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
-from simulator.jit import njit
+from simulator.jit import Indirect, njit
+from simulator.rulesets.panzerblitz import dispatch as ask
 from simulator.rulesets.panzerblitz.move_view import view_stale
 from simulator.rulesets.panzerblitz.presence import is_piece
 from simulator.rulesets.panzerblitz.state import (
@@ -117,3 +119,10 @@ def check(st, ut, mt, mv, limits):
         st.clock[VIOLATION] = code
         st.clock[VIOLATION_EVENT] = st.clock[N_EVENTS]
 
+
+# The debug mode's checks are called through their address: compiled only for a
+# game played with debug checks (replay.play_into binds them), and never part of the game's own
+# compiled code (simulator/jit.py, `Indirect`).
+CHECK = Indirect("panzerblitz.check", ask.K_CHECK, check, types.none, ("st", "ut", "mt", "mv", "limits"))
+CHECK_VIEW = Indirect("panzerblitz.check_view", ask.K_CHECK_VIEW, check_view, types.none,
+                      ("st", "ut", "mt", "mv", types.int64, types.int64, types.int64[:, ::1]))

@@ -1,5 +1,9 @@
 """What the movement rules read of the board during a movement phase, kept up to date move by move.
 
+A different job from the rules (movement.py: costs and the search; movement_phase.py: moving a
+unit): a cache of what `presence.hex_move_flags` and `presence.stack_loads` give, with no rule of
+its own, kept apart so that the rules read as rules; `reach_of` is the search for one mover on it.
+
 Every mover's search reads per-hex flags (`presence.hex_move_flags`: enemy units, PB-MOVE-6;
 usable and clear roads, PB-ROAD-5/11; minefields and blocks, PB-MINE-3 / PB-BLOCK-2; tops of
 enemy forts, PB-FORT-12; swamp roads, PB-ROAD-10), and the end of every move reads the

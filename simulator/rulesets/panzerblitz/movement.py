@@ -5,6 +5,14 @@ hex side costs each movement class to cross, off the road rate) is compiled once
 `terrain.toml`; the dynamic part (enemy units, wrecks and blocks, minefields, other units on the
 road) comes in as per-hex flags from the game state, so the search itself is one compiled
 function whose step reads one table entry and a few flags.
+
+This module is the bottom of the movement rules: no game state, no players.  The loader
+(tables.py, set-up capacity), overrun's approach search (overrun.py) and the floor estimate
+read it, so it imports none of them.  Moving a unit in S4/S5 (entering, leaving, stacking at the
+end of the move, overrunning instead, setting a passenger down) is `movement_phase.py`, which
+sits above overrun.py and transport.py and so cannot be this module without an import cycle;
+what the search reads of the live board, kept move by move, is `move_view.py` (with `reach_of`,
+the search for one mover); Situation 7's road-march columns are `road_march.py`.
 """
 
 from __future__ import annotations

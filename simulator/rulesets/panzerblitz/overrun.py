@@ -1,5 +1,7 @@
 """Overrun (PB-OVR): the targets and paths an armored unit may overrun by, across a board edge
-and from off the map too (PB-OVR-10), and the overrun attack itself.
+and from off the map too (PB-OVR-10), the overrun attack itself, and the overrunners' moves:
+others joining one overrun (PB-OVR-4, offered to the players), the move to the entry hexes and
+on to the exit hexes (PB-OVR-8/9), entering or leaving the map by overrun (PB-OVR-10).
 """
 
 from __future__ import annotations
@@ -7,13 +9,36 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz import dispatch as ask
 from simulator.rulesets.panzerblitz.combat import ARMORED, CLASS_I, HILLTOP
-from simulator.rulesets.panzerblitz.events import EV_OVERRUN
+from simulator.rulesets.panzerblitz.decision_kinds import OVERRUN_JOIN
+from simulator.rulesets.panzerblitz.dispatch import ENTRY, EXIT, HEX, TARGET
+from simulator.rulesets.panzerblitz.events import (
+    EV_ENTER,
+    EV_MOVE,
+    EV_OVERRUN,
+    EV_OVERRUNNER,
+    log_event,
+)
 from simulator.rulesets.panzerblitz.fire import defender_stack, dispersed_modifier, odds_of
+from simulator.rulesets.panzerblitz.forts import settle_on_top
 from simulator.rulesets.panzerblitz.losses import roll_and_apply
+from simulator.rulesets.panzerblitz.move_view import view_loads
 from simulator.rulesets.panzerblitz.movement import reachable
-from simulator.rulesets.panzerblitz.presence import exit_edges_of, is_piece
+from simulator.rulesets.panzerblitz.presence import (
+    came_back,
+    exit_edges_of,
+    exit_map,
+    is_piece,
+    mark_passed,
+    occupied_by,
+    pass_through,
+    place,
+)
 from simulator.rulesets.panzerblitz.state import EXITED, ON_MAP
+from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
+
+FORT = CATEGORY_INDEX["fortification"]
 
 
 @njit(cache=True)
@@ -201,3 +226,143 @@ def entry_overrun_options(st, ut, mt, mv, ct, limits, side, u, occ, fort_categor
             out_exit[n] = x
             n += 1
     return n
+
+
+# The overrun's movement: the overrunners (one, or several together, PB-OVR-4) moved up to
+# their entry hexes, the attack, and each to its exit hex; entering or leaving the map by overrun
+# (PB-OVR-10).
+
+@njit(cache=True)
+def single_overrun(st, ut, mt, ct, side, u, start, entry, target, exit_hex, occ):
+    """PB-OVR-3..9: move to the entry hex, attack, end in the exit hex (or the entry hex if
+    the odds are below the table)."""
+    overrun_movers(st, ut, mt, ct, side, np.array([u], dtype=np.int64), np.array([start], dtype=np.int64),
+                    np.array([entry], dtype=np.int64), np.array([exit_hex], dtype=np.int64), 1, target, occ)
+
+
+@njit(cache=True)
+def overrun_movers(st, ut, mt, ct, side, movers, starts, entries, exits, n, target, occ):
+    """The n movers, each at its entry hex, overrun `target` in one attack (PB-OVR-4/5), then
+    each ends in its exit hex, or its entry hex if the odds are below the table (PB-OVR-8/9)."""
+    for q in range(n):
+        log_event(st, EV_OVERRUNNER, movers[q], starts[q], entries[q], target, exits[q], 0, 0)
+    result = resolve_overrun(st, ut, mt, ct, side, movers, n, target)
+    if result >= 0:
+        st.engaged[side] = True  # PB-VIC-6
+        # PB-VIC-5: an overrun that destroys the occupants counts as passing through.
+        if not occupied_by(st, ut, target, 1 - side):
+            mark_passed(st, target, side)
+    for q in range(n):
+        w = movers[q]
+        end = exits[q] if result >= 0 else entries[q]
+        if end < 0:
+            overrun_off_map(st, ut, mt, side, w, starts[q], target, occ)  # PB-OVR-10
+            continue
+        mark_passed(st, end, side)
+        occ[starts[q], side] -= 1
+        occ[end, side] += 1
+        place(st, w, end)
+        settle_on_top(st, ut, w)  # PB-FORT-12: a cancelled overrun from the top of an enemy fort stays there
+        st.mine_safe[w] = False
+        st.moved[w] = True
+        st.assaulted[w] = True  # the overrun is its one attack this turn (PB-OVR-7)
+        st.steps[w] = 99
+        log_event(st, EV_MOVE, w, starts[q], end, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def overrun_off_map(st, ut, mt, side, u, start, target, occ):
+    """PB-OVR-10: an overrunner leaving the map through the imaginary hex beyond the target."""
+    occ[start, side] -= 1
+    st.moved[u] = True
+    st.assaulted[u] = True
+    st.steps[u] = 99
+    log_event(st, EV_MOVE, u, start, target, 0, 0, 0, 0)
+    st.hex[u] = target
+    exit_map(st, u, mt.edge_mask[target] & exit_edges_of(st, u))
+
+
+@njit(cache=True)
+def overrun_entering(st, ut, mt, ct, side, u, target, exit_hex, occ):
+    """PB-OVR-10: unit u enters the map by overrunning the enemy in an entry hex from the
+    off-map hex; it ends in the exit hex, or, if the odds are below the table, stays off the map
+    (it tries again next turn: the entry hex it would be put back in is off the map)."""
+    movers = np.array([u], dtype=np.int64)
+    log_event(st, EV_OVERRUNNER, u, -1, -1, target, exit_hex, 0, 0)
+    result = resolve_overrun(st, ut, mt, ct, side, movers, 1, target)
+    if result < 0:
+        return
+    st.engaged[side] = True  # PB-VIC-6
+    if not occupied_by(st, ut, target, 1 - side):
+        mark_passed(st, target, side)  # PB-VIC-5
+    mark_passed(st, exit_hex, side)
+    back = st.status[u] == EXITED
+    place(st, u, exit_hex)
+    if back:
+        came_back(st, u)  # PB-SIT-5, QA/Overrun c: back on by overrunning the enemy in its return hex
+    occ[exit_hex, side] += 1
+    st.moved[u] = True
+    st.assaulted[u] = True  # its one attack this turn (PB-OVR-7)
+    st.steps[u] = 99
+    log_event(st, EV_ENTER, u, exit_hex, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def overrun_together(st, ut, mt, mv, ct, limits, side, u, start, entry, target, exit_hex, pl, occ,
+                      cost_o, prev_o, ov_entry, ov_target, ov_exit):
+    """PB-OVR-4: unit u overruns `target`; other armored units of its side that have not moved
+    may join it, each through its own entry and exit hexes (one's entry may be another's exit),
+    all moved up to the target before one combined attack.  Each candidate in turn is offered
+    its paths onto the target (the random player picks one or none; the heuristic joins when
+    its AF raises the odds, `hp.want_join`).  Alone, it is the single overrun of `single_overrun`."""
+    n_units = st.utype.shape[0]
+    movers = np.empty(n_units, dtype=np.int64)
+    starts = np.empty(n_units, dtype=np.int64)
+    entries = np.empty(n_units, dtype=np.int64)
+    exits = np.empty(n_units, dtype=np.int64)
+    movers[0] = u
+    starts[0] = start
+    entries[0] = entry
+    exits[0] = exit_hex
+    n = 1
+    paths = np.empty(6, dtype=np.int64)
+    load = view_loads(st, ut, mt, side, occ)  # nobody moves until all have been asked
+    for v in range(n_units):
+        t = st.utype[v]
+        if v == u or st.side[v] != side or st.status[v] != ON_MAP or not ut.can_overrun[t] or st.moved[v] \
+                or st.fired[v] or st.dispersed[v] or st.carried_by[v] >= 0 or ut.mclass[t] < 0:
+            continue
+        if mt.dist[st.hex[v], target] > ut.movement[t]:
+            continue  # too far to reach it (a cheap bound before the search)
+        k = overrun_options(st, ut, mt, mv, ct, limits, side, v, st.hex[v], ut.movement[t], occ, cost_o, prev_o,
+                            FORT, ov_entry, ov_target, ov_exit, load)
+        m = 0
+        for j in range(k):
+            if ov_target[j] != target:
+                continue
+            free = True
+            for q in range(n):
+                if ov_entry[j] == entries[q] or ov_exit[j] == exits[q]:
+                    free = False  # each through its own entry and exit hexes
+            if free and m < 6:
+                paths[m] = j
+                m += 1
+        if m == 0:
+            continue
+        rows = pl.options
+        for q in range(m):
+            rows[q, HEX] = -1
+            rows[q, ENTRY] = ov_entry[paths[q]]
+            rows[q, TARGET] = target
+            rows[q, EXIT] = ov_exit[paths[q]]
+        pick = ask.choose(OVERRUN_JOIN, rows, m, v, n, movers, st, ut, mt, ct, side, occ, pl)
+        if pick < 0:
+            continue
+        j = paths[pick]
+        movers[n] = v
+        starts[n] = st.hex[v]
+        entries[n] = ov_entry[j]
+        exits[n] = ov_exit[j]
+        pass_through(st, mt, side, prev_o, st.hex[v], ov_entry[j])  # PB-VIC-5: the approach
+        n += 1
+    overrun_movers(st, ut, mt, ct, side, movers, starts, entries, exits, n, target, occ)

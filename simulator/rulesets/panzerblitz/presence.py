@@ -1,6 +1,7 @@
 """Who stands where: pieces and their stacking load (PB-STACK), placing a counter and settling it
-on a fort, passing through hexes (PB-VIC-5), leaving the map and coming back (PB-MOVE-10,
-PB-SIT-5), the nearest enemy, and what a moving unit meets in each hex.
+on a fort, passing through hexes and moving toward the enemy (PB-VIC-5/6: `pass_through`,
+`note_advance`), leaving the map and coming back (PB-MOVE-10, PB-SIT-5), the nearest enemy, and
+what a moving unit meets in each hex.
 """
 
 from __future__ import annotations
@@ -241,3 +242,41 @@ def may_return(st, u):
     return (st.status[u] == EXITED and st.trip_out[side] != 0 and st.trip_hex[u] >= 0 and not st.returned[u]
             and st.carried_by[u] < 0 and (st.exit_edge[u] & st.trip_out[side]) != 0
             and st.clock[TURN] - st.exit_turn[u] > st.trip_stay_off[side])
+
+
+@njit(cache=True)
+def pass_through(st, mt, side, prev, start, dest):
+    """PB-VIC-5: every hex of the path start..dest (from `prev`) was last passed through by `side`."""
+    h = dest
+    n = 0
+    while h >= 0 and n < 1000:
+        mark_passed(st, h, side)
+        if h == start:
+            break
+        h = prev[h]
+        n += 1
+
+
+@njit(cache=True)
+def occupied_by(st, ut, h, side):
+    hexes = st.hex  # taken once (see forts.fort_in)
+    for v in range(hexes.shape[0]):
+        if hexes[v] == h and st.side[v] == side and is_piece(st, ut, v):
+            return True
+    return False
+
+
+@njit(cache=True)
+def note_advance(st, ut, mt, side, start, dest):
+    """PB-VIC-6: a unit that ends its move nearer the nearest enemy unit than it began has
+    moved toward the enemy."""
+    if not st.engaged[side] and nearest_enemy(st, ut, mt, side, dest) < nearest_enemy(st, ut, mt, side, start):
+        st.engaged[side] = True
+
+
+@njit(cache=True)
+def came_back(st, u):
+    """PB-SIT-5: u (and its passenger) is back on the map from its round trip."""
+    st.returned[u] = True
+    if st.carrying[u] >= 0:
+        st.returned[st.carrying[u]] = True

@@ -40,10 +40,12 @@ from simulator.rulesets.panzerblitz.events import (
     EV_TURN,
     EV_UNLOAD,
 )
-from simulator.rulesets.panzerblitz.game import CHECK, CHECK_VIEW, ENGINE, MARCH_COLUMNS, run_game
+from simulator.rulesets.panzerblitz.game import ENGINE, run_game
+from simulator.rulesets.panzerblitz.invariants import CHECK, CHECK_VIEW
 from simulator.rulesets.panzerblitz.invariants import NAMES as VIOLATION_NAMES
 from simulator.rulesets.panzerblitz.players.goals import PolicyT, build_policy_tables
 from simulator.rulesets.panzerblitz.players.spec import N_PARAMS, PolicySpec, parse_policy
+from simulator.rulesets.panzerblitz.road_march import MARCH_COLUMNS
 from simulator.rulesets.panzerblitz.state import (
     DEBUG,
     MARCHING,

@@ -1,5 +1,9 @@
 """Road march (PB-SIT-7): a group that enters in column along a road at a set rate.
 
+A special rule of one situation (Situation 7), apart from the movement phase (movement_phase.py)
+because it moves a whole group as one column, not unit by unit, and is compiled and bound only
+for a situation that has a column (`MARCH_COLUMNS`).
+
 Situation 7's card: "Enter ... on road, unstacked, infantry and guns in trucks and HT, moving at
 12 hexes per turn until lead unit comes within three hexes of enemy.  Units may then leave road
 and move full speed.  Units unable to enter immediately set-up in road-march-order off board,
@@ -24,9 +28,10 @@ How the engine reads it (docs/rulings.md, "Road march"):
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from simulator.errors import DataError
-from simulator.jit import njit
+from simulator.jit import Indirect, njit
 from simulator.rulesets.panzerblitz import dispatch as ask
 from simulator.rulesets.panzerblitz.decision_kinds import MARCH_ORDER
 from simulator.rulesets.panzerblitz.events import EV_ENTER, EV_MOVE, log_event
@@ -193,3 +198,6 @@ def end_marches(st):
             st.march_state[g] = MARCH_OVER
 
 
+# PB-SIT-7 road-march columns (Situation 7 only): compiled and bound only for a situation that has one.
+MARCH_COLUMNS = Indirect("panzerblitz.march_columns", ask.K_MARCH_COLUMNS, march_columns, types.none,
+                         ("st", "ut", "mt", "mv", "ct", types.int64, "pl"))
