@@ -47,7 +47,7 @@ from simulator.rulesets.first_panzer_army.state import (
     G_VIOLATION,
     G_WEATHER,
 )
-from simulator.rulesets.first_panzer_army.zoc import enemy_in, ezoc, log, place, stack_steps
+from simulator.rulesets.first_panzer_army.zoc import enemy_in, ezoc, log, place, stack_steps, zoc_active
 
 INF = 1 << 20
 
@@ -135,18 +135,22 @@ def kg_free_map(S, T, out) -> None:
     if S.g[G_WEATHER] == STORM and T.k[K_STORM_KG] == 0:
         return
     radius = T.k[K_KG_MOVE_RADIUS]
-    for i in range(S.kg_hex.shape[0]):
-        kh = S.kg_hex[i]
+    kg_hex = S.kg_hex
+    sov_zoc = S.zoc[SOVIET]
+    nbr = T.neighbours
+    dist = T.dist
+    for i in range(kg_hex.shape[0]):
+        kh = kg_hex[i]
         if kh < 0:
             continue
-        ok = S.zoc[SOVIET, kh] == 0
+        ok = sov_zoc[kh] == 0
         for d in range(6):
-            nb = T.neighbours[kh, d]
-            if nb >= 0 and S.zoc[SOVIET, nb] > 0:
+            nb = nbr[kh, d]
+            if nb >= 0 and sov_zoc[nb] > 0:
                 ok = False
         if ok:
             for h in range(out.shape[0]):
-                if T.dist[kh, h] <= radius:
+                if dist[kh, h] <= radius:
                     out[h] = 1
 
 
@@ -181,47 +185,101 @@ def _enter_cost(S, T, u: int, a: int, d: int, roll: int, free: bool) -> int:
 def reachable(S, T, u: int, mf: int) -> None:
     """Cheapest MP (planning river crossings at their cheapest roll) from the unit's hex to
     every hex into S.mp (INF = out of reach) with the predecessor in S.prev.  7.2: a unit
-    stops on entering an EZOC; one starting in an EZOC may leave only into a hex free of EZOC."""
-    n = T.neighbours.shape[0]
+    stops on entering an EZOC; one starting in an EZOC may leave only into a hex free of EZOC.
+
+    `_enter_cost` (roll 0) written out in the loop, with every array read into a local once:
+    a field read from the state or tables costs an atomic reference count (numba's
+    StructRef), which inside this loop was a large part of a game's time."""
+    nbr = T.neighbours
+    n = nbr.shape[0]
     side = T.u_side[u]
+    german = side == GERMAN
     start = S.u_hex[u]
     free = S.hx[1]
-    if side == GERMAN:
+    if german:
         kg_free_map(S, T, free)
+    mp = S.mp
+    prev = S.prev
+    mark = S.mark
     for h in range(n):
-        S.mp[h] = INF
-        S.prev[h] = -1
-        S.mark[h] = 0
-    S.mp[start] = 0
+        mp[h] = INF
+        prev[h] = -1
+        mark[h] = 0
+    zon = zoc_active(S, T)
+    ez = S.zoc[1 - side]
+    enemy = S.occ[1 - side]
+    restricted = T.restricted
+    terrain = T.terrain
+    river = T.river
+    tmp = T.tmp
+    fpa_col = T.fpa_col
+    mech = 0 if T.u_class[u] == NON_MECH else 1
+    # 3.2(6): a German unit that started east of the stand-fast column may not go west of it.
+    sf_col = T.k[K_STAND_FAST_COL]
+    stand_fast = german and S.g[G_TURN] == T.k[K_STAND_FAST_TURN] and S.u_start[u] >= 0 \
+        and fpa_col[S.u_start[u]] >= sf_col
+    # 12.3 at the cheapest roll (river_cost with roll 0): free in frost and at towns and FLs.
+    w = S.g[G_WEATHER]
+    frost = w == FROST
+    flat = T.k[K_RIVER_FLAT] == 1
+    flat_cost = T.k[K_RIVER_FLAT_COST]
+    cap = T.k[K_ROLL_CAP]
+    r1 = 1 if 1 <= cap else cap
+    r2 = 1 + T.k[K_MAJOR_BONUS]
+    if r2 > cap:
+        r2 = cap
+    minor = T.river_cost[w, r1 - 1]
+    major = T.river_cost[w, r2 - 1]
+    block_hex = S.g[G_BLOCK_HEX]
+    block_dir = S.g[G_BLOCK_DIR]
+    start_ezoc = zon and ez[start] > 0
+    mp[start] = 0
     q = S.queue
     qn = q.shape[0]
     head = 0
     tail = 1
     q[0] = start
-    S.mark[start] = 1
+    mark[start] = 1
     while head != tail:
         h = q[head]
         head = (head + 1) % qn
-        S.mark[h] = 0
-        if h != start and ezoc(S, T, side, h):
+        mark[h] = 0
+        if h != start and zon and ez[h] > 0:
             continue
+        base = mp[h]
+        town_here = terrain[h] == TOWN or terrain[h] == FL
         for d in range(6):
-            b = T.neighbours[h, d]
+            b = nbr[h, d]
             if b < 0:
                 continue
-            if h == start and ezoc(S, T, side, h) and ezoc(S, T, side, b):
+            if h == start and start_ezoc and zon and ez[b] > 0:
                 continue       # 7.2: never directly from EZOC to EZOC
-            if h == S.g[G_BLOCK_HEX] and d == S.g[G_BLOCK_DIR]:
+            if h == block_hex and d == block_dir:
                 continue       # OQ-FPA-12 may_turn_back: not across the hexside it failed
-            cost = _enter_cost(S, T, u, h, d, 0, side == GERMAN and free[b] == 1)
-            if cost >= INF:
+            if enemy[b] > 0:
                 continue
-            new = S.mp[h] + cost
-            if new <= mf and new < S.mp[b]:
-                S.mp[b] = new
-                S.prev[b] = h
-                if S.mark[b] == 0:
-                    S.mark[b] = 1
+            if not german and restricted[b] == 1:
+                continue       # 12.5
+            if stand_fast and fpa_col[b] < sf_col:
+                continue       # 3.2(6)
+            if german and free[b] == 1:
+                cost = 0       # 12.4, river crossings included
+            else:
+                cost = tmp[terrain[b], mech]
+                kind = river[h, d]
+                if kind != 0 and not frost and not town_here and terrain[b] != TOWN and terrain[b] != FL:
+                    if flat:
+                        cost += flat_cost
+                    elif kind == 2:
+                        cost += major
+                    else:
+                        cost += minor
+            new = base + cost
+            if new <= mf and new < mp[b]:
+                mp[b] = new
+                prev[b] = h
+                if mark[b] == 0:
+                    mark[b] = 1
                     q[tail] = b
                     tail = (tail + 1) % qn
 

@@ -110,30 +110,34 @@ def trace(S, T, side: int, out: np.ndarray) -> None:
     still serves a unit standing on it.  Reading OQ-FPA-1 (readings.supply_own_hex_ezoc,
     cc_own_hex_ezoc): "allowed" lets the unit's own hex be in an EZOC, "blocks" does not.
     The flood goes from the open sources over open hexes, then one step into EZOC hexes."""
-    n = T.neighbours.shape[0]
+    # Every array is read into a local once: a field read from the state or the tables inside
+    # the loop costs an atomic reference count each time (numba's StructRef), ~1/3 of a game.
+    nbr = T.neighbours
+    n = nbr.shape[0]
     src = T.src_supply if side == SOVIET else T.src_cc
     own_ezoc_ok = (T.k[K_SUPPLY_OWN_EZOC] if side == SOVIET else T.k[K_CC_OWN_EZOC]) == 1
+    zon = zoc_active(S, T)
+    ez = S.zoc[1 - side]
+    enemy = S.occ[1 - side]
     q = S.queue
     head = 0
     tail = 0
     for h in range(n):
         out[h] = 0
     for h in range(n):
-        if src[h] == 1 and not enemy_in(S, side, h):
-            if not ezoc(S, T, side, h):
-                out[h] = 1
+        if src[h] == 1 and enemy[h] == 0:
+            out[h] = 1       # 8.4, 9.2: a unit on a source hex in an EZOC still has its line
+            if not (zon and ez[h] > 0):
                 q[tail] = h
                 tail += 1
-            else:
-                out[h] = 1   # 8.4, 9.2: a unit on a source hex in an EZOC still has its line
     while head < tail:
         h = q[head]
         head += 1
         for d in range(6):
-            nb = T.neighbours[h, d]
-            if nb < 0 or out[nb] == 1 or enemy_in(S, side, nb):
+            nb = nbr[h, d]
+            if nb < 0 or out[nb] == 1 or enemy[nb] > 0:
                 continue
-            if ezoc(S, T, side, nb):
+            if zon and ez[nb] > 0:
                 if own_ezoc_ok:
                     out[nb] = 1     # the line may end in it, not go on
                 continue
@@ -163,12 +167,16 @@ def refresh_lines(S, T) -> None:
 def stack_steps(S, T, side: int, h: int, artillery: bool) -> int:
     """Steps of `side` in hex `h` that count for stacking (6.0: garrisons and markers count
     nothing); Soviet artillery apart from the rest (6.2)."""
+    u_side = T.u_side
+    u_class = T.u_class
+    u_hex = S.u_hex
+    u_steps = S.u_steps
     total = 0
-    for u in range(T.u_side.shape[0]):
-        if S.u_hex[u] == h and T.u_side[u] == side and T.u_class[u] != STATIC:
-            if side == SOVIET and (T.u_class[u] == 2) != artillery:
+    for u in range(u_side.shape[0]):
+        if u_hex[u] == h and u_side[u] == side and u_class[u] != STATIC:
+            if side == SOVIET and (u_class[u] == ARTILLERY) != artillery:
                 continue
-            total += S.u_steps[u]
+            total += u_steps[u]
     return total
 
 
@@ -176,16 +184,20 @@ def stack_steps(S, T, side: int, h: int, artillery: bool) -> int:
 def stack_map(S, T, u: int, out) -> None:
     """`stack_steps` of every hex at once, for unit `u`'s side (and, Soviet, its artillery or
     not) into `out`: one pass over the units instead of one a hex, where many hexes are asked."""
-    side = T.u_side[u]
-    artillery = T.u_class[u] == ARTILLERY
+    u_side = T.u_side
+    u_class = T.u_class
+    u_hex = S.u_hex
+    u_steps = S.u_steps
+    side = u_side[u]
+    artillery = u_class[u] == ARTILLERY
     for h in range(out.shape[0]):
         out[h] = 0
-    for v in range(T.u_side.shape[0]):
-        x = S.u_hex[v]
-        if x >= 0 and T.u_side[v] == side and T.u_class[v] != STATIC:
-            if side == SOVIET and (T.u_class[v] == ARTILLERY) != artillery:
+    for v in range(u_side.shape[0]):
+        x = u_hex[v]
+        if x >= 0 and u_side[v] == side and u_class[v] != STATIC:
+            if side == SOVIET and (u_class[v] == ARTILLERY) != artillery:
                 continue
-            out[x] += S.u_steps[v]
+            out[x] += u_steps[v]
 
 
 @njit(cache=True)
