@@ -100,6 +100,7 @@ from simulator.rulesets.first_panzer_army.zoc import (
     log,
     place,
     refresh_lines,
+    refresh_moving,
     stack_map,
     stack_steps,
 )
@@ -149,8 +150,9 @@ def overstacked(S, T, side: int, h: int) -> bool:
 def resolve_overstacks(S, T, side: int) -> None:
     """6.0: at the end of a phase the opposing player eliminates units of his choice from an
     overstacked hex until it is within the limits."""
-    for h in range(T.neighbours.shape[0]):
-        while S.occ[side, h] > 0 and overstacked(S, T, side, h):
+    occ = S.occ[side]
+    for h in range(occ.shape[0]):
+        while occ[h] > 0 and overstacked(S, T, side, h):
             k = 0
             for u in range(T.u_side.shape[0]):
                 if S.u_hex[u] == h and T.u_side[u] == side and T.u_class[u] != STATIC:
@@ -281,36 +283,44 @@ def kg_phase(S, T) -> None:
     # The units do not move while the markers go down: count them around every hex once.
     near = S.hx[0]
     contact = S.hx[1]
+    dist = T.dist
+    nbr = T.neighbours
+    sov_zoc = S.zoc[SOVIET]
+    kg_hex = S.kg_hex
+    opts = S.opts
+    u_side = T.u_side
+    u_class = T.u_class
+    u_hex = S.u_hex
     for x in range(n):
         near[x] = 0
         contact[x] = 0
-    for u in range(T.u_side.shape[0]):
-        y = S.u_hex[u]
-        if y < 0 or T.u_side[u] != GERMAN or T.u_class[u] == STATIC:
+    for u in range(u_side.shape[0]):
+        y = u_hex[u]
+        if y < 0 or u_side[u] != GERMAN or u_class[u] == STATIC:
             continue
-        touching = S.zoc[SOVIET, y] > 0
+        touching = sov_zoc[y] > 0
         for x in range(n):
-            if T.dist[x, y] <= 1:
+            if dist[x, y] <= 1:
                 near[x] += 1
-            if touching and T.dist[x, y] <= 2:
+            if touching and dist[x, y] <= 2:
                 contact[x] += 1
-    for i in range(S.kg_hex.shape[0]):
+    for i in range(kg_hex.shape[0]):
         k = 0
         for x in range(n):
             taken = False
-            for j in range(S.kg_hex.shape[0]):
-                if S.kg_hex[j] == x:
+            for j in range(kg_hex.shape[0]):
+                if kg_hex[j] == x:
                     taken = True
             if taken or k >= MAX_OPTIONS - 1:
                 continue
             free = 1
-            if S.zoc[SOVIET, x] > 0:
+            if sov_zoc[x] > 0:
                 free = 0
             for d in range(6):
-                nb = T.neighbours[x, d]
-                if nb >= 0 and S.zoc[SOVIET, nb] > 0:
+                nb = nbr[x, d]
+                if nb >= 0 and sov_zoc[nb] > 0:
                     free = 0
-            k = put_option(S.opts, k, x, near[x], contact[x], free)
+            k = put_option(opts, k, x, near[x], contact[x], free)
         put_option(S.opts, k, -1, 0, 0, 0)
         c = decide(S, T, KG_PLACE, k + 1, GERMAN)
         S.kg_hex[i] = S.opts[c, 0]
@@ -325,11 +335,16 @@ def movement_segment(S, T, side: int) -> None:
     for u in range(nu):
         S.u_moved[u] = 0
     while True:
-        refresh_lines(S, T)       # 8.1: supply when the unit starts to move
+        refresh_moving(S, T, side)       # 8.1: supply when the unit starts to move
         k = 0
+        u_side = T.u_side
+        u_class = T.u_class
+        u_hex = S.u_hex
+        u_moved = S.u_moved
+        opts = S.opts
         for u in range(nu):
-            if T.u_side[u] == side and S.u_hex[u] >= 0 and S.u_moved[u] == 0 and T.u_class[u] != STATIC:
-                k = put_option(S.opts, k, u, S.u_hex[u], T.u_class[u], 0)
+            if u_side[u] == side and u_hex[u] >= 0 and u_moved[u] == 0 and u_class[u] != STATIC:
+                k = put_option(opts, k, u, u_hex[u], u_class[u], 0)
         if k == 0:
             break
         put_option(S.opts, k, -1, -1, 0, 0)
@@ -371,9 +386,12 @@ def destinations(S, T, u: int, mf: int) -> int:
     steps = S.hx[0]
     stack_map(S, T, u, steps)
     k = 0
-    for h in range(T.neighbours.shape[0]):
-        if S.mp[h] < INF and k < MAX_OPTIONS - 1 and (h == S.u_hex[u] or fits_stack(S, T, u, h, steps)):
-            k = put_option(S.opts, k, h, S.mp[h], u, 0)
+    mp = S.mp
+    opts = S.opts
+    here = S.u_hex[u]
+    for h in range(mp.shape[0]):
+        if mp[h] < INF and k < MAX_OPTIONS - 1 and (h == here or fits_stack(S, T, u, h, steps)):
+            k = put_option(opts, k, h, mp[h], u, 0)
     return k
 
 
@@ -404,7 +422,7 @@ def move_with(S, T, side: int, start: int, stop: int) -> None:
     Rows: unit, hex reached, hex left, MP it pays (last row -1: no more).  Only units with the
     MP (8.1: supply when they start) and the stacking room to end there are offered."""
     while True:
-        refresh_lines(S, T)
+        refresh_moving(S, T, side)
         k = 0
         for v in range(T.u_side.shape[0]):
             if T.u_side[v] != side or S.u_hex[v] != start or S.u_moved[v] != 0 or T.u_class[v] == STATIC:

@@ -74,10 +74,12 @@ def nearest_unit(S, T, side: int, h: int) -> int:
 @njit(cache=True)
 def hexes_of(S, T, side: int, out) -> int:
     """The hexes of `side`'s units on the map into `out` (one a unit); returns their number."""
+    u_side = T.u_side
+    u_hex = S.u_hex
     k = 0
-    for u in range(T.u_side.shape[0]):
-        x = S.u_hex[u]
-        if x >= 0 and T.u_side[u] == side:
+    for u in range(u_side.shape[0]):
+        x = u_hex[u]
+        if x >= 0 and u_side[u] == side:
             out[k] = x
             k += 1
     return k
@@ -86,10 +88,12 @@ def hexes_of(S, T, side: int, out) -> int:
 @njit(cache=True)
 def nearest_of(T, h: int, hexes, n: int) -> int:
     """`nearest_unit` with the side's hexes listed once (`hexes_of`)."""
+    dist = T.dist
     best = 1 << 20
     for j in range(n):
-        if T.dist[h, hexes[j]] < best:
-            best = T.dist[h, hexes[j]]
+        d = dist[h, hexes[j]]
+        if d < best:
+            best = d
     return best
 
 
@@ -111,11 +115,15 @@ def pocket_head(S, T) -> int:
 @njit(cache=True)
 def soviet_steps_near(S, T, h: int, skip: int, radius: int) -> int:
     """Soviet steps within `radius` hexes of `h`, unit `skip` not counted."""
+    u_side = T.u_side
+    u_hex = S.u_hex
+    u_steps = S.u_steps
+    dist = T.dist
     total = 0
-    for v in range(T.u_side.shape[0]):
-        x = S.u_hex[v]
-        if v != skip and x >= 0 and T.u_side[v] == SOVIET and T.dist[h, x] <= radius:
-            total += S.u_steps[v]
+    for v in range(u_side.shape[0]):
+        x = u_hex[v]
+        if v != skip and x >= 0 and u_side[v] == SOVIET and dist[h, x] <= radius:
+            total += u_steps[v]
     return total
 
 
@@ -128,10 +136,13 @@ def soviet_targets(S, T, params, tw, tv, mover: int) -> int:
     plus the German steps in it pulls less, in proportion: the next unit goes for another town
     instead of piling onto one (replays: 18 of 23 Soviet units around one 2-step town)."""
     k = 0
-    for v in range(T.vp_hex.shape[0]):
-        if T.vp_hex[v] > 0 and S.control[v] == GERMAN and T.restricted[v] == 0:
+    vp_hex = T.vp_hex
+    control = S.control
+    restricted = T.restricted
+    for v in range(vp_hex.shape[0]):
+        if vp_hex[v] > 0 and control[v] == GERMAN and restricted[v] == 0:
             held = german_steps_in(S, T, v, -1)
-            w = params[P_TOWN] * T.vp_hex[v] / (1.0 + 0.5 * held)
+            w = params[P_TOWN] * vp_hex[v] / (1.0 + 0.5 * held)
             if params[P_SOV_MASS] > 0:
                 need = params[P_SOV_MASS] * (1.0 + held)
                 have = soviet_steps_near(S, T, v, mover, 2)
@@ -147,16 +158,18 @@ def soviet_targets(S, T, params, tw, tv, mover: int) -> int:
 def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params, germans, ng: int) -> float:
     """Where a Soviet unit should stop (`germans`: the German units' hexes, `hexes_of`)."""
     s = 0.0
+    dist = T.dist
+    ger_occ = S.occ[GERMAN]
     # German-held towns and FLs, nearer and weaker held is better; an empty one is taken by
     # entering it.
     assault = False
     for j in range(nt):
         v = tv[j]
-        d = T.dist[h, v]
+        d = dist[h, v]
         s += tw[j] / (1.0 + d)
-        if d == 0 and S.occ[GERMAN, v] == 0:
+        if d == 0 and ger_occ[v] == 0:
             s += tw[j] * 2.0
-        elif d == 1 and S.occ[GERMAN, v] > 0:
+        elif d == 1 and ger_occ[v] > 0:
             assault = True       # next to a held town: a place to attack it from
             s += tw[j]
     dg = nearest_of(T, h, germans, ng)
@@ -185,8 +198,11 @@ def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params, germans, ng:
             s += params[P_STACK]
     if T.u_class[u] == ARTILLERY:
         partner = False
-        for v in range(T.u_side.shape[0]):
-            if v != u and S.u_hex[v] == h and T.u_side[v] == SOVIET and T.u_class[v] != ARTILLERY:
+        u_side = T.u_side
+        u_class = T.u_class
+        u_hex = S.u_hex
+        for v in range(u_side.shape[0]):
+            if v != u and u_hex[v] == h and u_side[v] == SOVIET and u_class[v] != ARTILLERY:
                 partner = True
         if not partner:
             s -= 6.0       # 13.2: artillery alone is easy prey
@@ -198,10 +214,14 @@ def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params, germans, ng:
 @njit(cache=True)
 def german_steps_in(S, T, h: int, skip: int) -> int:
     """German mobile steps in hex `h`, unit `skip` not counted."""
+    u_side = T.u_side
+    u_class = T.u_class
+    u_hex = S.u_hex
+    u_steps = S.u_steps
     total = 0
-    for v in range(T.u_side.shape[0]):
-        if v != skip and S.u_hex[v] == h and T.u_side[v] == GERMAN and T.u_class[v] != STATIC:
-            total += S.u_steps[v]
+    for v in range(u_side.shape[0]):
+        if v != skip and u_hex[v] == h and u_side[v] == GERMAN and u_class[v] != STATIC:
+            total += u_steps[v]
     return total
 
 
@@ -222,14 +242,22 @@ def german_goal(S, T, u: int, params) -> int:
         return -1
     best = -1
     best_d = 1.0e9
-    for v in range(T.vp_hex.shape[0]):
-        if not hold_hex(T, v, params) or S.occ[SOVIET, v] > 0:
+    vp_hex = T.vp_hex
+    restricted = T.restricted
+    west_dist = T.west_dist
+    is_fl = T.is_fl
+    dist = T.dist
+    sov_occ = S.occ[SOVIET]
+    radius = params[P_HOLD_RADIUS]
+    for v in range(vp_hex.shape[0]):
+        # hold_hex(T, v, params), written out
+        if vp_hex[v] <= 0 or restricted[v] != 0 or west_dist[v] > radius or sov_occ[v] > 0:
             continue
-        need = params[P_HOLD_STEPS] * (2.0 if T.is_fl[v] == 1 else 1.0)
+        need = params[P_HOLD_STEPS] * (2.0 if is_fl[v] == 1 else 1.0)
         have = german_steps_in(S, T, v, u)
         if have >= need:
             continue
-        d = T.dist[x, v] - 2.0 * T.vp_hex[v]
+        d = dist[x, v] - 2.0 * vp_hex[v]
         if d < best_d:
             best_d = d
             best = v
@@ -246,14 +274,24 @@ def threatened_hold(S, T, params) -> int:
     the spare German line stood idle in the west while the Soviets took towns one by one)."""
     best = -1
     most = params[P_RESERVE] - 1.0
-    for v in range(T.vp_hex.shape[0]):
-        if not hold_hex(T, v, params) or S.control[v] != GERMAN:
+    u_side = T.u_side
+    u_hex = S.u_hex
+    u_steps = S.u_steps
+    dist = T.dist
+    control = S.control
+    vp_hex = T.vp_hex
+    restricted = T.restricted
+    west_dist = T.west_dist
+    radius = params[P_HOLD_RADIUS]
+    for v in range(vp_hex.shape[0]):
+        # hold_hex(T, v, params), written out
+        if vp_hex[v] <= 0 or restricted[v] != 0 or west_dist[v] > radius or control[v] != GERMAN:
             continue
         threat = 0
-        for w in range(T.u_side.shape[0]):
-            y = S.u_hex[w]
-            if y >= 0 and T.u_side[w] == SOVIET and T.dist[v, y] <= 2:
-                threat += S.u_steps[w]
+        for w in range(u_side.shape[0]):
+            y = u_hex[w]
+            if y >= 0 and u_side[w] == SOVIET and dist[v, y] <= 2:
+                threat += u_steps[w]
         if threat > most:
             most = threat
             best = v
@@ -321,35 +359,47 @@ def crt_edge(T, col: int) -> float:
 
 
 @njit(cache=True)
-def bank_risk(S, T, u: int, h: int, steps_map) -> bool:
+def bank_risk(S, T, u: int, h: int, steps_map, memo) -> bool:
     """Whether the path to `h` (S.prev, from the engine's reach of this unit) crosses a river
     at a die roll's cost (12.3: not in frost, not into or out of a town or FL) and then runs
     through a hex where the unit could not stay: a bad roll leaves it short of MP (12.2) on
     the bank or further on, overstacked (6.0).
-    `steps_map`: the stacking steps of every hex for `u` (zoc.stack_map)."""
+    `steps_map`: the stacking steps of every hex for `u` (zoc.stack_map).  `memo` (zeroed for
+    each unit's reach): per hex 1 + 2 (a paying crossing on the way to it) + 4 (a hex before it
+    where the unit could not stay, after a crossing): the paths form a tree (S.prev), so each
+    hex is worked out once for all the destinations behind it."""
     if S.g[G_WEATHER] == FROST:
         return False
     start = S.u_hex[u]
-    path = S.work[2]
+    stack = S.work[2]
+    prev = S.prev
+    nbr = T.neighbours
+    river = T.river
+    terrain = T.terrain
     n = 0
     b = h
-    while b != start and b >= 0 and n < 64:
-        path[n] = b
+    while b != start and b >= 0 and memo[b] == 0:
+        stack[n] = b
         n += 1
-        b = S.prev[b]
+        b = prev[b]
     crossed = False
-    here = start
+    risky = False
+    if b != start and b >= 0:
+        crossed = (memo[b] & 2) != 0
+        risky = (memo[b] & 4) != 0
+    here = b
     for i in range(n - 1, -1, -1):
-        nxt = path[i]
+        nxt = stack[i]
         for d in range(6):
-            if T.neighbours[here, d] == nxt and T.river[here, d] > 0:
-                if not (T.terrain[here] == TOWN or T.terrain[here] == FL or T.terrain[nxt] == TOWN
-                        or T.terrain[nxt] == FL):
+            if nbr[here, d] == nxt and river[here, d] > 0:
+                if not (terrain[here] == TOWN or terrain[here] == FL or terrain[nxt] == TOWN
+                        or terrain[nxt] == FL):
                     crossed = True
         if crossed and here != start and not fits_stack(S, T, u, here, steps_map):
-            return True
+            risky = True
+        memo[nxt] = 1 + (2 if crossed else 0) + (4 if risky else 0)
         here = nxt
-    return False
+    return risky
 
 
 @njit(cache=True)
@@ -367,8 +417,11 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
         nt = soviet_targets(S, T, params, tw, tv, opts[0, 2] if kind == MOVE_TO else opts[0, 0])
         ng = hexes_of(S, T, GERMAN, germans)
     steps_map = S.work[0]
+    memo = S.work[3]
     if kind == MOVE_TO and n > 0:
         stack_map(S, T, opts[0, 2], steps_map)      # every row moves the same unit
+        for h in range(memo.shape[0]):
+            memo[h] = 0
     if side == GERMAN and n > 0 and (kind == MOVE_TO or kind == ADVANCE or kind == RETREAT):
         u0 = opts[0, 2] if kind == MOVE_TO else opts[0, 1] if kind == RETREAT else -1
         if kind == RETREAT and opts[0, 3] != GERMAN:
@@ -402,7 +455,7 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             if h >= 0:
                 if h == S.u_hex[u] and not fits_stack(S, T, u, h, steps_map):
                     score -= 1.0e4      # 3.2(5), 6.0: the set-up overstack must be gone
-                elif bank_risk(S, T, u, h, steps_map):
+                elif bank_risk(S, T, u, h, steps_map, memo):
                     score -= 50.0
         elif kind == ATTACK:
             if opts[i, 0] < 0:

@@ -291,9 +291,12 @@ def can_exit(S, T, u: int, mf: int) -> int:
     if T.u_side[u] != SOVIET:
         return -1
     best = -1
-    for h in range(T.neighbours.shape[0]):
-        if T.exit_hex[h] == 1 and S.mp[h] + T.k[K_EXIT_COST] <= mf:
-            if best < 0 or S.mp[h] < S.mp[best]:
+    exit_hex = T.exit_hex
+    mp = S.mp
+    cost = T.k[K_EXIT_COST]
+    for h in range(exit_hex.shape[0]):
+        if exit_hex[h] == 1 and mp[h] + cost <= mf:
+            if best < 0 or mp[h] < mp[best]:
                 best = h
     return best
 

@@ -83,7 +83,7 @@ def new_state(t, seed: int, pk=(0, 0), pp=None, decisions: Decisions | None = No
         mark=np.zeros(n, dtype=np.int32),
         buf=np.zeros((4, 64), dtype=np.int32),
         hx=np.zeros((2, n), dtype=np.int32),       # the engine's per-hex scratch (stacking map, KG counts)
-        work=np.zeros((3, n), dtype=np.int32),     # the players' scratch (heuristic.py)
+        work=np.zeros((4, n), dtype=np.int32),     # the players' scratch (heuristic.py)
         pk=np.asarray(pk, dtype=np.int64),
         pp=(np.asarray(pp, dtype=np.float64) if pp is not None else np.zeros((2, N_PARAMS), dtype=np.float64)),
     )

@@ -164,6 +164,20 @@ def refresh_lines(S, T) -> None:
 
 
 @njit(cache=True)
+def refresh_moving(S, T, side: int) -> None:
+    """`refresh_lines` for a decision inside `side`'s movement segment.  A German move makes the
+    Soviet supply map stale, but no rule and no player reads it before the segment ends
+    (8.1 reads supply for Soviet units only; the German heuristic reads C&C), so in German
+    movement it is traced once, by `end_segment`, not after every German move (the same map:
+    it depends only on where the units stand).  Soviet moves: both maps, as always."""
+    if side == SOVIET or S.g[G_WEATHER] != S.g[G_TRACE_WEATHER]:
+        refresh_lines(S, T)
+    elif S.g[G_STALE_CC] == 1:
+        trace(S, T, GERMAN, S.cc)
+        S.g[G_STALE_CC] = 0
+
+
+@njit(cache=True)
 def stack_steps(S, T, side: int, h: int, artillery: bool) -> int:
     """Steps of `side` in hex `h` that count for stacking (6.0: garrisons and markers count
     nothing); Soviet artillery apart from the rest (6.2)."""
