@@ -27,6 +27,9 @@ from simulator.rulesets.first_panzer_army.consts import (
     GERMAN,
     JOIN,
     K_EXIT_MAX,
+    K_GER_STACK,
+    K_SOV_ART_STACK,
+    K_SOV_STACK,
     K_TURNS,
     KG_PLACE,
     LOSS,
@@ -47,7 +50,7 @@ from simulator.rulesets.first_panzer_army.consts import (
     TOWN,
 )
 from simulator.rulesets.first_panzer_army.state import G_EXITS, G_TURN, G_WEATHER
-from simulator.rulesets.first_panzer_army.zoc import fits_stack, stack_map
+from simulator.rulesets.first_panzer_army.zoc import stack_map
 
 (P_SOV_MIN_COL, P_GER_MIN_COL, P_WEST, P_TOWN, P_EXIT_TURN, P_CAS, P_SCREEN, P_HOLD_RADIUS, P_HOLD_STEPS, P_GOAL,
  P_CC, P_DANGER, P_ATTACK_EDGE, P_SOV_DANGER, P_STACK, P_SOV_MASS, P_RESERVE) = range(17)
@@ -156,59 +159,14 @@ def soviet_targets(S, T, params, tw, tv, mover: int) -> int:
 
 @njit(cache=True)
 def soviet_hex_value(S, T, h: int, u: int, tw, tv, nt: int, params, germans, ng: int) -> float:
-    """Where a Soviet unit should stop (`germans`: the German units' hexes, `hexes_of`)."""
-    s = 0.0
-    dist = T.dist
-    ger_occ = S.occ[GERMAN]
-    # German-held towns and FLs, nearer and weaker held is better; an empty one is taken by
-    # entering it.
-    assault = False
-    for j in range(nt):
-        v = tv[j]
-        d = dist[h, v]
-        s += tw[j] / (1.0 + d)
-        if d == 0 and ger_occ[v] == 0:
-            s += tw[j] * 2.0
-        elif d == 1 and ger_occ[v] > 0:
-            assault = True       # next to a held town: a place to attack it from
-            s += tw[j]
-    dg = nearest_of(T, h, germans, ng)
-    s -= params[P_SCREEN] * 0.3 * dg
-    if T.vp_hex[h] > 0 and S.control[h] == SOVIET and dg <= 10:
-        # 3.3: the last unit to move through a town holds it; the Germans move last each turn,
-        # so a town within their reach is kept at the end only by standing in it.
-        mates = S.occ[SOVIET, h] - (1 if S.u_hex[u] == h else 0)
-        if mates == 0:
-            s += params[P_TOWN] * T.vp_hex[h] * S.g[G_TURN] / T.k[K_TURNS]
-    # Close the pocket from the west and south: between the Germans and their C&C edges.
-    if dg <= 2 and S.cc[h] == 1:
-        s += params[P_SCREEN]
-    if S.supply[h] == 1:
-        s += 1.0
-    # Powerful but brittle (dev notes): a unit alone next to German masses is easy prey; a
-    # stack shares the threat and absorbs exchanges.
-    threat = S.zoc[GERMAN, h]
-    if threat > 0 and T.vp_hex[h] == 0:
-        mates = S.occ[SOVIET, h]
-        if S.u_hex[u] == h:
-            mates -= 1
-        if not assault:
-            s -= params[P_SOV_DANGER] * threat / (1.0 + mates)
-        if mates > 0:
-            s += params[P_STACK]
-    if T.u_class[u] == ARTILLERY:
-        partner = False
-        u_side = T.u_side
-        u_class = T.u_class
-        u_hex = S.u_hex
-        for v in range(u_side.shape[0]):
-            if v != u and u_hex[v] == h and u_side[v] == SOVIET and u_class[v] != ARTILLERY:
-                partner = True
-        if not partner:
-            s -= 6.0       # 13.2: artillery alone is easy prey
-    if (T.u_flags[u] & F_CORPS) != 0 and S.g[G_TURN] >= params[P_EXIT_TURN] and S.g[G_EXITS] < T.k[K_EXIT_MAX]:
-        s -= 2.0 * T.exit_dist[h]
-    return s
+    """Where a Soviet unit should stop (`germans`: the German units' hexes, `hexes_of`):
+    German-held towns and FLs, nearer and weaker held better (an empty one is taken by entering
+    it); late in the game, standing in a taken town the Germans could retake (3.3: they move
+    last); closing the pocket from the west and south (`screen_weight`); in supply; powerful
+    but brittle (dev notes): alone next to German masses is easy prey, a stack shares the
+    threat; artillery never alone (13.2); corps toward the exits from `exit_turn` (4.1).
+    The arithmetic is `move_to_scores`'s (one row, no path or stacking terms)."""
+    return _value(S, T, h, u, SOVIET, params, tw, tv, nt, germans, ng, -1)
 
 
 @njit(cache=True)
@@ -320,31 +278,11 @@ def empties_town(S, T, u: int, frm: int) -> bool:
 @njit(cache=True)
 def german_hex_value(S, T, h: int, u: int, goal: int, params) -> float:
     """Where a German unit should stop: at the town or FL it is sent to hold (`german_goal`),
-    else in the west near the relief; in C&C; retaking empty towns; away from Soviet masses
-    unless the hex is a town or FL it holds."""
-    s = 0.0
-    turn = S.g[G_TURN]
-    if goal >= 0:
-        s -= params[P_GOAL] * T.dist[h, goal]
-        if h == goal:
-            s += 4.0
-    else:
-        over = T.west_dist[h] - params[P_HOLD_RADIUS]
-        if over > 0:
-            s -= params[P_WEST] * over
-    s += params[P_CC] * S.cc[h]
-    if T.vp_hex[h] > 0 and S.occ[GERMAN, h] == 0:
-        # Entering an empty town takes it back (3.3); worth most on the last turn.
-        gain = T.vp_hex[h] if S.control[h] == SOVIET else 0.5 * T.vp_hex[h]
-        if S.cc[h] == 0:
-            gain -= 1.0          # 4.1: a German town out of C&C still scores 1
-        s += params[P_TOWN] * gain * (0.5 + 0.5 * turn / T.k[K_TURNS])
-    elif T.vp_hex[h] == 0:
-        threat = S.zoc[SOVIET, h]
-        if S.cc[h] == 0:
-            threat *= 2
-        s -= params[P_DANGER] * threat
-    return s
+    else in the west near the relief; in C&C; retaking empty towns (3.3; worth most on the
+    last turn; 4.1: a German town out of C&C still scores 1); away from Soviet masses unless
+    the hex is a town or FL (doubled out of C&C).  The arithmetic is `move_to_scores`'s."""
+    return _value(S, T, h, u, GERMAN, params, np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64), 0,
+                  S.work[1], 0, goal)
 
 
 @njit(cache=True)
@@ -359,47 +297,174 @@ def crt_edge(T, col: int) -> float:
 
 
 @njit(cache=True)
-def bank_risk(S, T, u: int, h: int, steps_map, memo) -> bool:
-    """Whether the path to `h` (S.prev, from the engine's reach of this unit) crosses a river
-    at a die roll's cost (12.3: not in frost, not into or out of a town or FL) and then runs
-    through a hex where the unit could not stay: a bad roll leaves it short of MP (12.2) on
-    the bank or further on, overstacked (6.0).
-    `steps_map`: the stacking steps of every hex for `u` (zoc.stack_map).  `memo` (zeroed for
-    each unit's reach): per hex 1 + 2 (a paying crossing on the way to it) + 4 (a hex before it
-    where the unit could not stay, after a crossing): the paths form a tree (S.prev), so each
-    hex is worked out once for all the destinations behind it."""
-    if S.g[G_WEATHER] == FROST:
-        return False
-    start = S.u_hex[u]
-    stack = S.work[2]
+def _value(S, T, h: int, u: int, side: int, params, tw, tv, nt: int, germans, ng: int, goal: int) -> float:
+    """One hex's value for unit `u` (`move_to_scores` on one row, without the path terms)."""
+    row = np.zeros((1, 4), dtype=np.int32)
+    row[0, 0] = h
+    row[0, 2] = u
+    out = np.zeros(1, dtype=np.float64)
+    move_to_scores(S, T, row, 1, side, params, tw, tv, nt, germans, ng, goal, S.work[0], S.work[3], out, False)
+    return out[0]
+
+
+@njit(cache=True)
+def move_to_scores(S, T, opts, n: int, side: int, params, tw, tv, nt: int, germans, ng: int, goal: int,
+                   steps_map, memo, out, paths: bool) -> None:
+    """The MOVE_TO rows' scores into `out`: `soviet_hex_value` / `german_hex_value` of each
+    destination and, if `paths`, less 0.001 an MP, less 1e4 for staying overstacked (3.2(5),
+    6.0) or 50 for a bank risk: a path that crosses a river at a die roll's cost (12.3: not in
+    frost, not into or out of a town or FL) and then runs through a hex where the unit could
+    not stay, where a bad roll leaves it short of MP (12.2), overstacked (6.0).  `memo` (zeroed
+    for each unit's reach): per hex 1 + 2 (a paying crossing on the way to it) + 4 (a hex before
+    it where the unit could not stay, after a crossing); the paths form a tree (S.prev), so each
+    hex is worked out once for all the destinations behind it.  The same arithmetic as those functions, written out in one loop over the
+    rows with every array read once: each field read from the state or tables costs an atomic
+    reference count (numba's StructRef) and a helper taking arrays is not inlined cheaply
+    (issue 22), and this loop runs ~150 rows a move, ~700 moves a game."""
+    if n == 0:
+        return
+    u = opts[0, 2]               # every row moves the same unit
+    dist = T.dist
+    vp_hex = T.vp_hex
+    control = S.control
+    cc = S.cc
+    supply = S.supply
+    ger_occ = S.occ[GERMAN]
+    sov_occ = S.occ[SOVIET]
+    ger_zoc = S.zoc[GERMAN]
+    sov_zoc = S.zoc[SOVIET]
+    west_dist = T.west_dist
+    exit_dist = T.exit_dist
+    u_hex = S.u_hex
+    u_side = T.u_side
+    u_class = T.u_class
     prev = S.prev
     nbr = T.neighbours
     river = T.river
     terrain = T.terrain
-    n = 0
-    b = h
-    while b != start and b >= 0 and memo[b] == 0:
-        stack[n] = b
-        n += 1
-        b = prev[b]
-    crossed = False
-    risky = False
-    if b != start and b >= 0:
-        crossed = (memo[b] & 2) != 0
-        risky = (memo[b] & 4) != 0
-    here = b
-    for i in range(n - 1, -1, -1):
-        nxt = stack[i]
-        for d in range(6):
-            if nbr[here, d] == nxt and river[here, d] > 0:
-                if not (terrain[here] == TOWN or terrain[here] == FL or terrain[nxt] == TOWN
-                        or terrain[nxt] == FL):
-                    crossed = True
-        if crossed and here != start and not fits_stack(S, T, u, here, steps_map):
-            risky = True
-        memo[nxt] = 1 + (2 if crossed else 0) + (4 if risky else 0)
-        here = nxt
-    return risky
+    stack = S.work[2]
+    turn = S.g[G_TURN]
+    turns = T.k[K_TURNS]
+    exits = S.g[G_EXITS]
+    exit_max = T.k[K_EXIT_MAX]
+    frost = S.g[G_WEATHER] == FROST
+    here = u_hex[u]
+    corps = (T.u_flags[u] & F_CORPS) != 0
+    artillery = u_class[u] == ARTILLERY
+    # fits_stack(S, T, u, x, steps_map), written out
+    static = u_class[u] == STATIC
+    steps_u = S.u_steps[u]
+    if side == GERMAN:
+        limit = T.k[K_GER_STACK]
+    else:
+        limit = T.k[K_SOV_ART_STACK] if artillery else T.k[K_SOV_STACK]
+    for i in range(n):
+        h = opts[i, 0]
+        if h < 0:          # 4.1: a corps' exit scores for good, up to the four that count
+            out[i] = (1.0e6 if corps and exits < exit_max else -1.0e6) - 0.001 * opts[i, 1]
+            continue
+        s = 0.0
+        if side == SOVIET:
+            # soviet_hex_value(S, T, h, u, tw, tv, nt, params, germans, ng)
+            assault = False
+            for j in range(nt):
+                v = tv[j]
+                d = dist[h, v]
+                s += tw[j] / (1.0 + d)
+                if d == 0 and ger_occ[v] == 0:
+                    s += tw[j] * 2.0
+                elif d == 1 and ger_occ[v] > 0:
+                    assault = True
+                    s += tw[j]
+            dg = 1 << 20
+            for j in range(ng):
+                dd = dist[h, germans[j]]
+                if dd < dg:
+                    dg = dd
+            s -= params[P_SCREEN] * 0.3 * dg
+            if vp_hex[h] > 0 and control[h] == SOVIET and dg <= 10:
+                mates = sov_occ[h] - (1 if here == h else 0)
+                if mates == 0:
+                    s += params[P_TOWN] * vp_hex[h] * turn / turns
+            if dg <= 2 and cc[h] == 1:
+                s += params[P_SCREEN]
+            if supply[h] == 1:
+                s += 1.0
+            threat = ger_zoc[h]
+            if threat > 0 and vp_hex[h] == 0:
+                mates = sov_occ[h]
+                if here == h:
+                    mates -= 1
+                if not assault:
+                    s -= params[P_SOV_DANGER] * threat / (1.0 + mates)
+                if mates > 0:
+                    s += params[P_STACK]
+            if artillery:
+                partner = False
+                for v in range(u_side.shape[0]):
+                    if v != u and u_hex[v] == h and u_side[v] == SOVIET and u_class[v] != ARTILLERY:
+                        partner = True
+                if not partner:
+                    s -= 6.0
+            if corps and turn >= params[P_EXIT_TURN] and exits < exit_max:
+                s -= 2.0 * exit_dist[h]
+        else:
+            # german_hex_value(S, T, h, u, goal, params)
+            if goal >= 0:
+                s -= params[P_GOAL] * dist[h, goal]
+                if h == goal:
+                    s += 4.0
+            else:
+                over = west_dist[h] - params[P_HOLD_RADIUS]
+                if over > 0:
+                    s -= params[P_WEST] * over
+            s += params[P_CC] * cc[h]
+            if vp_hex[h] > 0 and ger_occ[h] == 0:
+                gain = vp_hex[h] if control[h] == SOVIET else 0.5 * vp_hex[h]
+                if cc[h] == 0:
+                    gain -= 1.0
+                s += params[P_TOWN] * gain * (0.5 + 0.5 * turn / turns)
+            elif vp_hex[h] == 0:
+                threat = sov_zoc[h]
+                if cc[h] == 0:
+                    threat *= 2
+                s -= params[P_DANGER] * threat
+        if not paths:
+            out[i] = s
+            continue
+        s -= 0.001 * opts[i, 1]
+        if h == here and not (static or steps_map[h] <= limit):
+            s -= 1.0e4
+            out[i] = s
+            continue
+        # bank_risk(S, T, u, h, steps_map, memo), written out
+        risky = False
+        if not frost:
+            m = 0
+            b = h
+            while b != here and b >= 0 and memo[b] == 0:
+                stack[m] = b
+                m += 1
+                b = prev[b]
+            crossed = False
+            if b != here and b >= 0:
+                crossed = (memo[b] & 2) != 0
+                risky = (memo[b] & 4) != 0
+            x = b
+            for k in range(m - 1, -1, -1):
+                nxt = stack[k]
+                for d in range(6):
+                    if nbr[x, d] == nxt and river[x, d] > 0:
+                        if not (terrain[x] == TOWN or terrain[x] == FL or terrain[nxt] == TOWN
+                                or terrain[nxt] == FL):
+                            crossed = True
+                if crossed and x != here and not (static or steps_map[x] + steps_u <= limit):
+                    risky = True
+                memo[nxt] = 1 + (2 if crossed else 0) + (4 if risky else 0)
+                x = nxt
+        if risky:
+            s -= 50.0
+        out[i] = s
 
 
 @njit(cache=True)
@@ -428,6 +493,9 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             u0 = -1
         if u0 >= 0:
             goal = german_goal(S, T, u0, params)
+    scores = np.empty(n if kind == MOVE_TO else 0, dtype=np.float64)
+    if kind == MOVE_TO:
+        move_to_scores(S, T, opts, n, side, params, tw, tv, nt, germans, ng, goal, steps_map, memo, scores, True)
     for i in range(n):
         score = 0.0
         if kind == ORDER:
@@ -442,21 +510,7 @@ def best_option(kind: int, opts, n: int, S, T, side: int, params) -> int:
             if score > 0:
                 score -= 0.001 * i
         elif kind == MOVE_TO:
-            h = opts[i, 0]
-            u = opts[i, 2]
-            if h < 0:          # 4.1: a corps' exit scores for good, up to the four that count
-                scores = (T.u_flags[u] & F_CORPS) != 0 and S.g[G_EXITS] < T.k[K_EXIT_MAX]
-                score = 1.0e6 if scores else -1.0e6
-            elif side == SOVIET:
-                score = soviet_hex_value(S, T, h, u, tw, tv, nt, params, germans, ng)
-            else:
-                score = german_hex_value(S, T, h, u, goal, params)
-            score -= 0.001 * opts[i, 1]
-            if h >= 0:
-                if h == S.u_hex[u] and not fits_stack(S, T, u, h, steps_map):
-                    score -= 1.0e4      # 3.2(5), 6.0: the set-up overstack must be gone
-                elif bank_risk(S, T, u, h, steps_map, memo):
-                    score -= 50.0
+            score = scores[i]     # move_to_scores
         elif kind == ATTACK:
             if opts[i, 0] < 0:
                 score = 0.0

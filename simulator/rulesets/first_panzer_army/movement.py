@@ -47,7 +47,14 @@ from simulator.rulesets.first_panzer_army.state import (
     G_VIOLATION,
     G_WEATHER,
 )
-from simulator.rulesets.first_panzer_army.zoc import enemy_in, ezoc, log, place, stack_steps, zoc_active
+from simulator.rulesets.first_panzer_army.zoc import (
+    enemy_in,
+    ezoc,
+    log,
+    place,
+    stack_steps,
+    zoc_active,
+)
 
 INF = 1 << 20
 
