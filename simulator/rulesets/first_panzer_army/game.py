@@ -17,6 +17,7 @@ from simulator.rulesets.first_panzer_army.combat import (
     stand_fast_blocks,
 )
 from simulator.rulesets.first_panzer_army.consts import (
+    ARTILLERY,
     ATTACK,
     ELIMINATED,
     EV_AIR,
@@ -96,7 +97,6 @@ from simulator.rulesets.first_panzer_army.state import (
 )
 from simulator.rulesets.first_panzer_army.zoc import (
     ezoc,
-    fits_stack,
     log,
     place,
     refresh_lines,
@@ -294,15 +294,36 @@ def kg_phase(S, T) -> None:
     for x in range(n):
         near[x] = 0
         contact[x] = 0
+    ring = S.buf[0]
     for u in range(u_side.shape[0]):
         y = u_hex[u]
         if y < 0 or u_side[u] != GERMAN or u_class[u] == STATIC:
             continue
         touching = sov_zoc[y] > 0
-        for x in range(n):
+        # the hexes within 2 of y, each once (the hexes x with dist[x, y] <= 2)
+        m = 1
+        ring[0] = y
+        for d in range(6):
+            a = nbr[y, d]
+            if a < 0:
+                continue
+            for e in range(-1, 6):
+                x = a if e < 0 else nbr[a, e]
+                if x < 0:
+                    continue
+                seen = False
+                for j in range(m):
+                    if ring[j] == x:
+                        seen = True
+                        break
+                if not seen:
+                    ring[m] = x
+                    m += 1
+        for j in range(m):
+            x = ring[j]
             if dist[x, y] <= 1:
                 near[x] += 1
-            if touching and dist[x, y] <= 2:
+            if touching:
                 contact[x] += 1
     for i in range(kg_hex.shape[0]):
         k = 0
@@ -389,8 +410,15 @@ def destinations(S, T, u: int, mf: int) -> int:
     mp = S.mp
     opts = S.opts
     here = S.u_hex[u]
+    # fits_stack(S, T, u, h, steps) written out: its field reads cost a reference count a hex
+    static = T.u_class[u] == STATIC
+    if T.u_side[u] == GERMAN:
+        limit = T.k[K_GER_STACK]
+    else:
+        limit = T.k[K_SOV_ART_STACK] if T.u_class[u] == ARTILLERY else T.k[K_SOV_STACK]
+    limit -= S.u_steps[u]
     for h in range(mp.shape[0]):
-        if mp[h] < INF and k < MAX_OPTIONS - 1 and (h == here or fits_stack(S, T, u, h, steps)):
+        if mp[h] < INF and k < MAX_OPTIONS - 1 and (h == here or static or steps[h] <= limit):
             k = put_option(opts, k, h, mp[h], u, 0)
     return k
 
