@@ -142,7 +142,9 @@ def soviet_targets(S, T, params, tw, tv, mover: int) -> int:
     vp_hex = T.vp_hex
     control = S.control
     restricted = T.restricted
-    for v in range(vp_hex.shape[0]):
+    vp_list = T.vp_list
+    for i in range(vp_list.shape[0]):
+        v = vp_list[i]
         if vp_hex[v] > 0 and control[v] == GERMAN and restricted[v] == 0:
             held = german_steps_in(S, T, v, -1)
             w = params[P_TOWN] * vp_hex[v] / (1.0 + 0.5 * held)
@@ -207,7 +209,9 @@ def german_goal(S, T, u: int, params) -> int:
     dist = T.dist
     sov_occ = S.occ[SOVIET]
     radius = params[P_HOLD_RADIUS]
-    for v in range(vp_hex.shape[0]):
+    vp_list = T.vp_list
+    for j in range(vp_list.shape[0]):
+        v = vp_list[j]
         # hold_hex(T, v, params), written out
         if vp_hex[v] <= 0 or restricted[v] != 0 or west_dist[v] > radius or sov_occ[v] > 0:
             continue
@@ -241,7 +245,9 @@ def threatened_hold(S, T, params) -> int:
     restricted = T.restricted
     west_dist = T.west_dist
     radius = params[P_HOLD_RADIUS]
-    for v in range(vp_hex.shape[0]):
+    vp_list = T.vp_list
+    for j in range(vp_list.shape[0]):
+        v = vp_list[j]
         # hold_hex(T, v, params), written out
         if vp_hex[v] <= 0 or restricted[v] != 0 or west_dist[v] > radius or control[v] != GERMAN:
             continue

@@ -19,6 +19,8 @@ T = struct_of_arrays("T", module=__name__, fields=[
     # map
     "neighbours", "dist", "terrain", "river", "src_supply", "src_cc", "entry", "exit_hex", "restricted",
     "fpa_col", "vp_hex", "is_fl", "start_control",
+    # the town and FL hexes (vp_hex > 0) in hex order: loops over them, not the whole map
+    "vp_list",
     # read-only helpers for players: hexes to the nearest German entry hex and Soviet exit hex
     "west_dist", "exit_dist",
     # units (every counter of the situation, set-up first, then reinforcements)
@@ -254,6 +256,7 @@ def build(sit: FPASituation) -> T:
         src_supply=hexes_of(edges["soviet_supply"]["hexes"]), src_cc=hexes_of(edges["german_cc"]["hexes"]),
         entry=hexes_of(edges["german_entry"]["hexes"]), exit_hex=hexes_of(exit_labels),
         restricted=hexes_of(regions["soviet_restricted"]["hexes"]), fpa_col=fpa_col, vp_hex=vp_hex, is_fl=is_fl,
+        vp_list=np.flatnonzero(vp_hex > 0).astype(np.int64),
         start_control=start_control, west_dist=west_dist, exit_dist=exit_dist,
         u_side=u_side, u_class=u_class, u_flags=u_flags, u_max=u_max, u_att=u_att, u_def=u_def, u_setup=u_setup,
         u_exact=u_exact, u_entry=u_entry, u_vp=u_vp,
