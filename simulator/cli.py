@@ -406,9 +406,12 @@ def _run_situation(summary: dict):
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from simulator.bench import run_bench
-    from simulator.situation import builtin_situations
+    from simulator.situation import builtin_situations, ruleset_situations
 
-    situations = args.situations or [p.stem for p in builtin_situations()]
+    # Every built-in situation: situations/*.toml by id, and those in a ruleset's own folder
+    # (First Panzer Army, PanzerBlitz v2) by path.
+    situations = args.situations or ([p.stem for p in builtin_situations()]
+                                     + [str(p) for p in ruleset_situations()])
     run_bench(situations, args.games, Path(args.out), workers=args.workers, python_games=args.python_games,
               python_timeout=args.python_timeout, first_result=None if args.no_first_result else situations[0])
     return 0
@@ -579,7 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bench", help="measure games per second per situation (1 and all workers), against the "
                                      "floor and pure Python; memory and time to the first result")
     s.add_argument("--games", type=int, default=200, metavar="N", help="timed games a situation and worker count (default 200)")
-    s.add_argument("--situations", nargs="+", metavar="ID", help="built-in ids (default: all)")
+    s.add_argument("--situations", nargs="+", metavar="ID", help="built-in ids or situation files (default: every "
+                                                                 "built-in situation, the other rulesets' folders included)")
     s.add_argument("--out", default="bench/results.csv", help="CSV to write; a .json with the run's machine "
                                                               "and targets goes beside it (default bench/results.csv)")
     s.add_argument("--workers", type=int, metavar="K", help="workers of the parallel measure (default: one per CPU)")
