@@ -366,8 +366,11 @@ def move_to_scores(S, T, opts, n: int, side: int, params, tw, tv, nt: int, germa
         limit = T.k[K_SOV_ART_STACK] if artillery else T.k[K_SOV_STACK]
     for i in range(n):
         h = opts[i, 0]
-        if h < 0:          # 4.1: a corps' exit scores for good, up to the four that count
-            out[i] = (1.0e6 if corps and exits < exit_max else -1.0e6) - 0.001 * opts[i, 1]
+        if h < 0:
+            # 4.1: a corps' exit scores for good, up to the four that count, but takes it out
+            # of the fight: only from `exit_turn` (replays: three tank corps left on turn 1).
+            scores = corps and exits < exit_max and turn >= params[P_EXIT_TURN]
+            out[i] = (1.0e6 if scores else -1.0e6) - 0.001 * opts[i, 1]
             continue
         s = 0.0
         if side == SOVIET:
