@@ -13,6 +13,8 @@ so the table follows any edit of the data:
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import sys
 import time
@@ -25,6 +27,7 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from simulator.rulesets.first_panzer_army import consts as c  # noqa: E402
 from simulator.rulesets.first_panzer_army.engine import play_games, prepare  # noqa: E402
 from simulator.rulesets.first_panzer_army.players import PLAYERS  # noqa: E402
 from simulator.situation import load_situation  # noqa: E402
@@ -71,9 +74,52 @@ def variants() -> dict[str, dict]:
     return out
 
 
-def play(overrides: dict | None, seeds) -> np.ndarray:
+BOARD = ROOT / "situations" / "rulesets" / "first-panzer-army" / "boards" / "board-fpa.json"
+
+# The town and FL set (map.md, "Towns"): the map's VP sites are not in the text.  A variant
+# re-marks hexes of the prepared tables (vp_hex, is_fl, terrain, start_control, vp_list) as the
+# generator would mark them: a dropped town becomes clear terrain, a promoted place a town
+# (1 VP) held by the Germans at the start, an FL demoted a town, a town promoted an FL (4 VP).
+PLACE_VARIANTS = {
+    "FLs: Ternopol only (Proskurov, Kamenets-Podolsky towns)": {"Proskurov": "town", "Kamenets-Podolsky": "town"},
+    "FLs: + Vinnitsa (its 3 hexes)": {"Vinnitsa": "fortified_locality"},
+    "3 western towns dropped (Gusyatin, Skala-Podolskaya, Gorodenka)":
+        {"Gusyatin": "clear", "Skala-Podolskaya": "clear", "Gorodenka": "clear"},
+    "3 western places made towns (Kopychintsy, Borshchev, Monastyriska)":
+        {"Kopychintsy": "town", "Borshchev": "town", "Monastyriska": "town"},
+}
+
+
+def replace_places(prep, kinds: dict[str, str]):
+    """`prep` with its tables re-marked per `kinds` (place name -> town / fortified_locality /
+    clear), as PLACE_VARIANTS says."""
+    places = json.loads(BOARD.read_text())["places"]
+    vic = prep.situation.ruleset.data["victory"]
+    t = prep.t
+    vp_hex, is_fl, terrain, control = t.vp_hex.copy(), t.is_fl.copy(), t.terrain.copy(), t.start_control.copy()
+    index = {lab: i for i, lab in enumerate(prep.labels)}
+    for name, kind in kinds.items():
+        for lab in places[name]["hexes"]:
+            h = index[lab]
+            if kind == "clear":
+                vp_hex[h], is_fl[h], terrain[h], control[h] = 0, 0, c.CLEAR, -1
+            else:
+                fl = kind == "fortified_locality"
+                vp_hex[h] = int(vic["fortified_locality_hex"] if fl else vic["town_hex"])
+                is_fl[h] = 1 if fl else 0
+                terrain[h] = c.FL if fl else c.TOWN
+                if control[h] < 0:
+                    control[h] = c.GERMAN      # OQ-FPA-9: every other town and FL starts German
+    t = t._replace(vp_hex=vp_hex, is_fl=is_fl, terrain=terrain, start_control=control,
+                   vp_list=np.flatnonzero(vp_hex > 0).astype(np.int64))
+    return dataclasses.replace(prep, t=t)
+
+
+def play(overrides: dict | None, seeds, places: dict | None = None) -> np.ndarray:
     sit = load_situation(SITUATION, overrides=overrides)
     prep = prepare(sit)
+    if places:
+        prep = replace_places(prep, places)
     players = {s: PLAYERS.spec(PLAYERS.default) for s in sit.side_names}
     games, _, _ = play_games(prep, seeds, players)
     return games["vp"].to_numpy()
@@ -108,8 +154,10 @@ def main() -> None:
     m, lo, hi = t_interval(base)
     rows = [f"| baseline (the data as they stand) | {m:.1f} [{lo:.1f}, {hi:.1f}] | — | {shares(base)} |"]
     effects = []
-    for name, sets in variants().items():
-        vp = play(sets, seeds)
+    runs = [(name, sets, None) for name, sets in variants().items()]
+    runs += [(name, None, kinds) for name, kinds in PLACE_VARIANTS.items()]
+    for name, sets, kinds in runs:
+        vp = play(sets, seeds, kinds)
         m, lo, hi = t_interval(vp)
         d, dlo, dhi = t_interval(vp - base)
         effects.append((abs(d), f"| {name} | {m:.1f} [{lo:.1f}, {hi:.1f}] | {d:+.1f} [{dlo:+.1f}, {dhi:+.1f}] | "
