@@ -2,7 +2,8 @@
 
 Plays the baseline and one variant per reconstructed value (each at the low and high end of the
 range docs/first-panzer-army/README.md gives it) on the same seeds with the default players,
-and prints a markdown table: mean Soviet VP with its 95 % t interval, the paired change against
+plus the town and FL set (PLACE_VARIANTS: hexes of the prepared tables re-marked), and prints
+a markdown table: mean Soviet VP with its 95 % t interval, the paired change against
 the baseline (same seeds) with its 95 % interval, and the Soviet win / draw / German win shares
 with Wilson intervals (FPA 4.3).  The variants are overrides, made from the data as it stands,
 so the table follows any edit of the data:

@@ -9,6 +9,7 @@ import pytest
 from simulator.rulesets.first_panzer_army import consts as c
 from simulator.rulesets.first_panzer_army import heuristic as hz
 from simulator.rulesets.first_panzer_army.engine import prepare
+from simulator.rulesets.first_panzer_army.movement import movement_factor, reachable
 from simulator.rulesets.first_panzer_army.players import PLAYERS
 from simulator.rulesets.first_panzer_army.state import G_TURN, G_WEATHER, N_PARAMS, new_state
 from simulator.rulesets.first_panzer_army.zoc import place, refresh_lines
@@ -180,3 +181,44 @@ def test_fpa_german_units_with_no_town_to_man_go_to_the_most_threatened_held_tow
     assert hz.german_goal(S, t, u, many) == H(prep, "0910")
     off[hz.P_HOLD_STEPS] = 0.0
     assert hz.german_goal(S, t, u, off) == -1
+
+
+def test_fpa_4_1_soviet_corps_leaves_the_map_only_from_exit_turn(prep, params):
+    """4.1: an exited corps scores 1 VP (four at most) but is out of the fight for good; the
+    heuristic takes the exit row only from `exit_turn` (replays: three guards tank/mech corps
+    left on turn 1) and, from then on, before any hex of the map."""
+    t = prep.t
+    u = U(prep, "4-gtc")
+    exit_turn = int(params[hz.P_EXIT_TURN])
+    for turn, wanted in ((1, False), (exit_turn - 1, False), (exit_turn, True), (8, True)):
+        S = position(prep, turn=turn, **{"4_gtc": "1228"})
+        reachable(S, t, u, movement_factor(S, t, u))      # the paths the rows are scored on
+        n = 0
+        for label in ("1228", "1227", "1127"):       # stay, or move along the south edge
+            S.opts[n, :] = (H(prep, label), 1, u, 0)
+            n += 1
+        S.opts[n, :] = (c.EXITED, 1, u, H(prep, "1228"))
+        n += 1
+        chosen = hz.best_option(c.MOVE_TO, S.opts, n, S, t, c.SOVIET, params)
+        assert (S.opts[chosen, 0] == c.EXITED) == wanted, turn
+
+
+def test_fpa_sensitivity_place_variants_re_mark_the_tables(prep):
+    """Issue 19 item 4: the town/FL-set rows of tools/fpa_sensitivity.py re-mark hexes as the
+    map generator would: a dropped town is clear with no VP, a demoted FL a 1-VP town, a
+    promoted place a German-held town; vp_list follows."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "fpa_sensitivity.py"
+    spec = importlib.util.spec_from_file_location("fpa_sensitivity", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    new = tool.replace_places(prep, {"Proskurov": "town", "Gorodenka": "clear", "Borshchev": "town"}).t
+    prosk, goro, borsh = H(prep, "2607"), H(prep, "0620"), H(prep, "1418")
+    assert (prep.t.vp_hex[prosk], prep.t.is_fl[prosk]) == (4, 1)
+    assert (new.vp_hex[prosk], new.is_fl[prosk], new.terrain[prosk]) == (1, 0, c.TOWN)
+    assert (new.vp_hex[goro], new.terrain[goro], new.start_control[goro]) == (0, c.CLEAR, -1)
+    assert (new.vp_hex[borsh], new.terrain[borsh], new.start_control[borsh]) == (1, c.TOWN, c.GERMAN)
+    assert list(new.vp_list) == list(np.flatnonzero(new.vp_hex > 0))
+    assert prep.t.vp_hex[goro] == 1                    # the prepared tables are left alone

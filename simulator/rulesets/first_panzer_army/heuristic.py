@@ -451,7 +451,7 @@ def move_to_scores(S, T, opts, n: int, side: int, params, tw, tv, nt: int, germa
         if not frost:
             m = 0
             b = h
-            while b != here and b >= 0 and memo[b] == 0:
+            while b != here and b >= 0 and memo[b] == 0 and m < 64:
                 stack[m] = b
                 m += 1
                 b = prev[b]
