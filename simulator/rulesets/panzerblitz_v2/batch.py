@@ -32,6 +32,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     new_state,
 )
 from simulator.rulesets.panzerblitz_v2.tables import Tables, build_tables
+from simulator.rulesets.panzerblitz_v2.victory import FinalState, Outcome, evaluate
 
 VIEW_RANGE = 8
 
@@ -119,23 +120,60 @@ def decided_turn(ts: np.ndarray, t: Tables, final: int) -> int:
     return turn
 
 
+def final_state(p: Prepared, st, turn: int) -> FinalState:
+    """The counters at the end of `turn` as victory.py reads them."""
+    t = p.tables
+    groups = [g.name for s in p.situation.sides for g in s.groups]
+    nu = t.n_units
+    return FinalState(st.snap_hex[turn, :nu], st.snap_steps[turn, :nu], t.u_side,
+                      [p.type_ids[i] for i in t.u_type], [groups[i] for i in t.u_group])
+
+
+def outcome(p: Prepared, g: Game) -> Outcome:
+    """The game's result: PB2 3.2 as the kernel decided it, or a classic card's measures
+    (victory.py) on the final state."""
+    sit = p.situation
+    if sit.classic_victory():
+        return evaluate(sit, final_state(p, g.state, sit.turns))
+    win = p.sides[g.winner]
+    last = g.state.ts.shape[0] - 1
+    return Outcome({s: "victory" if s == win else "none" for s in p.sides},
+                   {s: float(g.state.ts[last, si, TS_HELD]) for si, s in enumerate(p.sides)}, win, "victory")
+
+
+def classic_turns(p: Prepared, g: Game, final: Outcome) -> tuple[list[Outcome], int]:
+    """A classic card's result at the end of every turn, and the turn from whose end on the
+    result stayed the final one."""
+    per = [evaluate(p.situation, final_state(p, g.state, turn)) for turn in range(p.situation.turns + 1)]
+    turn = len(per) - 1
+    while turn > 0 and per[turn - 1].winner == final.winner:
+        turn -= 1
+    return per, turn
+
+
 def play_games(p: Prepared, seeds, players: dict) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     t = p.tables
     sides = p.sides
     labels = p.situation.map.labels
+    classic = p.situation.classic_victory()
     games, turns, losses = [], [], []
     for gi, seed in enumerate(seeds):
         g = play_one(p, int(seed), players)
         st = g.state
         ts = st.ts
         last = ts.shape[0] - 1
-        row: dict = {"batch_game": gi, "seed": int(seed), "winner": sides[g.winner], "level": "victory",
-                     "turns_played": int(last), "decided_turn": decided_turn(ts, t, g.winner),
+        o = outcome(p, g)
+        if classic:
+            per, decided = classic_turns(p, g, o)
+        else:
+            per, decided = None, decided_turn(ts, t, g.winner)
+        row: dict = {"batch_game": gi, "seed": int(seed), "winner": o.winner, "level": o.level,
+                     "turns_played": int(last), "decided_turn": decided,
                      "decisions": int(st.n_dec[0])}
         ev = st.ev[:st.n_ev[0]]
         for si, s in enumerate(sides):
-            row[f"level_{s}"] = "victory" if g.winner == si else "none"
-            row[f"value_{s}"] = float(ts[last, si, TS_HELD])
+            row[f"level_{s}"] = o.levels[s]
+            row[f"value_{s}"] = float(o.values[s])
             row[f"steps_lost_{s}"] = int(ts[last, si, TS_LOST])
             mine = t.u_side == si
             gone = mine & (st.steps[:t.n_units] == 0)
@@ -148,7 +186,7 @@ def play_games(p: Prepared, seeds, players: dict) -> tuple[pd.DataFrame, pd.Data
             for turn in range(last + 1):
                 turns.append((gi, int(seed), turn, s, int(ts[turn, si, TS_UNITS]), int(ts[turn, si, TS_STEPS]),
                               int(ts[turn, si, TS_DISRUPTED]), int(ts[turn, si, TS_LOST]), int(ts[turn, si, TS_HELD]),
-                              float(ts[turn, si, TS_HELD])))
+                              float(per[turn].values[s]) if per else float(ts[turn, si, TS_HELD])))
         games.append(row)
         for e in ev[ev[:, 2] == EV_LOSS]:
             u = int(e[4])

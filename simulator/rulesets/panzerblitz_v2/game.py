@@ -892,6 +892,8 @@ def turn_stats(t, st, turn):
     for h in range(t.n_hexes):
         if t.s_objective[t.stated_side, h] and st.control[h] != NOBODY:
             st.ts[turn, st.control[h], TS_HELD] += 1
+    st.snap_hex[turn, :] = st.hex
+    st.snap_steps[turn, :] = st.steps
 
 
 @njit(cache=True)

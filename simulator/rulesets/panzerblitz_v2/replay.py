@@ -140,7 +140,11 @@ class PBV2Replay:
                 ts = st.ts[tn]
                 held = " ".join(f"{sd} {int(ts[i, 4])}" for i, sd in enumerate(sides))
                 out.append(f"  administration: objective hexes held: {held}")
-        out.append(f"  result: {sides[self.game.winner]} wins")
+        from simulator.rulesets.panzerblitz_v2.batch import outcome
+
+        o = outcome(self.p, self.game)
+        values = ", ".join(f"{sd} {o.values[sd]:g} ({o.levels[sd]})" for sd in sides)
+        out.append(f"  result: {'a draw' if o.winner == 'draw' else o.winner + ' wins, ' + o.level}; measures: {values}")
         return out
 
     def frames(self) -> list[MapFrame]:

@@ -6,17 +6,19 @@ from simulator.api import Column, ResultsSchema, TableSchema, VictoryLevels
 
 # PB2 3.2: one side states a condition; if it is not met in the allotted turns the other side
 # has won.  There is one level of victory.
-LEVELS = VictoryLevels(names=("victory",))
+# A converted classic card keeps its card's marginal / tactical / decisive levels and may end in a
+# draw (victory.py); "victory" (PB2 3.2's one level) ranks with decisive.
+LEVELS = VictoryLevels(names=("marginal", "tactical", "decisive", "victory"))
 
 GAMES = TableSchema("games", "one row a game", (
     Column("batch_game", "int", "the game's index in its batch (the runner makes it `game`)"),
     Column("seed", "int", "the game's seed"),
-    Column("winner", "str", "the side that won"),
+    Column("winner", "str", "the side that won, or draw (a classic card's equal levels)"),
     Column("level", "str", "the winner's victory level"),
     Column("turns_played", "int", "game-turns played"),
     Column("decided_turn", "int", "the turn from whose end on the side ahead stayed the final winner"),
     Column("level_{side}", "str", "the victory level the side reached"),
-    Column("value_{side}", "float", "objective hexes the side controls at the end (PB2 3.2)"),
+    Column("value_{side}", "float", "the side's victory measure at the end: objective hexes it controls (PB2 3.2), or a classic card's measure"),
     Column("steps_lost_{side}", "int", "steps the side lost (a reduced counter 1, an eliminated one 2)"),
     Column("units_lost_{side}", "int", "counters the side lost"),
     Column("chits_played_{side}", "int", "Ops chits the side placed on the map"),
@@ -36,7 +38,7 @@ TURNS = TableSchema("turns", "one row a game x game-turn x side", (
     Column("units_disrupted", "int", "counters Disrupted at the end of the turn"),
     Column("steps_lost", "int", "steps lost so far"),
     Column("objectives_held", "int", "objective hexes the side controls"),
-    Column("measure", "float", "the side's victory measure: objective hexes it controls"),
+    Column("measure", "float", "the side's victory measure: objective hexes it controls, or a classic card's measure"),
 ))
 
 LOSSES = TableSchema("losses", "one row a step lost", (

@@ -20,10 +20,18 @@ from simulator.situation import CORE_KEYS, LoadContext, Situation, check_layout
 
 CHIT_RE = re.compile(r"^op([0-9])$")
 MEASURES = ("hexes_controlled", "prevent_enemy")
+# The classic cards' measures (a converted classic situation keeps its card's victory conditions,
+# docs/panzerblitz-v2/conversion.md#victory), evaluated on the final state by victory.py.
+CLASSIC_MEASURES = ("destroyed", "in_area", "ratio", "furthest_advance")
+LEVEL_KEYS = ("marginal", "tactical", "decisive")
 COMPARES = (">=", ">")
+LEVEL_COMPARES = (">=", ">", "<=", "<", "==")
+MEASURE_KEYS = {"measure", "whose", "weights", "units", "group", "area", "toward", "numerator", "denominator",
+                "compare", *LEVEL_KEYS}
+GOAL_KEYS = {"side", "area", "why"}
 SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory"}
 GROUP_KEYS = {"name", "units", "setup", "enter", "off_board"}
-ENTER_KEYS = {"turn", "hexes", "edge", "columns", "rows"}
+ENTER_KEYS = {"turn", "hexes", "edge", "columns", "rows", "boards", "region"}
 # Markers a side may be given (15.x); the engine does not place them yet (engine.md).
 MARKERS = ("improved_position", "minefield", "block", "fortification")
 
@@ -66,6 +74,16 @@ class PBV2Situation(Situation):
     sides: list[Side]
     special: list = field(default_factory=list)
     date: str = ""
+    # The ground the players steer by when no side states a hexes_controlled condition (a converted
+    # classic card): the side going for it and its hexes (conversion.md#victory).
+    goal_side: str = ""
+    goal: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # Areas of the classic measures (in_area), resolved at load: repr(area table) -> hexes.
+    areas: dict = field(default_factory=dict)
+
+    def classic_victory(self) -> bool:
+        """The card's victory is one of the classic measures (victory.py), not PB2 3.2's."""
+        return any(s.victory.get("measure") in CLASSIC_MEASURES for s in self.sides)
 
     def side(self, name: str) -> Side:
         return next(s for s in self.sides if s.name == name)
@@ -87,7 +105,7 @@ def _chits(value, probs, fld: str) -> dict[int, int]:
 
 
 class PBV2Schema:
-    keys = frozenset({*CORE_KEYS, "date", "sets_up_first", "map", "side", "special", "provenance"})
+    keys = frozenset({*CORE_KEYS, "date", "sets_up_first", "map", "side", "special", "provenance", "goal", "classic"})
     required = ("sets_up_first", "map", "side")
     document = DocumentRules(count_tables=frozenset({"units", "chits", "markers"}),
                              number_keys=frozenset({"victory", "efficiency"}))
@@ -108,6 +126,7 @@ class PBV2Schema:
         if not probs.check_type(raw_sides, list, "side", "[[side]] tables, one a side"):
             return None
         names = []
+        areas: dict = {}
         for i, sd in enumerate(raw_sides):
             fld = f"side[{i}]"
             if not probs.check_type(sd, dict, fld, "a [[side]] table"):
@@ -197,8 +216,11 @@ class PBV2Schema:
             if not probs.check_type(vic, dict, f"{fld}.victory", "a [side.victory] table"):
                 sides.append(side)
                 continue
-            if vic.get("measure") not in MEASURES:
-                probs.add(f"{fld}.victory.measure", f"got {vic.get('measure')!r}", f"one of {list(MEASURES)}")
+            if vic.get("measure") in CLASSIC_MEASURES:
+                _classic_measure(vic, game_map, rs, ctx, f"{fld}.victory", areas, top=True)
+            elif vic.get("measure") not in MEASURES:
+                probs.add(f"{fld}.victory.measure", f"got {vic.get('measure')!r}",
+                          f"one of {list(MEASURES + CLASSIC_MEASURES)}")
             elif vic["measure"] == "hexes_controlled":
                 region = vic.get("region")
                 if not known(region, game_map.named):
@@ -215,7 +237,25 @@ class PBV2Schema:
             probs.add("side", f"{len(sides)} sides", "two [[side]] tables")
             return None
         stated = [s for s in sides if s.victory.get("measure") == "hexes_controlled"]
-        if len(stated) != 1:
+        classic = any(s.victory.get("measure") in CLASSIC_MEASURES for s in sides)
+        goal_side, goal = "", np.zeros(0, dtype=np.int64)
+        if classic:
+            if stated:
+                probs.add("side.victory", "hexes_controlled with a classic measure",
+                          "either PB2 3.2 (hexes_controlled against prevent_enemy) or the classic measures")
+            g = doc.get("goal")
+            if probs.check_type(g, dict, "goal", "a [goal] table { side, area } (the ground the players steer by)"):
+                probs.unknown_keys(g, GOAL_KEYS, "goal")
+                if not known(g.get("side"), names):
+                    probs.add("goal.side", f"got {g.get('side')!r}", f"one of {names}")
+                else:
+                    goal_side = g["side"]
+                if check_area(g.get("area"), game_map, rs, probs, "goal.area"):
+                    goal = np.intersect1d(resolve_static_area(g["area"], game_map, rs, ctx.where, "goal.area"),
+                                          np.flatnonzero(play))
+                    if goal.size == 0:
+                        probs.add("goal.area", "no hex of the play area", "goal hexes inside map.play_area")
+        elif len(stated) != 1:
             probs.add("side.victory", f"{len(stated)} sides state a condition",
                       "one side with hexes_controlled, the other prevent_enemy (PB2 3.2)")
         if not known(doc.get("sets_up_first"), names):
@@ -226,13 +266,53 @@ class PBV2Schema:
         sides.sort(key=lambda s: rs.sides.index(s.name))
         return PBV2Situation(**ctx.core_fields(doc, tuple(s.name for s in sides), game_map),
                              sets_up_first=doc["sets_up_first"], play_area=play, sides=sides,
-                             special=list(doc.get("special", [])), date=str(doc.get("date", "")))
+                             special=list(doc.get("special", [])), date=str(doc.get("date", "")),
+                             goal_side=goal_side, goal=goal, areas=areas)
+
+
+def _classic_measure(v, game_map, rs, ctx, fld: str, areas: dict, top: bool) -> None:
+    """Check one classic measure (victory.py) and resolve its area; `top`: it carries the levels."""
+    probs = ctx.problems
+    if not probs.check_type(v, dict, fld, "a measure table { measure, whose, ... }"):
+        return
+    probs.unknown_keys(v, MEASURE_KEYS, fld)
+    kind = v.get("measure")
+    if kind not in CLASSIC_MEASURES:
+        probs.add(f"{fld}.measure", f"got {kind!r}", f"one of {list(CLASSIC_MEASURES)}")
+        return
+    if v.get("whose", "own") not in ("own", "enemy"):
+        probs.add(f"{fld}.whose", f"got {v.get('whose')!r}", "own or enemy")
+    for uid in list(v.get("weights", {})) + list(v.get("units", [])):
+        if uid not in rs.units:
+            probs.add(f"{fld}.weights", f"unknown unit {uid!r}", "a unit of units-classic.toml or units-hod.toml")
+    if kind == "in_area" and check_area(v.get("area"), game_map, rs, probs, f"{fld}.area"):
+        areas[repr(sorted(v["area"].items()))] = resolve_static_area(v["area"], game_map, rs, ctx.where, f"{fld}.area")
+    if kind == "furthest_advance" and v.get("toward") not in ("north", "south", "east", "west"):
+        probs.add(f"{fld}.toward", f"got {v.get('toward')!r}", "north, south, east or west")
+    if kind == "ratio":
+        for part in ("numerator", "denominator"):
+            _classic_measure(v.get(part), game_map, rs, ctx, f"{fld}.{part}", areas, top=False)
+    if not top:
+        return
+    if v.get("compare", ">=") not in LEVEL_COMPARES:
+        probs.add(f"{fld}.compare", f"got {v.get('compare')!r}", f"one of {list(LEVEL_COMPARES)}")
+    if not any(k in v for k in LEVEL_KEYS):
+        probs.add(fld, "no level", f"at least one of {list(LEVEL_KEYS)}")
+    for k in LEVEL_KEYS:
+        lv = v.get(k)
+        if lv is None:
+            continue
+        th = lv.get("threshold") if isinstance(lv, dict) else lv
+        if not isinstance(th, (int, float)) or isinstance(th, bool):
+            probs.add(f"{fld}.{k}", f"got {lv!r}", "a number or { threshold, compare }")
 
 
 def _play_edge(game_map, play: np.ndarray, edge: str) -> np.ndarray:
     """Hexes of the play area on its `edge` side: a neighbour on that side is off the play area."""
     from simulator.hexgrid import DIRECTION_INDEX, NO_HEX
 
+    if edge == "any":      # a classic card's "any edge" (conversion.md#classic-cards)
+        return np.unique(np.concatenate([_play_edge(game_map, play, e) for e in ("north", "south", "east", "west")]))
     dirs = {"north": ("N",), "south": ("S",), "west": ("NW", "SW"), "east": ("NE", "SE")}[edge]
     nb = game_map.neighbours
     out = [h for h in np.flatnonzero(play)

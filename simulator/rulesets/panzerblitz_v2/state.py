@@ -52,7 +52,7 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
     "dec", "n_dec",
-    "ev", "n_ev", "ts", "player", "params", "n_params", "debug", "viol",
+    "ev", "n_ev", "ts", "snap_hex", "snap_steps", "player", "params", "n_params", "debug", "viol",
 ])
 
 # Per turn and side statistics (ts[turn, side, k]).
@@ -90,6 +90,9 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         dec=dec if dec is not None else for_play(seed), n_dec=np.zeros(1, dtype=np.int64),
         ev=np.zeros((MAX_EVENTS, 9), dtype=np.int64), n_ev=np.zeros(1, dtype=np.int64),
         ts=np.zeros((t.turns + 1, 2, N_TS), dtype=np.int64),
+        # Each counter's hex and steps at the end of every turn (0 = after set-up): a converted
+        # classic card's measures are evaluated on them turn by turn (victory.py).
+        snap_hex=np.zeros((t.turns + 1, nu), dtype=np.int64), snap_steps=np.zeros((t.turns + 1, nu), dtype=np.int64),
         player=np.asarray(player_kinds, dtype=np.int64), params=params.astype(np.float64),
         n_params=np.array([params.shape[1]], dtype=np.int64),
         debug=np.array([debug], dtype=np.bool_), viol=np.zeros(2, dtype=np.int64),

@@ -298,6 +298,11 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
             s_obj[si, s.objective] = True
             s_target[si] = int(s.victory["victory"])
             s_gt[si] = s.victory.get("compare", ">=") == ">"
+    if sit.goal_side:
+        # A converted classic card: the players steer by its goal (conversion.md#victory); the
+        # winner is decided on the final state by victory.py.
+        stated = sit.side_names.index(sit.goal_side)
+        s_obj[stated, sit.goal] = True
     other = 1 - stated
     s_obj[other] = s_obj[stated]   # the defender's goal is to keep the same ground
     s_chits = np.zeros((2, sit.turns + 2, 10), dtype=np.int64)

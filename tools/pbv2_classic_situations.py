@@ -1,0 +1,182 @@
+"""The classic PanzerBlitz cards as Panzer Blitz v2.0 situations (docs/panzerblitz-v2/conversion.md#classic-situations).
+
+    python tools/pbv2_classic_situations.py            # write situations/panzerblitz-v2/classic/pb-*.toml
+    python tools/pbv2_classic_situations.py --check    # exit 1 if a written file is not current
+
+Reads  situations/pb-*.toml (the classic cards: boards, forces, set-up, entry, turns, victory) and
+       situations/rulesets/panzerblitz-v2/classic-cards.toml (efficiency and Ops chits a v2 card needs).
+Writes situations/panzerblitz-v2/classic/pb-NN.toml (id pb-NN-v2) for every card whose victory
+       measures the v2 engine evaluates (victory.py); the others are listed with the reason.
+
+What changes from the classic file, card by card, is written into the file's header: markers
+(minefields, blocks, forts: PB2 15.2/15.3/15.5 not played yet), set-up filters in the classic
+board vocabulary (hilltop hexes with six orange sides) or next to another unit, road-march entry
+(PB-SIT-7), moves_first (the chit pull replaces it), special victory alternatives (PB-SIT-10).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pbv2_data import write_atomic  # noqa: E402
+from tomlout import assign  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+V2 = ROOT / "situations" / "rulesets" / "panzerblitz-v2"
+OUT = ROOT / "situations" / "panzerblitz-v2" / "classic"
+PLAYED = ("destroyed", "in_area", "ratio", "furthest_advance", "prevent_enemy")
+CLASSIC_ONLY_FILTERS = ("terrain", "hexsides", "with_unit", "min_distance_from_unit")
+ENTER_DROPPED = ("road_march", "column")
+
+
+def measures(v: dict) -> list[str]:
+    out = [v.get("measure")]
+    for part in ("numerator", "denominator"):
+        if isinstance(v.get(part), dict):
+            out += measures(v[part])
+    return out
+
+
+def first_area(v: dict, me: str, other: str):
+    """(side whose units count, area) of the first in_area measure of a victory table."""
+    if v.get("measure") == "in_area":
+        return (me if v.get("whose", "own") == "own" else other), v["area"]
+    for part in ("numerator", "denominator"):
+        if isinstance(v.get(part), dict):
+            hit = first_area(v[part], me, other)
+            if hit:
+                return hit
+    return None
+
+
+def goal_of(card: dict) -> tuple[str, dict, str]:
+    """The ground the players steer by (conversion.md#victory): the first victory area, else
+    the edge a furthest advance heads for, else the set-up boards of the side an attacker must
+    destroy."""
+    sides = [s["name"] for s in card["side"]]
+    for s in card["side"]:
+        other = next(x for x in sides if x != s["name"])
+        hit = first_area(s["victory"], s["name"], other)
+        if hit:
+            return hit[0], hit[1], f"the {hit[0]} units in this area count for victory"
+    for s in card["side"]:
+        if s["victory"].get("measure") == "furthest_advance":
+            return s["name"], {"edge": s["victory"]["toward"]}, f"the {s['name']} advance toward this edge"
+    for s in card["side"]:
+        v = s["victory"]
+        if v.get("measure") == "destroyed" and v.get("whose") == "enemy" and v.get("compare", ">=") == ">=":
+            other = next(x for x in card["side"] if x["name"] != s["name"])
+            boards = sorted({b for g in other["group"] for b in g.get("setup", {}).get("boards", [])})
+            area = {"boards": boards} if boards else {"anywhere": True}
+            return s["name"], area, f"the {s['name']} must destroy the {other['name']} units set up here"
+    raise ValueError(f"{card['id']}: no goal can be derived")
+
+
+def convert_area(area: dict, notes: list[str], gname: str) -> dict:
+    kept = {k: v for k, v in area.items() if k not in CLASSIC_ONLY_FILTERS}
+    dropped = [k for k in area if k in CLASSIC_ONLY_FILTERS]
+    if dropped:
+        notes.append(f"{gname}: set-up filter(s) {', '.join(dropped)} dropped (classic board vocabulary or "
+                     "placement next to a unit)")
+    return kept
+
+
+def card_file(cid: str, classic: dict, v2: dict, units: dict) -> tuple[str | None, str]:
+    unplayed = sorted({m for s in classic["side"] for m in measures(s["victory"]) if m not in PLAYED})
+    if unplayed:
+        return None, f"victory measure(s) {', '.join(unplayed)} not evaluated under v2 yet"
+    notes: list[str] = []
+    if "moves_first" in classic:
+        notes.append(f"moves_first = {classic['moves_first']!r} dropped: the chit pull decides who acts (PB2 3.1)")
+    body: list[str] = []
+    for s in classic["side"]:
+        name = s["name"]
+        sv2 = v2["side"][name]
+        body += ["", "[[side]]", assign("name", name),
+                 assign("efficiency", sv2["efficiency"], "classic-cards.toml (conversion.md#efficiency)"),
+                 assign("chits", {f"op{k[2:] if k.startswith('op') else k}": n for k, n in sv2["chits"].items()}),
+                 assign("chits_added", {str(t): c for t, c in sv2["chits_added"].items()})]
+        for g in s["group"]:
+            gu = {u: n for u, n in g["units"].items() if units[u].get("kind") != "marker"}
+            markers = {u: n for u, n in g["units"].items() if units[u].get("kind") == "marker"}
+            if markers:
+                notes.append(f"{name} {g['name']}: markers {markers} left out (PB2 15.2/15.3/15.5 not played yet)")
+            if not gu:
+                continue
+            body += ["", "[[side.group]]", assign("name", g["name"]), assign("units", gu)]
+            if "setup" in g:
+                area = convert_area(g["setup"], notes, g["name"])
+                if not area:
+                    area = {"anywhere": True}
+                body.append(assign("setup", area))
+            else:
+                e = {k: v for k, v in g["enter"].items() if k not in ENTER_DROPPED}
+                if any(k in g["enter"] for k in ENTER_DROPPED):
+                    notes.append(f"{g['name']}: road march entry (PB-SIT-7) read as a reinforcement entry at the hex "
+                                 "(PB2 3.1.2.3)")
+                body.append(assign("enter", e))
+        v = {k: x for k, x in s["victory"].items() if k != "also"}
+        if "also" in s["victory"]:
+            notes.append(f"{name}: the card's special victory alternative (also) left out")
+        body += ["", "[side.victory]"] + [assign(k, x) for k, x in v.items()]
+    gside, garea, why = goal_of(classic)
+    head = [f"# PanzerBlitz Situation {cid[3:]} under the Panzer Blitz v2.0 rules: {classic['title']}.",
+            "# GENERATED by tools/pbv2_classic_situations.py from situations/" + cid + ".toml and",
+            "# situations/rulesets/panzerblitz-v2/classic-cards.toml (docs/panzerblitz-v2/conversion.md#classic-situations).",
+            "# Boards, forces, set-up, entry, turns and victory are the classic card's; counters, efficiency and",
+            "# chits are the documented conversion's.  Changed from the classic card:"]
+    head += [f"#   - {n}" for n in notes] or ["#   - nothing"]
+    top = ["", assign("id", f"{cid}-v2"), assign("title", f"{classic['title']} (v2.0 rules)"),
+           assign("ruleset", "panzerblitz-v2"), assign("classic", f"situations/{cid}.toml"),
+           assign("turns", classic["turns"]), assign("sets_up_first", classic["sets_up_first"]),
+           assign("source", f"converted: docs/panzerblitz-v2/conversion.md#classic-situations; {classic.get('source', '')}"),
+           "", "[map]", assign("layout", classic["map"]["layout"]),
+           "", "# The ground the players steer by (conversion.md#victory): " + why + ".",
+           "[goal]", assign("side", gside), assign("area", garea)]
+    return "\n".join(head + top + body) + "\n", ""
+
+
+def build() -> tuple[dict[str, str], dict[str, str]]:
+    cards = tomllib.loads((V2 / "classic-cards.toml").read_text())["cards"]
+    units = {}
+    for f in ("units-classic.toml", "units-hod.toml"):
+        units.update(tomllib.loads((V2 / f).read_text())["units"])
+    files, skipped = {}, {}
+    for cid in sorted(cards):
+        classic = tomllib.loads((ROOT / "situations" / f"{cid}.toml").read_text())
+        text, why = card_file(cid, classic, cards[cid], units)
+        if text is None:
+            skipped[cid] = why
+        else:
+            files[cid] = text
+    return files, skipped
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args(argv)
+    files, skipped = build()
+    stale = []
+    for cid, text in files.items():
+        path = OUT / f"{cid}.toml"
+        if a.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path))
+        else:
+            write_atomic(path, text)
+            print(f"wrote {path.relative_to(ROOT)}")
+    for cid, why in skipped.items():
+        print(f"not converted: {cid}: {why}")
+    if stale:
+        print("not current (run tools/pbv2_classic_situations.py):", *stale, sep="\n  ")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
