@@ -31,6 +31,9 @@ OUT = ROOT / "situations" / "panzerblitz-v2" / "classic"
 PLAYED = ("destroyed", "in_area", "ratio", "furthest_advance", "prevent_enemy")
 CLASSIC_ONLY_FILTERS = ("terrain", "hexsides", "with_unit", "min_distance_from_unit")
 ENTER_DROPPED = ("road_march", "column")
+LEVELS = ("marginal", "tactical", "decisive")
+# The classic boards' column letters (situations/rulesets/panzerblitz/boards/board-*.json).
+BOARD_COLUMNS = tuple([chr(ord("A") + i) for i in range(26)] + [2 * chr(ord("A") + i) for i in range(7)])
 
 
 def measures(v: dict) -> list[str]:
@@ -64,8 +67,17 @@ def goal_of(card: dict) -> tuple[str, dict, str]:
         if hit:
             return hit[0], hit[1], f"the {hit[0]} units in this area count for victory"
     for s in card["side"]:
-        if s["victory"].get("measure") == "furthest_advance":
-            return s["name"], {"edge": s["victory"]["toward"]}, f"the {s['name']} advance toward this edge"
+        v = s["victory"]
+        if v.get("measure") == "furthest_advance":
+            # the line of the decisive advance, where a single column of boards makes it one column
+            top = max((x["threshold"] if isinstance(x, dict) else x) for k, x in v.items() if k in LEVELS)
+            layout = card["map"]["layout"]
+            if v["toward"] in ("east", "west") and all(len(row) == 1 for row in layout):
+                cols = BOARD_COLUMNS
+                col = cols[top - 1] if v["toward"] == "east" else cols[len(cols) - top]
+                return s["name"], {"columns": col}, (f"the {s['name']} advance {v['toward']}: the column of "
+                                                     f"their decisive level ({top} columns)")
+            return s["name"], {"edge": v["toward"]}, f"the {s['name']} advance toward this edge"
     for s in card["side"]:
         v = s["victory"]
         if v.get("measure") == "destroyed" and v.get("whose") == "enemy" and v.get("compare", ">=") == ">=":

@@ -513,10 +513,11 @@ def test_pb2_11_3_3_fire_from_an_he_hex_and_its_removal(p1):
 
 def test_pb2_3_1_2_3_reinforcements_entering_one_hex_pay_the_stacking_surcharge():
     """PB2-EX-3.1.2.3: the first 6 SP through a hex pay its cost, SP 7-12 the cost + 1 MP, SP
-    13-18 + 2 MP; only the reinforcing units act."""
+    13-18 + 2 MP; only the reinforcing units act.  Each enters alone here (PB2-OQ-70 off: no
+    passenger boards a carrier before entering, test_pbv2_transport.py has that case)."""
     from simulator.rulesets.panzerblitz_v2.state import EV_ENTER
 
-    p = prepared(1)
+    p = prepared(1, {"readings.reinforcements_enter_loaded": False})
     t = p.tables
     late = [u for u in range(t.n_units) if t.u_side[u] == 0 and t.u_enter_turn[u] > 0]
     g = int(t.u_group[late[0]])

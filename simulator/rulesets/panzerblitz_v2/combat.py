@@ -22,11 +22,15 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_OVERRUN,
     EV_REACTION,
     EV_SPOTTED,
+    EV_UNLOAD,
     EV_WRECK,
     GONE,
 )
 from simulator.rulesets.panzerblitz_v2.tables import (
     CITY,
+    LEG,
+    PROHIBITED,
+    TOWED,
     K_ASSAULT,
     K_CAT,
     K_OPP,
@@ -445,10 +449,81 @@ def disrupt(t, st, u):
 
 
 @njit(cache=True)
+def place_forced(t, st, c, p, h):
+    """4.3.6: a passenger forced out in hex h (its carrier Disrupted or eliminated) is Disrupted;
+    if the hex cannot hold it, the opponent places it in an adjacent enterable hex free of enemy
+    units with room (here the first such hex by direction, N clockwise), and with none it loses
+    steps until it fits or is eliminated."""
+    side = t.u_side[p]
+    mode = t.t_mode[t.u_type[p]]
+    if mode == TOWED:
+        mode = LEG
+    dest = -1
+    if stack_sp(t, st, h, side, p) <= t.stack_limit:
+        dest = h
+    else:
+        for d in range(6):
+            n = t.neighbours[h, d]
+            if n >= 0 and t.play[n] and t.move_cost[n, mode] != PROHIBITED and stack_sp(t, st, n, side, p) <= t.stack_limit:
+                free = True
+                for v in range(t.n_units):
+                    if st.hex[v] == n and t.u_side[v] != side:
+                        free = False
+                if free:
+                    dest = n
+                    break
+    st.carried_by[p] = -1
+    if dest < 0:
+        st.hex[p] = h
+        while st.steps[p] > 0 and stack_sp(t, st, h, side, -1) > t.stack_limit:
+            lose_step(t, st, p)
+        if st.steps[p] <= 0:
+            return
+        dest = h
+    st.hex[p] = dest
+    st.unspotted[p] = st.unspotted[c]
+    log_event(st, EV_UNLOAD, side, c, p, dest, 0, 0)
+    disrupt(t, st, p)
+
+
+@njit(cache=True)
+def share_result(t, st, targets, nt, steps0, h0):
+    """4.3.6, 7.3.3, 4.3.7.2: a carrier's passengers suffer its result: each step it lost is a step
+    lost by each of them; if it is Disrupted or eliminated they are forced out in its hex, Disrupted."""
+    for i in range(nt):
+        c = targets[i]
+        if t.t_carrier[t.u_type[c]] < 0 or h0[i] < 0:
+            continue
+        lost = steps0[i] - st.steps[c]
+        for p in range(t.n_units):
+            if st.carried_by[p] != c:
+                continue
+            for _ in range(lost):
+                if st.steps[p] > 0:
+                    lose_step(t, st, p)
+            if st.steps[p] <= 0:
+                st.carried_by[p] = -1
+            elif st.steps[c] <= 0 or st.disrupted[c]:
+                place_forced(t, st, c, p, h0[i])
+
+
+@njit(cache=True)
 def apply_result(t, st, targets, nt, result, was_disrupted):
-    """PB2-7.7: D, DD, #X on a target group (`was_disrupted`: their status before the attack)."""
+    """PB2-7.7: D, DD, #X on a target group (`was_disrupted`: their status before the attack);
+    passengers share their carrier's (4.3.6)."""
     if result == R_NONE:
         return
+    steps0 = np.empty(nt, dtype=np.int64)
+    h0 = np.empty(nt, dtype=np.int64)
+    for i in range(nt):
+        steps0[i] = st.steps[targets[i]]
+        h0[i] = st.hex[targets[i]]
+    _apply_result(t, st, targets, nt, result, was_disrupted)
+    share_result(t, st, targets, nt, steps0, h0)
+
+
+@njit(cache=True)
+def _apply_result(t, st, targets, nt, result, was_disrupted):
     if result == R_D:
         for i in range(nt):
             disrupt(t, st, targets[i])

@@ -41,11 +41,13 @@ from simulator.rulesets.panzerblitz_v2.players import (
     FIRE,
     HULL_DOWN,
     IP_HEX,
+    LOAD,
     MOVE_DEST,
     OPP_FIRE,
     OVERRUN,
     RECOVER,
     SETUP_HEX,
+    UNLOAD,
 )
 from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
 from simulator.rulesets.panzerblitz_v2.state import (
@@ -61,6 +63,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_RECOVER,
     EV_SETUP,
     EV_UNPLAYED,
+    CARRIED,
     NOBODY,
     OFF_BOARD,
     OFF_MAP,
@@ -73,7 +76,17 @@ from simulator.rulesets.panzerblitz_v2.state import (
     TS_UNITS,
     TS_UNPLAYED,
 )
-from simulator.rulesets.panzerblitz_v2.tables import K_ASSAULT, K_DF, K_OPP, TOWED
+from simulator.rulesets.panzerblitz_v2.tables import K_ASSAULT, K_DF, K_OPP, PROHIBITED, TOWED, TR_ALL, TR_HALF, TR_NONE
+from simulator.rulesets.panzerblitz_v2.transport import (
+    carried_hex,
+    has_passengers,
+    load,
+    may_load,
+    passengers_sp,
+    room_to_unload,
+    unload,
+    unload_cost,
+)
 
 REINFORCEMENT = 99          # the radius field of a reinforcement chit in the pool
 
@@ -124,6 +137,9 @@ def setup(t, st):
                 h = t.g_setup[g, i]
                 if enemy_in(t, st, h, side) or stack_sp(t, st, h, side, u) > t.stack_limit:
                     continue
+                mode = t.t_mode[t.u_type[u]]
+                if mode != TOWED and entry_cost(t, h, mode) == PROHIBITED:
+                    continue                               # 14.x: not in terrain its mode may not enter
                 st.opts[n, 0] = h
                 st.opts[n, 1] = tem_for_type(t, u, h)
                 st.opts[n, 2] = t.obj_dist[h]
@@ -468,6 +484,10 @@ def move_step(t, st, side):
         if t.t_overrun[t.u_type[u]] and try_overrun(t, st, u):
             check(t, st)
             continue
+        if t.t_carrier[t.u_type[u]] >= 0:
+            carrier_move(t, st, u)
+            check(t, st)
+            continue
         if move_unit(t, st, u, st.hex[u], 0):
             if t.t_afv[t.u_type[u]] and st.hex[u] >= 0 and not st.disrupted[u] \
                     and 2 * st.mp_op[u] <= t.t_ma[t.u_type[u]]:
@@ -475,6 +495,105 @@ def move_step(t, st, side):
         elif may_try_hull_down(t, st, u):
             try_hull_down(t, st, u)
         check(t, st)
+
+
+@njit(cache=True)
+def load_step(t, st, c, h):
+    """LOAD (4.3, 4.3.1): passengers board carrier c one at a time until the player stops; those in
+    hex h, or (h < 0) the units of c's side due to enter with it.  Returns the cost paid
+    (TR_NONE, TR_HALF, TR_ALL: loading several at once costs what the dearest costs)."""
+    side = t.u_side[c]
+    paid = TR_NONE
+    while True:
+        st.opts[0, 0] = -1
+        st.opts[0, 1] = 0
+        st.opts[0, 2] = 0
+        st.opts[0, 3] = 0
+        st.opts[0, 4] = 0
+        n = 1
+        here = st.hex[c] if h >= 0 else -1
+        for p in range(t.n_units):
+            if h < 0 and (st.hex[p] != OFF_MAP or t.u_enter_turn[p] <= 0 or t.u_enter_turn[p] > st.turn[0]):
+                continue
+            cost = may_load(t, st, c, p, h)
+            if cost == TR_NONE or n >= st.opts.shape[0]:
+                continue
+            st.opts[n, 0] = p
+            st.opts[n, 1] = max(cost, paid)
+            st.opts[n, 2] = goal_distance(t, st, here, side) if here >= 0 else t.obj_dist[t.g_entry[t.u_group[c], 0]]
+            st.opts[n, 3] = t.t_ma[t.u_type[p]]
+            st.opts[n, 4] = seen_by(t, st, here, side) if here >= 0 else 0
+            n += 1
+        if n <= 1:
+            return paid
+        i = decide(LOAD, n, t, st, side)
+        if i == 0:
+            return paid
+        p = st.opts[i, 0]
+        paid = max(paid, may_load(t, st, c, p, h))
+        load(t, st, c, p, paid)
+
+
+@njit(cache=True)
+def unload_step(t, st, c, used2, moved, loaded_now):
+    """UNLOAD (4.3, 4.3.2, 4.3.9): after its move the carrier may set all its passengers down in its
+    hex, if it has the MA left (half MA: used + half <= MA; all MA: it neither moved nor loaded)
+    and the hex holds them; they are Spent (4.3.4) and may be opportunity-fired at (4.3.10)."""
+    if loaded_now or st.hex[c] < 0 or st.disrupted[c] or not has_passengers(t, st, c):
+        return
+    cost = unload_cost(t, st, c)
+    ma = t.t_ma[t.u_type[c]]
+    if cost == TR_ALL and moved:
+        return
+    if cost == TR_HALF and used2 + ma // 2 > ma:
+        return
+    if not room_to_unload(t, st, c):
+        return
+    side = t.u_side[c]
+    h = st.hex[c]
+    st.opts[0, 0] = 0
+    st.opts[1, 0] = 1
+    for i in range(2):
+        st.opts[i, 1] = goal_distance(t, st, h, side)
+        st.opts[i, 2] = seen_by(t, st, h, side)
+        st.opts[i, 3] = passengers_sp(t, st, c)
+    if decide(UNLOAD, 2, t, st, side) == 0:
+        return
+    out = np.empty(t.n_units, dtype=np.int64)
+    k = 0
+    for p in range(t.n_units):
+        if st.carried_by[p] == c:
+            unload(t, st, c, p, h, True)
+            out[k] = p
+            k += 1
+    for j in range(k):                                  # 4.3.10: each may be fired at once set down
+        p = out[j]
+        if st.hex[p] >= 0 and not st.disrupted[p]:
+            opportunity_fire(t, st, p, h, False)
+
+
+@njit(cache=True)
+def carrier_move(t, st, c):
+    """A carrier's move with loading and unloading (4.3.1-4.3.3): load in its hex (half MA: then
+    move on; all MA: no move), move, unload (if it did not load this Operation)."""
+    ma = t.t_ma[t.u_type[c]]
+    cost = load_step(t, st, c, st.hex[c])
+    spent0 = 0
+    if cost == TR_HALF:
+        spent0 = ma // 2
+    elif cost == TR_ALL:
+        spent0 = ma
+    moved = False
+    if spent0 < ma:
+        moved = move_unit(t, st, c, st.hex[c], spent0)
+    if cost != TR_NONE and st.hex[c] >= 0:
+        st.spent[c] = True
+        st.acted[c] = True
+    used = spent0 + (st.mp_op[c] if moved else 0)
+    if st.hex[c] >= 0:
+        unload_step(t, st, c, used, moved, cost != TR_NONE)
+    if not moved and cost == TR_NONE and may_try_hull_down(t, st, c):
+        try_hull_down(t, st, c)
 
 
 @njit(cache=True)
@@ -782,21 +901,43 @@ def operation(t, st, side, radius):
 
 
 @njit(cache=True)
+def entry_cost(t, h, mode):
+    """Half MP to enter hex h from off the map (3.1.2.3): its terrain's, or the road rate where a
+    road runs through it (14.3.1.1) and the terrain would not let the unit in."""
+    c = t.move_cost[h, mode]
+    if c == PROHIBITED:
+        for d in range(6):
+            if t.road_side[h, d]:
+                return 1
+    return c
+
+
+@njit(cache=True)
 def reinforcement(t, st, side):
     """A reinforcement chit (3.1.2.3): the units due enter (ENTRY_HEX), paying the entry hex's
     cost plus 1 MP for every further 6 SP that entered there before them, then move on."""
     st.op[0] += 1
     log_event(st, EV_CHIT, side, -1, 0, 0, 1, 0)
     entered_sp = np.zeros(t.n_hexes, dtype=np.int64)
-    for u in range(t.n_units):
+    for k in range(2 * t.n_units):
+        # carriers first, so that due units may enter aboard them (readings.reinforcements_enter_loaded)
+        u = k if k < t.n_units else k - t.n_units
+        if t.enter_loaded:
+            if (k < t.n_units) != (t.t_carrier[t.u_type[u]] >= 0):
+                continue
+        elif k >= t.n_units:
+            break                                        # each enters alone, in counter order
         if t.u_side[u] != side or st.hex[u] != OFF_MAP or t.u_enter_turn[u] == 0 or t.u_enter_turn[u] > st.turn[0]:
             continue
         g = t.u_group[u]
         n = 0
+        mode = t.t_mode[t.u_type[u]]
         for j in range(t.g_entry_n[g]):
             h = t.g_entry[g, j]
             if enemy_in(t, st, h, side) or stack_sp(t, st, h, side, u) > t.stack_limit:
                 continue
+            if mode != TOWED and entry_cost(t, h, mode) == PROHIBITED:
+                continue                                 # 14.x: not into terrain its mode may not enter
             st.opts[n, 0] = h
             st.opts[n, 1] = t.obj_dist[h]
             n += 1
@@ -820,7 +961,10 @@ def reinforcement(t, st, side):
         i = decide(ENTRY_HEX, n, t, st, side)
         h = st.opts[i, 0]
         ty = t.u_type[u]
-        cost = t.move_cost[h, t.t_mode[ty]]
+        paid = TR_NONE
+        if t.t_carrier[ty] >= 0 and t.enter_loaded:
+            paid = load_step(t, st, u, -1)                # 4.3 before entering: it pays from its MA
+        cost = entry_cost(t, h, t.t_mode[ty])
         cost += (entered_sp[h] // t.reinf_sp_step) * t.reinf_mp_step2
         entered_sp[h] += stack_sp(t, st, h, side, u) - stack_sp(t, st, h, side, -1)
         st.hex[u] = h
@@ -830,8 +974,15 @@ def reinforcement(t, st, side):
         if opportunity_fire(t, st, u, h, False):
             st.active[u] = False
             continue
+        if paid == TR_HALF:
+            cost += t.t_ma[ty] // 2
+        elif paid == TR_ALL:
+            cost = t.t_ma[ty]
+        moved = False
         if t.t_mode[ty] != TOWED and cost >= 0 and cost < t.t_ma[ty]:
-            move_unit(t, st, u, h, cost)
+            moved = move_unit(t, st, u, h, cost)
+        if st.hex[u] >= 0 and t.t_carrier[ty] >= 0 and paid == TR_NONE:
+            unload_step(t, st, u, cost + (st.mp_op[u] if moved else 0), True, False)
         st.spent[u] = True
         st.active[u] = False
         check(t, st)
@@ -882,7 +1033,7 @@ def turn_stats(t, st, turn):
             st.ts[turn, s, k] = 0
     for u in range(t.n_units):
         s = t.u_side[u]
-        if st.hex[u] >= 0:
+        if carried_hex(st, u) >= 0:                      # a passenger is on the map in its carrier
             st.ts[turn, s, TS_UNITS] += 1
             st.ts[turn, s, TS_STEPS] += st.steps[u]
             if st.disrupted[u]:
@@ -892,7 +1043,8 @@ def turn_stats(t, st, turn):
     for h in range(t.n_hexes):
         if t.s_objective[t.stated_side, h] and st.control[h] != NOBODY:
             st.ts[turn, st.control[h], TS_HELD] += 1
-    st.snap_hex[turn, :] = st.hex
+    for u in range(t.n_units):
+        st.snap_hex[turn, u] = carried_hex(st, u)
     st.snap_steps[turn, :] = st.steps
 
 

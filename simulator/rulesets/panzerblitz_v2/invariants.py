@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.combat import sp_value
-from simulator.rulesets.panzerblitz_v2.state import GONE, OFF_BOARD
+from simulator.rulesets.panzerblitz_v2.state import CARRIED, GONE, OFF_BOARD
 from simulator.rulesets.panzerblitz_v2.tables import CITY, PROHIBITED, TOWED, TOWN
 
 (OK, BOTH_SIDES_IN_HEX, OVERSTACKED, STEPS_OUT_OF_RANGE, ELIMINATED_ON_MAP, LIVE_OFF_MAP, OUTSIDE_PLAY_AREA,
- PROHIBITED_TERRAIN, IP_MISMATCH, IP_OVER_CAPACITY, OFF_BOARD_MOVED) = range(11)
+ PROHIBITED_TERRAIN, IP_MISMATCH, IP_OVER_CAPACITY, OFF_BOARD_MOVED, PASSENGER_ASTRAY, CARRIER_OVERLOADED) = range(13)
 NAMES = {
     OK: "ok",
     BOTH_SIDES_IN_HEX: "units of both sides in one hex (PB2-4.1.8.1)",
@@ -28,6 +28,9 @@ NAMES = {
     IP_MISMATCH: "a counter in an improved position where there is none (PB2-15.4)",
     IP_OVER_CAPACITY: "more stacking points in an improved position than its capacity (PB2-15.4.2)",
     OFF_BOARD_MOVED: "off-board artillery on the map or an on-map counter off board (PB2-11.1)",
+    PASSENGER_ASTRAY: "a passenger whose carrier is not a live carrier on the map, or a counter marked carried "
+                      "without a carrier (PB2-4.3)",
+    CARRIER_OVERLOADED: "a carrier's passengers over its own SP, or a passenger it may not carry (PB2-4.3, 4.3.5)",
 }
 
 
@@ -46,6 +49,23 @@ def violation(t, st):
             return LIVE_OFF_MAP
         if (h == OFF_BOARD) != t.u_offboard[u]:
             return OFF_BOARD_MOVED
+        c = st.carried_by[u]
+        if (h == CARRIED) != (c >= 0):
+            return PASSENGER_ASTRAY
+        if c >= 0:
+            if st.hex[c] < 0 or st.steps[c] <= 0 or st.carried_by[c] >= 0 or t.t_carrier[t.u_type[c]] < 0:
+                return PASSENGER_ASTRAY
+            k = t.t_carrier[t.u_type[c]]
+            g = t.t_cargo[t.u_type[u]]
+            if g < 0 or t.tr_cost[k, g] == 0:
+                return CARRIER_OVERLOADED
+        if t.t_carrier[t.u_type[u]] >= 0 and h >= 0:
+            load = 0
+            for v in range(t.n_units):
+                if st.carried_by[v] == u:
+                    load += sp_value(t, st, v)
+            if load > sp_value(t, st, u):
+                return CARRIER_OVERLOADED
         if h < 0:
             continue
         if h >= n_hex or not t.play[h]:

@@ -58,9 +58,17 @@ DECISION_KINDS = (
     DecisionKind("AR_CANCEL", "the owner may cancel an artillery request in the administration, before it is "
                               "resolved (PB2-11.3.5)",
                  ("0 = fire / 1 = cancel", "enemy units in the hex now", "friendly units in the hex now")),
+    DecisionKind("LOAD", "a passenger boards the moving carrier, or no more (PB2-4.3, 4.3.1; a reinforcement may "
+                         "board before entering, readings.reinforcements_enter_loaded)",
+                 ("passenger unit (-1 = no more)", "cost to the carrier so far (1 half MA, 2 all MA, 4.3.5)",
+                  "hexes to the objective from the carrier's hex", "the passenger's own MA in half MP",
+                  "enemy units that see the hex")),
+    DecisionKind("UNLOAD", "a carrier sets its passengers down after its move (PB2-4.3, 4.3.9)",
+                 ("0 = keep them / 1 = unload", "hexes to the objective", "enemy units that see the hex",
+                  "passengers' SP")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
- IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL) = range(15)
+ IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD) = range(17)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -84,6 +92,9 @@ HEURISTIC_PARAMS = {
                             "enemy unit sees it"),
     "ip_min": Param(15.0, "a unit on an objective hex builds an improved position when its chance (in 36ths) is at "
                           "least this"),
+    "ride_min": Param(4.0, "a unit boards a carrier when it is at least this many hexes from the objective"),
+    "unload_at": Param(3.0, "a carrier sets its passengers down this many hexes or fewer from the objective, or "
+                            "where an enemy unit sees it"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -94,7 +105,7 @@ PLAYERS_CATALOGUE = Catalogue([
 ], default="heuristic", replay_default="heuristic")
 
 (P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
- P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN, P_HULL_MIN, P_IP_MIN) = range(17)
+ P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN, P_HULL_MIN, P_IP_MIN, P_RIDE_MIN, P_UNLOAD_AT) = range(19)
 
 
 @njit(cache=True)
@@ -161,6 +172,17 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             jit_ = 0.0
         elif kind == BUILD_IP:     # build?, chance in 36ths, enemy units that see it, hexes to the objective
             s = 1.0 if (opts[i, 0] == 1 and opts[i, 1] >= p[P_IP_MIN] and opts[i, 3] == 0) else 0.5
+            jit_ = 0.0
+        elif kind == LOAD:         # passenger, cost so far, hexes to the objective, its own MA, seen by
+            # ride when the way is long for the passenger's own legs; an all-MA load keeps the carrier put
+            if opts[i, 0] < 0:
+                s = 0.0
+            else:
+                s = opts[i, 2] - p[P_RIDE_MIN] - (2.0 if opts[i, 1] == 2 else 0.0) - 0.5 * opts[i, 4]
+            jit_ = 0.0
+        elif kind == UNLOAD:       # unload?, hexes to the objective, seen by, passengers' SP
+            near = opts[i, 1] <= p[P_UNLOAD_AT] or opts[i, 2] > 0
+            s = 1.0 if (opts[i, 0] == 1) == near else 0.5
             jit_ = 0.0
         elif kind == ENTRY_HEX:    # hex, hexes to the objective
             s = -0.5 * opts[i, 1]

@@ -11,6 +11,7 @@ from simulator.soa import struct_of_arrays
 OFF_MAP = -1      # hex of a counter not entered yet
 OFF_BOARD = -3    # hex of off-board artillery (11.1-11.3.4)
 GONE = -2         # hex of an eliminated counter
+CARRIED = -4      # hex of a passenger: it is where its carrier is (carried_by, PB2 4.3)
 NOBODY = -1
 
 MAX_EVENTS = 40000
@@ -45,11 +46,13 @@ EV_WRECK = 24       # a = hex, b = wreck SP placed, c = the unit it was (15.1)
 EV_BUILD_IP = 27    # a = unit, b = hex, c = natural roll (0: builds nothing, 15.4.5), d = 1 IP built
 EV_HULL_DOWN = 26   # a = unit, b = hex, c = natural roll (0: stopped by opportunity fire), d = 1 hull-down
 EV_OVR_MOVE = 23    # a = unit, b = target hex, c = hex adjacent it attacks from, d = missing MP (8.1.10)
+EV_LOAD = 28        # a = carrier, b = passenger, c = hex, d = cost (1 half MA, 2 all MA), 4.3
+EV_UNLOAD = 29      # a = carrier, b = passenger, c = hex, d = 1 by choice (4.3) / 0 forced (4.3.6)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "carried_by", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
     "dec", "n_dec",
     "ev", "n_ev", "ts", "snap_hex", "snap_steps", "player", "params", "n_params", "debug", "viol",
@@ -80,7 +83,7 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         ar=np.zeros((64, 5), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), he=np.zeros(n, dtype=np.bool_),
         ovr_op=np.full(n, -1, dtype=np.int64), wreck_sp=np.zeros(n, dtype=np.int64),
-        ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_),
+        ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_), carried_by=np.full(nu, -1, dtype=np.int64),
         hd_hex=np.full(nu, -1, dtype=np.int64), hd_turn=np.zeros(nu, dtype=np.int64),
         build_hex=np.full(nu, -1, dtype=np.int64), build_steps=np.zeros(nu, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),

@@ -25,6 +25,11 @@ COVER_PRIORITY = ("city", "town", "woods", "swamp", "orchard", "beach", "river",
 # Movement costs are in half movement points (road 1/2 MP, 14.3.1.1); two sentinels:
 ALL_MA = 9999      # "all of its movement points" (14.4.1.2, 14.5.1, 14.6.1.2)
 PROHIBITED = -1
+# Transport (PB2 4.3.5): carrier kinds in stacking.toml's order, cargo classes, and the cost the
+# carrier pays to load or unload (tr_cost[carrier, cargo]: 0 may not carry, 1 half MA, 2 all MA).
+CARGO = ("infantry", "recon_infantry", "light_gun", "heavy_gun")
+C_INFANTRY, C_RECON, C_LIGHT_GUN, C_HEAVY_GUN = range(4)
+TR_NONE, TR_HALF, TR_ALL = 0, 1, 2
 # Kinds of attack, as modifiers.toml's `applies` names them.
 ATTACK_KINDS = ("df", "opportunity", "reaction", "assault", "overrun", "cat", "if", "self_if", "air", "minefield", "aa")
 K_DF, K_OPP, K_REACTION, K_ASSAULT, K_OVERRUN, K_CAT, K_IF = 0, 1, 2, 3, 4, 5, 6
@@ -50,6 +55,7 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # units (by type)
     "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
     "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat", "t_engineer", "t_overrun",
+    "t_carrier", "t_cargo", "tr_cost", "enter_loaded",
     # counters of the situation
     "n_units", "u_type", "u_side", "u_group", "u_enter_turn", "u_value", "u_offboard",
     "t_indirect", "t_mortar", "t_soft_if", "tem_if_soft", "tem_if_hard", "scat_max", "scat_hexes", "scat_offboard",
@@ -228,6 +234,18 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat",
                                                         "engineer", "indirect", "mortar", "soft_if", "overrun")}
     t_steps = np.zeros(nt, dtype=np.int64)
+    # 4.3.5: carriers by kind (an AFV carries riders only where 4.3.7 lets it: units.*.rider).
+    tr = data["transport"]["carrier"]
+    carriers = list(tr)
+    tr_cost = np.zeros((max(len(carriers), 1), len(CARGO)), dtype=np.int64)
+    for ci, name in enumerate(carriers):
+        for cargo, cost in tr[name]["cargo"].items():
+            if cargo not in CARGO or cost not in ("half", "all"):
+                raise DataError(where, f"transport.carrier.{name}.cargo.{cargo}", f"got {cost!r}",
+                                f"a cargo class of {list(CARGO)} = \"half\" or \"all\" (PB2 4.3.5)")
+            tr_cost[ci, CARGO.index(cargo)] = TR_HALF if cost == "half" else TR_ALL
+    t_carrier = np.full(nt, -1, dtype=np.int64)
+    t_cargo = np.full(nt, -1, dtype=np.int64)
     for ti, uid in enumerate(type_ids):
         u = units[uid]
         full, red = u["full"], u.get("reduced", u["full"])
@@ -255,6 +273,14 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         flags["mortar"][ti] = bool(u.get("mortar", False))
         # 14.4.5: "Infantry (Leg), Truck, and Wagon units" take -1 in woods against IF
         flags["soft_if"][ti] = t_mode[ti] == LEG or u.get("carrier_type") in ("truck", "wagon")
+        ctype = "afv" if u.get("rider") else u.get("carrier_type", "")
+        if (u.get("carrier") or u.get("rider")) and ctype in carriers:
+            t_carrier[ti] = carriers.index(ctype)
+        if not flags["vehicle"][ti] and u.get("kind") != "marker":
+            # 4.3: what it rides as: a towed gun by its size (T/. light, T/.. heavy), else infantry
+            gun = u.get("gun", "")
+            t_cargo[ti] = C_LIGHT_GUN if gun == "light" else C_HEAVY_GUN if gun == "heavy" else \
+                C_RECON if u.get("recon") else C_INFANTRY
 
     # --- the situation's counters (on-map groups; off-board artillery waits for 11.x).
     u_type, u_side, u_group, u_enter = [], [], [], []
@@ -351,7 +377,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         t_ap=t["ap2"], t_at=t["at"], t_df=t["df"], t_sp=t["sp"], t_range=t_range, t_ma=t_ma, t_mode=t_mode,
         t_armored=flags["armored"], t_infantry=flags["infantry"], t_afv=flags["afv"], t_vehicle=flags["vehicle"],
         t_steps=t_steps, t_slope_exempt=flags["slope"], t_long_range=flags["long"], t_combat=flags["combat"],
-        t_engineer=flags["engineer"], t_overrun=flags["overrun"],
+        t_engineer=flags["engineer"], t_overrun=flags["overrun"], t_carrier=t_carrier, t_cargo=t_cargo, tr_cost=tr_cost,
+        enter_loaded=bool(read.get("reinforcements_enter_loaded", True)),
         n_units=len(u_type), u_type=u_type_a, u_side=np.array(u_side, dtype=np.int64),
         u_group=np.array(u_group, dtype=np.int64), u_enter_turn=np.array(u_enter, dtype=np.int64), u_value=u_value,
         u_offboard=np.array(u_enter, dtype=np.int64) < 0,

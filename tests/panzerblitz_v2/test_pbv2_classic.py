@@ -1,0 +1,121 @@
+"""The classic PanzerBlitz cards under the v2.0 rules (issue 20 item 3): the converted boards and
+situation files are current, the classic victory measures and levels (victory.py), and every
+converted card plays, in debug mode, with the same seed giving the same game."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator.rulesets.panzerblitz_v2.batch import play_games, play_one, prepare, violation
+from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
+from simulator.rulesets.panzerblitz_v2.state import GONE
+from simulator.rulesets.panzerblitz_v2.victory import FinalState, evaluate
+from simulator.situation import load_situation
+
+ROOT = Path(__file__).resolve().parents[2]
+CLASSIC = ROOT / "situations" / "panzerblitz-v2" / "classic"
+CARDS = sorted(p.stem for p in CLASSIC.glob("pb-*.toml"))
+
+
+@pytest.mark.parametrize("tool", ["pbv2_classic_boards.py", "pbv2_classic_situations.py"])
+def test_generated_classic_files_are_current(tool):
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / tool), "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_seven_cards_converted_and_the_rest_named():
+    assert CARDS == ["pb-01", "pb-02", "pb-04", "pb-06", "pb-07", "pb-10", "pb-12"]
+
+
+def test_classic_board_conversion_keeps_the_hexes_and_makes_levels():
+    sit = load_situation(CLASSIC / "pb-01.toml")
+    classic = load_situation("pb-01")
+    assert sit.map.labels == classic.map.labels                          # the same hexes, the same names
+    assert (sit.map.elevation.astype(int) == classic.map.elevation.astype(int) + 1).all()   # levels 1..3
+    assert set(sit.map.named) == set(classic.map.named)
+    t = prepare(sit).tables
+    # a slope hexside wherever two neighbouring hexes differ in level (PB2 14.9)
+    n = t.neighbours
+    differ = (n >= 0) & (t.level[np.maximum(n, 0)] != t.level[:, None])
+    assert (t.slope_side[differ]).mean() > 0.95
+
+
+def _fs(sit, hexes, steps, types, groups=None):
+    side_of = {g.name: sit.side_names.index(s.name) for s in sit.sides for g in s.groups}
+    groups = groups or [next(iter(side_of))] * len(types)
+    return FinalState(np.array(hexes), np.array(steps), np.array([side_of[g] for g in groups]), types, groups)
+
+
+def test_classic_destroyed_measure_weights_and_levels():
+    """pb-01: the Russians win by destroying German units (a CP counts 5), the Germans by losing
+    few; a v2 counter is destroyed when its last step is lost (a reduced one is not)."""
+    sit = load_situation(CLASSIC / "pb-01.toml")
+    germans = [g.name for g in sit.side("german").groups]
+    types = ["command-post", "security-platoon-german", "security-platoon-german", "smg-platoon-german"]
+    groups = [germans[0], germans[3], germans[3], germans[3]]
+    # CP destroyed (5 for the Russians, 1 for the Germans' own count) + 1 platoon destroyed + 1 reduced
+    o = evaluate(sit, _fs(sit, [GONE, GONE, 10, 11], [0, 0, 1, 2], types, groups))
+    assert o.values == {"russian": 6.0, "german": 2.0}
+    assert o.levels == {"russian": "none", "german": "decisive"} and o.winner == "german" and o.level == "decisive"
+    # all four: Russian 8 (marginal) against German 4 lost (tactical, <= 5): the higher level wins
+    o = evaluate(sit, _fs(sit, [GONE, GONE, GONE, GONE], [0, 0, 0, 0], types, groups))
+    assert o.values == {"russian": 8.0, "german": 4.0}
+    assert o.levels == {"russian": "marginal", "german": "tactical"} and o.winner == "german"
+
+
+def test_classic_levels_draw_when_equal_and_in_area_ratio():
+    """pb-07: both sides measure own units on board 2 against the enemy's; equal levels are a draw."""
+    sit = load_situation(CLASSIC / "pb-07.toml")
+    g_ger = sit.side("german").groups[0].name
+    g_rus = sit.side("russian").groups[0].name
+    area = next(iter(sit.areas.values()))
+    inside, outside = int(area[0]), int(next(h for h in range(sit.map.n_hexes) if h not in set(area.tolist())))
+    # one German and one Russian on board 2: ratio 1 each -> German marginal (>= 1), Russian none (> 1): German
+    o = evaluate(sit, _fs(sit, [inside, inside], [2, 2], ["pzkw-iv-h", "t-34-c"], [g_ger, g_rus]))
+    assert o.values == {"german": 1.0, "russian": 1.0} and o.winner == "german"
+    # nobody there: 0 to 0 is "as many" (1.0) for both; Russians need more: German marginal again
+    o = evaluate(sit, _fs(sit, [outside, outside], [2, 2], ["pzkw-iv-h", "t-34-c"], [g_ger, g_rus]))
+    assert o.winner == "german" and o.level == "marginal"
+    # two Russians, no German: Russian decisive (inf)
+    o = evaluate(sit, _fs(sit, [inside, inside], [2, 2], ["t-34-c", "t-34-c"], [g_rus, g_rus]))
+    assert o.winner == "russian" and o.level == "decisive"
+
+
+def test_classic_furthest_advance():
+    sit = load_situation(CLASSIC / "pb-02.toml")
+    g_rus = sit.side("russian").groups[0].name
+    gm = sit.map
+    far = int(np.argmax(gm.col))
+    o = evaluate(sit, _fs(sit, [far], [2], ["rifle-company-43"], [g_rus]))
+    assert o.values["russian"] == gm.col[far] + 1 and o.levels["russian"] == "decisive"
+
+
+@pytest.mark.parametrize("card", CARDS)
+def test_classic_card_plays_in_debug_mode_same_seed_same_game(card):
+    p = prepare(load_situation(CLASSIC / f"{card}.toml"))
+    for pol in (["random"], None):
+        players = RULESET.players.parse(pol, p.sides)
+        g = play_one(p, 2, players, debug=True)
+        assert violation(g) is None, f"{card} {pol}: {violation(g)}"
+    a, _, _ = play_games(p, [5], players)
+    b, turns, _ = play_games(p, [5], players)
+    assert a.equals(b)
+    assert a.loc[0, "winner"] in (*p.sides, "draw")
+    last = turns[turns.turn == turns.turn.max()]
+    for s in p.sides:                                          # the turns table ends on the games' value
+        assert float(last[last.side == s].measure.iloc[0]) == float(a.loc[0, f"value_{s}"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("card", CARDS)
+def test_classic_card_invariants_1000_random_games(card):
+    p = prepare(load_situation(CLASSIC / f"{card}.toml"))
+    players = RULESET.players.parse(["random"], p.sides)
+    for seed in range(1000):
+        g = play_one(p, seed, players, debug=True)
+        assert violation(g) is None, f"{card} seed {seed}: {violation(g)}"
