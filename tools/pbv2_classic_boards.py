@@ -42,7 +42,7 @@ def convert(classic: dict, rule: dict) -> dict:
     cols = classic["columns"]
     name = classic["board"]
     by_cell = {}
-    for label, h in classic["hexes"].items():
+    for label in classic["hexes"]:
         body = label[len(name):]
         letters = body.rstrip("0123456789")
         by_cell[(cols.index(letters), int(body[len(letters):]) - 1)] = label

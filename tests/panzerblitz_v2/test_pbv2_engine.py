@@ -647,7 +647,7 @@ def _ovr_options(t, st, tank, spent0=0):
 
     nl = movement.reachable(t, st, tank, st.hex[tank], spent0, t.t_ma[t.u_type[tank]], False)
     n = overrun_options(t, st, tank, st.hex[tank], nl)
-    return [tuple(int(x) for x in st.opts[i]) for i in range(1, n)]
+    return [tuple(int(x) for x in st.opts[i, :8]) for i in range(1, n)]     # the 8 OVERRUN columns
 
 
 def test_pb2_8_1_7_overrun_option_column_and_net_modifiers():

@@ -116,6 +116,20 @@ def test_pb2_4_3_2_and_4_3_3_half_ma_load_then_move(p4):
     assert st.spent[truck]
 
 
+def test_pb2_4_3_3_unload_then_move_on_with_the_other_half(p4):
+    t = p4.tables
+    st = state(p4, ["heuristic:unload_at=99"])
+    h = open_hexes(t, 1)[0]
+    truck, rifle = units_of(p4, "truck-russian")[0], units_of(p4, "rifle-company-43")[0]
+    st.hex[truck] = h
+    st.hex[rifle] = transport.CARRIED
+    st.carried_by[rifle] = truck
+    st.active[truck] = True
+    game.carrier_move(t, st, truck)
+    assert st.hex[rifle] == h and st.spent[rifle] and st.carried_by[rifle] == -1
+    assert st.mp_op[truck] <= t.t_ma[t.u_type[truck]] // 2 and st.spent[truck]
+
+
 def test_pb2_4_3_2_all_ma_load_keeps_the_carrier_put(p4):
     t = p4.tables
     st = state(p4, ["heuristic:ride_min=-99,unload_at=-99"])

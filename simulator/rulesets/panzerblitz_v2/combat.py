@@ -28,14 +28,12 @@ from simulator.rulesets.panzerblitz_v2.state import (
 )
 from simulator.rulesets.panzerblitz_v2.tables import (
     CITY,
-    LEG,
-    PROHIBITED,
-    TOWED,
     K_ASSAULT,
     K_CAT,
     K_OPP,
     K_OVERRUN,
     K_REACTION,
+    LEG,
     M_DEF_DISRUPTED,
     M_FROM_HE,
     M_HEIGHT_ADV,
@@ -48,12 +46,14 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     M_OVR_INF_OPEN,
     M_UNSPOTTED,
     M_WRECK,
+    PROHIBITED,
     R_1X,
     R_2X,
     R_3X,
     R_D,
     R_DD,
     R_NONE,
+    TOWED,
     TOWN,
 )
 

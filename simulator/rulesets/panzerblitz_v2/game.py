@@ -63,7 +63,6 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_RECOVER,
     EV_SETUP,
     EV_UNPLAYED,
-    CARRIED,
     NOBODY,
     OFF_BOARD,
     OFF_MAP,
@@ -76,7 +75,17 @@ from simulator.rulesets.panzerblitz_v2.state import (
     TS_UNITS,
     TS_UNPLAYED,
 )
-from simulator.rulesets.panzerblitz_v2.tables import K_ASSAULT, K_DF, K_OPP, PROHIBITED, TOWED, TR_ALL, TR_HALF, TR_NONE
+from simulator.rulesets.panzerblitz_v2.tables import (
+    K_ASSAULT,
+    K_DF,
+    K_OPP,
+    LEG,
+    PROHIBITED,
+    TOWED,
+    TR_ALL,
+    TR_HALF,
+    TR_NONE,
+)
 from simulator.rulesets.panzerblitz_v2.transport import (
     carried_hex,
     has_passengers,
@@ -385,6 +394,8 @@ def move_unit(t, st, u, start, spent0):
     if st.in_ip[u] and st.hex[u] == start:
         spent0 += t.ip_extra2                          # 15.4.8: 1 MP to leave the IP
     nl = reachable(t, st, u, start, spent0, ma, True)
+    # an empty carrier that cannot fight (a truck, a wagon) is only worth its passengers
+    idle = 1 if (t.t_carrier[t.u_type[u]] >= 0 and not t.t_combat[t.u_type[u]] and not has_passengers(t, st, u)) else 0
     n = 0
     for i in range(nl):
         h = st.order[i]
@@ -397,6 +408,7 @@ def move_unit(t, st, u, start, spent0):
         st.opts[n, 6] = t.obj_dist[h]
         st.opts[n, 7] = 1 if ((i == 0 and st.in_ip[u]) or (i > 0 and st.reach[h] + t.ip_extra2 <= ma
                                                              and ip_room(t, st, h, u))) else 0
+        st.opts[n, 8] = idle
         n += 1
         if n >= st.opts.shape[0]:
             break
@@ -538,17 +550,18 @@ def load_step(t, st, c, h):
 def unload_step(t, st, c, used2, moved, loaded_now):
     """UNLOAD (4.3, 4.3.2, 4.3.9): after its move the carrier may set all its passengers down in its
     hex, if it has the MA left (half MA: used + half <= MA; all MA: it neither moved nor loaded)
-    and the hex holds them; they are Spent (4.3.4) and may be opportunity-fired at (4.3.10)."""
+    and the hex holds them; they are Spent (4.3.4) and may be opportunity-fired at (4.3.10).
+    Returns the cost paid (TR_NONE: they stayed aboard)."""
     if loaded_now or st.hex[c] < 0 or st.disrupted[c] or not has_passengers(t, st, c):
-        return
+        return TR_NONE
     cost = unload_cost(t, st, c)
     ma = t.t_ma[t.u_type[c]]
     if cost == TR_ALL and moved:
-        return
+        return TR_NONE
     if cost == TR_HALF and used2 + ma // 2 > ma:
-        return
+        return TR_NONE
     if not room_to_unload(t, st, c):
-        return
+        return TR_NONE
     side = t.u_side[c]
     h = st.hex[c]
     st.opts[0, 0] = 0
@@ -558,7 +571,7 @@ def unload_step(t, st, c, used2, moved, loaded_now):
         st.opts[i, 2] = seen_by(t, st, h, side)
         st.opts[i, 3] = passengers_sp(t, st, c)
     if decide(UNLOAD, 2, t, st, side) == 0:
-        return
+        return TR_NONE
     out = np.empty(t.n_units, dtype=np.int64)
     k = 0
     for p in range(t.n_units):
@@ -570,6 +583,7 @@ def unload_step(t, st, c, used2, moved, loaded_now):
         p = out[j]
         if st.hex[p] >= 0 and not st.disrupted[p]:
             opportunity_fire(t, st, p, h, False)
+    return cost
 
 
 @njit(cache=True)
@@ -577,21 +591,22 @@ def carrier_move(t, st, c):
     """A carrier's move with loading and unloading (4.3.1-4.3.3): load in its hex (half MA: then
     move on; all MA: no move), move, unload (if it did not load this Operation)."""
     ma = t.t_ma[t.u_type[c]]
-    cost = load_step(t, st, c, st.hex[c])
+    unloaded = unload_step(t, st, c, 0, False, False)    # 4.3.3: unload, then move on
+    cost = unloaded if unloaded != TR_NONE else load_step(t, st, c, st.hex[c])
     spent0 = 0
     if cost == TR_HALF:
         spent0 = ma // 2
     elif cost == TR_ALL:
         spent0 = ma
     moved = False
-    if spent0 < ma:
+    if spent0 < ma and st.hex[c] >= 0 and not st.disrupted[c]:
         moved = move_unit(t, st, c, st.hex[c], spent0)
     if cost != TR_NONE and st.hex[c] >= 0:
         st.spent[c] = True
         st.acted[c] = True
     used = spent0 + (st.mp_op[c] if moved else 0)
-    if st.hex[c] >= 0:
-        unload_step(t, st, c, used, moved, cost != TR_NONE)
+    if st.hex[c] >= 0 and cost == TR_NONE:
+        unload_step(t, st, c, used, moved, False)       # 4.3.3: move, then unload
     if not moved and cost == TR_NONE and may_try_hull_down(t, st, c):
         try_hull_down(t, st, c)
 
@@ -813,6 +828,16 @@ def recover_step(t, st, side):
 # ----------------------------------------------------------------------------- Operations (3.1.2)
 
 @njit(cache=True)
+def may_move(t, st, u):
+    """A unit an activation lets do something without a target: it can move by itself, and is not
+    an empty carrier that cannot fight (a truck or wagon with nobody to carry)."""
+    ty = t.u_type[u]
+    if t.t_ma[ty] <= 0 or t.t_mode[ty] == TOWED:
+        return False
+    return t.t_combat[ty] or t.t_carrier[ty] < 0 or has_passengers(t, st, u)
+
+
+@njit(cache=True)
 def chit_options(t, st, side, radius):
     """CHIT_HEX: row 0 = pass; then every hex of the play area within the radius of an
     activatable unit (a hex that activates nothing is a pass), with what it activates."""
@@ -847,7 +872,7 @@ def chit_options(t, st, side, radius):
                 continue
             if st.disrupted[u]:
                 dis += 1
-            else:
+            elif has_target[u] or may_move(t, st, u):
                 fresh += 1
                 sp += 1
                 if has_target[u]:
@@ -964,7 +989,7 @@ def reinforcement(t, st, side):
         paid = TR_NONE
         if t.t_carrier[ty] >= 0 and t.enter_loaded:
             paid = load_step(t, st, u, -1)                # 4.3 before entering: it pays from its MA
-        cost = entry_cost(t, h, t.t_mode[ty])
+        cost = entry_cost(t, h, LEG if t.t_mode[ty] == TOWED else t.t_mode[ty])   # a towed gun is set down there
         cost += (entered_sp[h] // t.reinf_sp_step) * t.reinf_mp_step2
         entered_sp[h] += stack_sp(t, st, h, side, u) - stack_sp(t, st, h, side, -1)
         st.hex[u] = h

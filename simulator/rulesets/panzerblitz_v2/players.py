@@ -31,7 +31,7 @@ DECISION_KINDS = (
     DecisionKind("MOVE_DEST", "where an active unit ends its move; the first row stays (PB2-4)",
                  ("hex (the first row: stay)", "half-MP spent", "hexes to an objective hex the side does not hold",
                   "TEM there", "enemy units that see it", "hexes seen", "hexes to the objective",
-                  "goes into an IP (0/1)")),
+                  "goes into an IP (0/1)", "the mover is an empty carrier that cannot fight (0/1)")),
     DecisionKind("OPP_FIRE", "opportunity fire at a moving unit (PB2-7.8)",
                  ("0 = hold / 1 = fire", "firers", "DFT column", "DRM")),
     DecisionKind("RECOVER", "a disrupted unit's recovery attempt (PB2-13.1)",
@@ -150,10 +150,14 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
                 s = expected_steps(t, opts[i, 3], opts[i, 4], nt, opts[i, 6] / nt)
         elif kind == MOVE_DEST:    # hex, half MP, hexes to an objective hex not held, TEM, seen by, hexes seen,
             # hexes to the objective
-            s = -p[P_GOAL] * opts[i, 2] + p[P_COVER] * (opts[i, 3] + opts[i, 7]) - p[P_SEEN] * opts[i, 4] \
-                + p[P_VIEW] * opts[i, 5]
-            if defender and opts[i, 6] == 0:
-                s += p[P_OBJECTIVE] + (p[P_HOLD] if i == 0 else 0.0)
+            if opts[i, 8] == 1:
+                # an empty truck or wagon keeps out of the enemy's sight, near where it is
+                s = -2.0 * opts[i, 4] + p[P_COVER] * opts[i, 3] - 0.05 * opts[i, 1]
+            else:
+                s = -p[P_GOAL] * opts[i, 2] + p[P_COVER] * (opts[i, 3] + opts[i, 7]) - p[P_SEEN] * opts[i, 4] \
+                    + p[P_VIEW] * opts[i, 5]
+                if defender and opts[i, 6] == 0:
+                    s += p[P_OBJECTIVE] + (p[P_HOLD] if i == 0 else 0.0)
         elif kind == OPP_FIRE:     # fire?, firers, column, drm
             if opts[i, 0] == 0:
                 s = p[P_OPP_MIN]

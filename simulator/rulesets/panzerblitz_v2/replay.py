@@ -21,6 +21,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_HULL_DOWN,
     EV_IF,
     EV_IP,
+    EV_LOAD,
     EV_LOSS,
     EV_MOVE,
     EV_OPP_FIRE,
@@ -31,6 +32,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_SCATTER,
     EV_SETUP,
     EV_SPOTTED,
+    EV_UNLOAD,
     EV_UNPLAYED,
     EV_WRECK,
     OFF_MAP,
@@ -124,6 +126,14 @@ class PBV2Replay:
                            + (f" ({d} MP short: +{d}, PB2 8.1.10)" if d else " (PB2 8.1.1)"))
             elif kind == EV_ENTER:
                 out.append(f"    {self._unit(a)} enters at {hx(b)} ({c / 2:g} MP)")
+            elif kind == EV_LOAD:
+                where = f"in {hx(c)}" if c >= 0 else "before entering (PB2-OQ-70)"
+                out.append(f"    {self._unit(b)} boards {self._unit(a)} {where} ({'half' if d == 1 else 'all'} "
+                           "its MA, PB2 4.3.5)")
+            elif kind == EV_UNLOAD:
+                how = "sets down" if d else "is forced out of (PB2 4.3.6)"
+                out.append(f"    {self._unit(b)} {'is set down by' if d else how} {self._unit(a)} in {hx(c)}"
+                           + (" (Spent, PB2 4.3.4)" if d else ", Disrupted"))
             elif kind == EV_RECOVER:
                 how = ("recovers", "fails to recover", "catastrophe (natural 12): loses a step")[(1, 0, 2).index(c)]
                 out.append(f"    {self._unit(a)} recovery roll {b} (needs {d} or less): {how}")
@@ -156,12 +166,16 @@ class PBV2Replay:
         frames = []
         sit = p.situation
 
+        carrier = np.full(t.n_units, -1, dtype=np.int64)   # a passenger is drawn in its carrier's hex, "+name"
+
         def frame(turn):
             cs = []
             for u in range(t.n_units):
-                if pos[u] >= 0:
+                h = pos[carrier[u]] if carrier[u] >= 0 else pos[u]
+                if h >= 0 and steps[u] > 0:
                     label = p.type_ids[int(t.u_type[u])].replace("gb-", "").replace("de-", "")[:10]
-                    cs.append(Counter(int(pos[u]), sides[int(t.u_side[u])], label + ("'" if steps[u] == 1 else "")))
+                    label = ("+" if carrier[u] >= 0 else "") + label + ("'" if steps[u] == 1 else "")
+                    cs.append(Counter(int(h), sides[int(t.u_side[u])], label))
             name = f"{sit.id}-seed{self.seed}-turn{turn:02d}"
             title = f"{sit.id}: " + ("after set-up" if turn == 0 else f"end of turn {turn}")
             frames.append(MapFrame(name, title, tuple(cs)))
@@ -176,6 +190,12 @@ class PBV2Replay:
                 pos[int(e[4])] = int(e[5])
             elif kind in (EV_MOVE, EV_ADVANCE):
                 pos[int(e[4])] = int(e[6])
+            elif kind == EV_LOAD:
+                carrier[int(e[5])] = int(e[4])
+                pos[int(e[5])] = OFF_MAP
+            elif kind == EV_UNLOAD:
+                carrier[int(e[5])] = -1
+                pos[int(e[5])] = int(e[6])
             elif kind == EV_LOSS:
                 steps[int(e[4])] = int(e[6])
                 if e[6] == 0:

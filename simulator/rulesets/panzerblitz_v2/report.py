@@ -19,12 +19,29 @@ from simulator.api import (
     SetupMark,
     SituationMarks,
 )
+from simulator.rulesets.panzerblitz_v2.schema import CLASSIC_MEASURES, LEVEL_KEYS
 
 # The same palette as tools/pbv2_make_map.py (docs/panzerblitz-v2/img/hill112-board.png).
 LEVEL_COLOURS = ["#2f5d2a", "#4a7a3a", "#6a9650", "#8db36b", "#b3cf8e", "#dbe8b5"]
 TOWN, WOODS, ORCHARD = "#a0643c", "#133d12", "#1f5a1c"
 ROAD, STREAM, DEEP, RIVER, SLOPE = "#8b3a1a", "#2c7fd6", "#1f5fb8", "#1a4fa0", "#3b2a14"
 OUTSIDE = "#d8d8d8"
+
+
+def _measure_words(v: dict) -> str:
+    kind = v.get("measure")
+    whose = "own" if v.get("whose", "own") == "own" else "enemy"
+    if kind == "destroyed":
+        w = v.get("weights") or {}
+        extra = ", " + ", ".join(f"{u} counts {x}" for u, x in w.items()) if w else ""
+        return f"{whose} units destroyed{extra}"
+    if kind == "in_area":
+        return f"{whose} units in the card's area"
+    if kind == "furthest_advance":
+        return f"furthest advance toward the {v.get('toward')} (columns)"
+    if kind == "ratio":
+        return f"{_measure_words(v['numerator'])} / {_measure_words(v['denominator'])}"
+    return str(kind)
 
 
 class PBV2Report:
@@ -73,20 +90,32 @@ class PBV2Report:
                 where = "off-board artillery (PB2 11)" if g.off_board else \
                     (f"enters turn {g.enter_turn}" if g.enter_turn else "sets up")
                 notes.append(f"{s.name}: {g.name} — {n} counters, {where}")
-        stated = next(s for s in situation.sides if s.victory.get("measure") == "hexes_controlled")
         chits = ", ".join(f"{s.name} " + " ".join(f"{k}×Op{r}" for r, k in sorted(s.chits.items()))
                           for s in situation.sides)
+        efficiency = ", ".join(f"{s.name} {s.efficiency}" for s in situation.sides)
+        if situation.classic_victory():
+            # a converted classic card: the ground its players steer by (conversion.md#victory)
+            boards = " ".join("".join(r) for r in situation.map.layout) if hasattr(situation.map, "layout") else ""
+            return SituationMarks(
+                sides=sides, setup=tuple(setup), entries=tuple(entries),
+                objectives={situation.goal_side: situation.goal},
+                subtitle=f"classic boards {boards} · {situation.turns} turns · chits: {chits} · efficiency {efficiency}",
+                notes=tuple(notes), objective_label=f"the {situation.goal_side} players' goal (conversion.md#victory)")
+        stated = next(s for s in situation.sides if s.victory.get("measure") == "hexes_controlled")
         return SituationMarks(
             sides=sides, setup=tuple(setup), entries=tuple(entries),
             objectives={stated.name: stated.objective},
-            subtitle=f"Hill 112 board · {situation.turns} turns · chits: {chits} · efficiency "
-                     + ", ".join(f"{s.name} {s.efficiency}" for s in situation.sides),
+            subtitle=f"Hill 112 board · {situation.turns} turns · chits: {chits} · efficiency {efficiency}",
             notes=tuple(notes), objective_label=f"objective: {stated.victory.get('region')}")
 
     def victory_words(self, side: str, summary: dict) -> str | None:
         v = (summary.get("victory") or {}).get(side)
         if not v:
             return None
+        if v.get("measure") in CLASSIC_MEASURES:
+            levels = ", ".join(f"{k} {v.get('compare', '>=')} {v[k]['threshold'] if isinstance(v[k], dict) else v[k]}"
+                               for k in LEVEL_KEYS if k in v)
+            return f"{side.capitalize()}: the classic card's measure ({_measure_words(v)}): {levels}."
         if v.get("measure") == "hexes_controlled":
             cmp = "more than" if v.get("compare") == ">" else "at least"
             return (f"{side.capitalize()}: control {cmp} {v.get('victory')} hexes of {v.get('region')} at the end "
@@ -95,18 +124,26 @@ class PBV2Report:
 
     def measure_chart(self, side: str, summary: dict) -> MeasureChart | None:
         v = (summary.get("victory") or {}).get(side)
+        if v and v.get("measure") in CLASSIC_MEASURES:
+            return MeasureChart(_measure_words(v), tuple(
+                (k, (v[k].get("compare") if isinstance(v[k], dict) else None) or v.get("compare", ">="),
+                 float(v[k]["threshold"] if isinstance(v[k], dict) else v[k])) for k in LEVEL_KEYS if k in v))
         if not v or v.get("measure") != "hexes_controlled":
             return None
         return MeasureChart(f"hexes of {v.get('region')} controlled", (("victory", v.get("compare", ">="), float(v["victory"])),))
 
     def how_to_win(self, summary: dict) -> str:
+        if any((v or {}).get("measure") in CLASSIC_MEASURES for v in (summary.get("victory") or {}).values()):
+            return ("A classic card under the v2.0 rules keeps its card's victory conditions: each side's measure "
+                    "reaches a level (marginal, tactical, decisive); the higher level wins, equal levels are a draw. "
+                    "A counter counts as destroyed when its last step is lost (PB2 2.3.1).")
         return ("One side states a condition; if it does not meet it by the last turn, the other side has won "
                 "(PB2 3.2). There are no draws.")
 
     def notes(self, summary: dict) -> list[str]:
-        return ["Panzer Blitz v2.0 engine, not yet complete: transport and riders, Panzer Blitz assault, smoke, "
-                "minefields, blocks, fortifications, hull-down, air support and engineers' works are not played "
-                "yet (docs/panzerblitz-v2/README.md, 'Implemented and not yet'); results are of the rules that are."]
+        return ["Panzer Blitz v2.0 engine, not yet complete: Panzer Blitz assault, smoke, minefields, blocks, "
+                "fortifications, air support and engineers' works are not played yet (docs/panzerblitz-v2/README.md, "
+                "'Implemented and not yet'); results are of the rules that are."]
 
     def warnings(self, summary: dict) -> list[str]:
         return []

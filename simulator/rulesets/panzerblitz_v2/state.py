@@ -16,7 +16,7 @@ NOBODY = -1
 
 MAX_EVENTS = 40000
 MAX_DECISIONS = 60000   # a recorded game's capacity (the longest random game makes ~6000)
-OPT_COLS = 8
+OPT_COLS = 9
 
 # Events (one row: turn, op, kind, side, a, b, c, d, e) that the replay and the tables read.
 EV_SETUP = 1        # a = unit, b = hex
