@@ -19,7 +19,7 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pbv2_data import write_atomic  # noqa: E402
+from pbv2_data import write_or_check  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = ROOT / "situations" / "rulesets" / "panzerblitz" / "boards"
@@ -99,20 +99,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if the written boards are not current")
     a = ap.parse_args(argv)
-    stale = []
-    for b, text in boards().items():
-        path = V2 / "boards" / f"board-{b}.json"
-        if a.check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(str(path))
-        else:
-            write_atomic(path, text)
-            print(f"wrote {path.relative_to(ROOT)}")
-    if stale:
-        print("not current (run tools/pbv2_classic_boards.py):", *stale, sep="\n  ")
-        return 1
-    return 0
-
+    files = {V2 / "boards" / f"board-{b}.json": text for b, text in boards().items()}
+    return write_or_check(files, a.check, "tools/pbv2_classic_boards.py", ROOT)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -22,7 +22,7 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pbv2_data import write_atomic  # noqa: E402
+from pbv2_data import write_or_check  # noqa: E402
 from tomlout import assign  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,22 +173,10 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args(argv)
     files, skipped = build()
-    stale = []
-    for cid, text in files.items():
-        path = OUT / f"{cid}.toml"
-        if a.check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(str(path))
-        else:
-            write_atomic(path, text)
-            print(f"wrote {path.relative_to(ROOT)}")
     for cid, why in skipped.items():
         print(f"not converted: {cid}: {why}")
-    if stale:
-        print("not current (run tools/pbv2_classic_situations.py):", *stale, sep="\n  ")
-        return 1
-    return 0
-
+    return write_or_check({OUT / f"{cid}.toml": text for cid, text in files.items()}, a.check,
+                          "tools/pbv2_classic_situations.py", ROOT)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -83,6 +83,23 @@ def write_atomic(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
+def write_or_check(files: dict[Path, str], check: bool, tool: str, root: Path) -> int:
+    """Write generated files (each whole or not at all), or with `check` list those not current
+    and return 1: the generators' common --check."""
+    stale = []
+    for path, text in files.items():
+        if check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(str(path))
+        else:
+            write_atomic(path, text)
+            print(f"wrote {path.relative_to(root)}")
+    if stale:
+        print(f"not current (run {tool}):", *stale, sep="\n  ")
+        return 1
+    return 0
+
+
 def untagged_leaves(data: dict, prefix: str = "", inherited: str | None = None) -> list[str]:
     """Dotted keys of values that carry no `source` tag, neither their own nor an enclosing
     table's.  A tag is valid only with source in SOURCES and a `ref` (text) or `see` (reconstructed)."""
