@@ -63,7 +63,8 @@ def table(cards: list[str], runs: Path) -> pd.DataFrame:
     rows = []
     for card in cards:
         c, v = games_of(runs / f"classic-{card}"), games_of(runs / f"v2-{card}")
-        for side in sorted(set(c.winner) | set(v.winner) - {"draw"} | {"draw"}):
+        sides = sorted({col[len("level_"):] for col in c.columns if col.startswith("level_") and col != "level_alt"})
+        for side in sides + ["draw"]:
             kc, nc = int((c.winner == side).sum()), len(c)
             kv, nv = int((v.winner == side).sum()), len(v)
             d, lo, hi = unpaired_difference(kv, nv, kc, nc)
