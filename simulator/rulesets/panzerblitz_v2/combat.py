@@ -13,6 +13,7 @@ from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.efficiency import hull_down
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
 from simulator.rulesets.panzerblitz_v2.state import (
+    CARRIED,
     EV_ASSAULT,
     EV_CAT,
     EV_DISRUPT,
@@ -500,7 +501,10 @@ def share_result(t, st, targets, nt, steps0, h0):
                 continue
             for _ in range(lost):
                 if st.steps[p] > 0:
+                    st.hex[p] = h0[i]                  # lost where its carrier was (the losses table, maps)
                     lose_step(t, st, p)
+                    if st.steps[p] > 0:
+                        st.hex[p] = CARRIED
             if st.steps[p] <= 0:
                 st.carried_by[p] = -1
             elif st.steps[c] <= 0 or st.disrupted[c]:
