@@ -28,41 +28,36 @@ ENGINE_KERNELS = (("game.py", "run_game"), ("game.py", "setup_side"), ("movement
 
 
 class PanzerBlitzPlayers:
-    """Its random and heuristic players, in players/ (players/spec.py reads `--policy`)."""
+    """Its random and heuristic players: the catalogue of players/spec.py (on the core's
+    policies/catalogue.py), imported when first asked (it reads the heuristic's parameters)."""
 
     default = "heuristic"
     replay_default = "random"
     doc = "docs/policies.md"
 
-    def names(self) -> tuple[str, ...]:
-        from simulator.rulesets.panzerblitz.players.spec import POLICIES
+    @staticmethod
+    def _catalogue():
+        from simulator.rulesets.panzerblitz.players.spec import PLAYERS
 
-        return tuple(POLICIES)
+        return PLAYERS
+
+    def names(self) -> tuple[str, ...]:
+        return self._catalogue().names()
 
     def defaults(self, name: str) -> dict[str, float]:
-        from simulator.rulesets.panzerblitz.players.spec import POLICIES
-
-        return dict(POLICIES[name][1])
+        return self._catalogue().defaults(name)
 
     def parse(self, items, sides, default=None):
-        from simulator.rulesets.panzerblitz.players.spec import parse_side_policies
-
-        return parse_side_policies(items, list(sides), default or self.default)
+        return self._catalogue().parse(items, list(sides), default or self.default)
 
     def space(self, name):
-        from simulator.rulesets.panzerblitz.players.spec import param_space
-
-        return param_space(name)
+        return self._catalogue().space(name)
 
     def styles(self, name):
-        from simulator.rulesets.panzerblitz.players.spec import styles
-
-        return styles(name)
+        return self._catalogue().styles(name)
 
     def make(self, name, params, source=""):
-        from simulator.rulesets.panzerblitz.players.spec import PolicySpec
-
-        return PolicySpec(name, dict(params), source)
+        return self._catalogue().make(name, params, source)
 
 
 class PanzerBlitzReplay:
