@@ -333,7 +333,7 @@ def test_engineers_clear_enemy_minefields_never_their_own(tmp_path):
 
 def test_riders_enter_aboard_the_groups_carriers(tables_of):
     # Issue 15: in pb-04 the Russians had 15 trucks and 5 M-2s and walked fourteen infantry
-    # units on foot from the east edge.  Entering groups may now enter loaded (game.board_entering)
+    # units on foot from the east edge.  Entering groups may now enter loaded (transport.board_entering)
     # and the heuristic boards the riders that have far to go.
     from simulator.rulesets.panzerblitz.events import EV_LOAD
 

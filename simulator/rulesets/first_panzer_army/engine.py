@@ -43,7 +43,7 @@ def prepare(sit: FPASituation) -> Prepared:
 
 
 def player_rows(players: dict, sides) -> tuple[np.ndarray, np.ndarray]:
-    """Kernel ids and parameter rows of the two sides' players (PlayerSpec, simulator/players.py)."""
+    """Kernel ids and parameter rows of the two sides' players (PlayerSpec, policies/catalogue.py)."""
     pk = np.zeros(2, dtype=np.int64)
     pp = np.zeros((2, N_PARAMS), dtype=np.float64)
     for si, side in enumerate(sides):

@@ -17,6 +17,7 @@ from simulator.api import (
     SetupMark,
     SituationMarks,
 )
+from simulator.rulesets.panzerblitz.combat import HILLTOP, SLOPE
 
 # Hex fills, as on the printed PanzerBlitz boards.
 TERRAIN_COLOURS: dict[str, str] = {
@@ -64,8 +65,8 @@ def terrain_fills(m) -> tuple[list[str], list[str | None], np.ndarray]:
     """
     has = {f: m.has_feature(f) if f in m.hex_vocab else np.zeros(m.n_hexes, bool)
            for f in ("pond", "swamp", "hilltop", "slope", "gully", "ford", "town", "woods")}
-    has["hilltop"] |= m.elevation >= 2
-    has["slope"] |= m.elevation == 1
+    has["hilltop"] |= m.elevation >= HILLTOP  # the board's elevation levels (PB-HILL)
+    has["slope"] |= m.elevation == SLOPE
     ground_order = ("pond", "swamp", "hilltop", "slope", "gully", "ford")
     fills: list[str] = []
     inner: list[str | None] = []

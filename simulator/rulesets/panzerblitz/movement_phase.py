@@ -62,7 +62,14 @@ from simulator.rulesets.panzerblitz.presence import (
     side_load,
 )
 from simulator.rulesets.panzerblitz.road_march import MARCH_COLUMNS, marching
-from simulator.rulesets.panzerblitz.state import DEBUG, MARCH_OVER, ON_MAP, TURN, WAITING
+from simulator.rulesets.panzerblitz.state import (
+    DEBUG,
+    MARCH_OVER,
+    NO_ASSAULT_STEPS,
+    ON_MAP,
+    TURN,
+    WAITING,
+)
 from simulator.rulesets.panzerblitz.transport import (
     board_entering,
     load_passenger,
@@ -217,7 +224,7 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
                           pl, occ, cost_o, prev_o, ov_entry, ov_target, ov_exit)
         if rider >= 0 and not st.overrun_hex[ov_target[k]]:
             st.pba_target[rider] = -1  # the overrun was not made: nothing was overrun
-            st.steps[rider] = 99
+            st.steps[rider] = NO_ASSAULT_STEPS
         return
     dest = start if i < 0 else options[i]
     if entering:

@@ -35,7 +35,7 @@ from simulator.rulesets.panzerblitz.presence import (
     pass_through,
     place,
 )
-from simulator.rulesets.panzerblitz.state import EXITED, ON_MAP
+from simulator.rulesets.panzerblitz.state import EXITED, NO_ASSAULT_STEPS, ON_MAP
 from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
 
 FORT = CATEGORY_INDEX["fortification"]
@@ -266,7 +266,7 @@ def overrun_movers(st, ut, mt, ct, side, movers, starts, entries, exits, n, targ
         st.mine_safe[w] = False
         st.moved[w] = True
         st.assaulted[w] = True  # the overrun is its one attack this turn (PB-OVR-7)
-        st.steps[w] = 99
+        st.steps[w] = NO_ASSAULT_STEPS
         log_event(st, EV_MOVE, w, starts[q], end, 0, 0, 0, 0)
 
 
@@ -276,7 +276,7 @@ def overrun_off_map(st, ut, mt, side, u, start, target, occ):
     occ[start, side] -= 1
     st.moved[u] = True
     st.assaulted[u] = True
-    st.steps[u] = 99
+    st.steps[u] = NO_ASSAULT_STEPS
     log_event(st, EV_MOVE, u, start, target, 0, 0, 0, 0)
     st.hex[u] = target
     exit_map(st, u, mt.edge_mask[target] & exit_edges_of(st, u))
@@ -303,7 +303,7 @@ def overrun_entering(st, ut, mt, ct, side, u, target, exit_hex, occ):
     occ[exit_hex, side] += 1
     st.moved[u] = True
     st.assaulted[u] = True  # its one attack this turn (PB-OVR-7)
-    st.steps[u] = 99
+    st.steps[u] = NO_ASSAULT_STEPS
     log_event(st, EV_ENTER, u, exit_hex, 0, 0, 0, 0, 0)
 
 

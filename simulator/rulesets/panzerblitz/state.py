@@ -30,6 +30,11 @@ MARCH_OVER, MARCHING, MARCH_ENDING = 0, 1, 2
 # it stays dispersed through its side's next player-turn (the alternative reading).
 NOT_OWN_FIRE, OWN_FIRE_RECOVERS, OWN_FIRE_STAYS = 0, 1, 2
 
+# Per unit, `steps`: the hexes it moved this turn (a close assault needs at most one, PB-CAT-3);
+# NO_ASSAULT_STEPS for a unit that may not close-assault this turn whatever it moved: set down
+# from a carrier (PB-CAT-9), or it overran (PB-OVR-7: its one attack).
+NO_ASSAULT_STEPS = 99
+
 # Clock slots.  VIEW_SIDE: 1 + the side whose movement phase the movement view follows, 0 none
 # (move_view.py).
 TURN, PHASING, N_EVENTS, N_TURNS, FIRST_SIDE, DEBUG, VIOLATION, VIOLATION_EVENT, VIEW_SIDE = range(9)

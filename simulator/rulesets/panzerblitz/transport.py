@@ -30,7 +30,7 @@ from simulator.rulesets.panzerblitz.presence import (
     place,
     side_load,
 )
-from simulator.rulesets.panzerblitz.state import MARCH_OVER, ON_MAP, TURN, WAITING
+from simulator.rulesets.panzerblitz.state import MARCH_OVER, NO_ASSAULT_STEPS, ON_MAP, TURN, WAITING
 
 
 @njit(cache=True)
@@ -141,7 +141,7 @@ def unload(st, ut, mt, mv, ct, limits, side, u, p, left, pl, occ, cost, prev, op
     rows[0, 0] = p
     if ask.choose(UNLOAD, rows, 1, u, 0, options, st, ut, mt, ct, side, occ, pl) != 0:
         return
-    set_down(st, u, p, here, side, occ, 99, 0)  # PB-CAT-9: no close assault in the turn it is unloaded
+    set_down(st, u, p, here, side, occ, NO_ASSAULT_STEPS, 0)  # PB-CAT-9: no close assault in the turn it is unloaded
     if n == 0 or (n == 1 and options[0] == here):
         return
     i = ask.choose(MOVE_ON, offer_hexes(pl.options, options, n), n, u, 0, options, st, ut, mt, ct, side, occ, pl)
