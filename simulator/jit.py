@@ -21,10 +21,17 @@ indices, counts and codes far below 2**63, so the widening never changes one.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pickle
+import subprocess
+import sys
+import time
+
 import llvmlite.binding as _llvm
 import numba
 import numpy as np
-from numba.core import cgutils, errors, types
+from numba.core import caching, cgutils, errors, sigutils, types
 from numba.core import codegen as _codegen
 from numba.core.imputils import lower_constant
 from numba.core.registry import CPUDispatcher
@@ -48,6 +55,14 @@ class KernelDispatcher(CPUDispatcher):
         args = tuple(kernel_arg_type(a) for a in args)
         kws = {k: kernel_arg_type(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
+
+    def compile(self, sig):
+        # Under a lock shared by every process on the cache (see "Compiling on two cores").
+        args, _ = sigutils.normalize_signature(sig)
+        if tuple(args) in self.overloads:
+            return super().compile(sig)
+        with compile_lock(self):
+            return super().compile(sig)
 
 
 def njit(**options):
@@ -249,3 +264,194 @@ def _load_link_modules_on_demand() -> None:
 
 
 _load_link_modules_on_demand()
+
+
+# ----------------------------------------------------------------------------- compiling on two cores
+#
+# A cold start compiles a dozen independent top-level kernels (the game's entry kernel and its
+# indirect kernels: each is its own compile, linked into no other).  `compile_together` gives
+# them to two processes: this one compiles the list from its start, a helper process
+# (simulator/_compile_helper.py) from its end, both writing numba's disk cache; where they meet,
+# this one loads what the helper compiled from the cache.  Every kernel compile (also of the
+# helpers they share, `reachable`, `log_event`, ...) holds a lock file in the cache folder, so
+# that two processes never compile the same function at once: the second waits and then loads
+# it from the cache.  The same locks make two runs started together (two terminals, pool
+# workers) share their compiling instead of doing it twice.  A warm start spawns nothing.
+
+LOCK_WAIT_S = 900.0          # after this long waiting for another process's compile, compile anyway
+HELPER_ENV = "BALANCE_COMPILE_HELPER"   # "0": never start a helper process (also set in helpers)
+_HELD: set[str] = set()      # lock files held by this process (a compile nested in another)
+
+
+def _lock_dir() -> str | None:
+    base = numba.config.CACHE_DIR or os.environ.get("NUMBA_CACHE_DIR")
+    if not base:
+        return None
+    path = os.path.join(base, ".locks")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return None
+    return path
+
+
+def _lock_path(disp) -> str | None:
+    if isinstance(getattr(disp, "_cache", None), caching.NullCache) or _fcntl is None:
+        return None  # not cached on disk: another process could not reuse its compile
+    folder = _lock_dir()
+    if folder is None:
+        return None
+    f = disp.py_func
+    return os.path.join(folder, f"{f.__module__}.{f.__qualname__}.lock")
+
+
+@contextlib.contextmanager
+def compile_lock(disp):
+    """Held while `disp` compiles: another process compiling the same function waits for it (and
+    then finds it in numba's disk cache).  Re-entrant within a process.  The lock is per function
+    (not per signature) because numba's index of a function's cached signatures is one file
+    that each save reads and rewrites."""
+    path = _lock_path(disp)
+    if path is None or path in _HELD:
+        yield
+        return
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    break  # a process stopped while compiling: compile here rather than wait for ever
+                time.sleep(0.02)
+        _HELD.add(path)
+        try:
+            yield
+        finally:
+            _HELD.discard(path)
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def locked_elsewhere(disp) -> bool:
+    """Whether another process holds `disp`'s compile lock now."""
+    path = _lock_path(disp)
+    if path is None or path in _HELD or not os.path.exists(path):
+        return False
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def in_disk_cache(disp, argtypes: tuple) -> bool:
+    """Whether numba's disk cache holds `disp` compiled for `argtypes` (its index, read without
+    loading the code).  False when that cannot be told (numba's private cache API changed)."""
+    try:
+        cache = disp._cache
+        if isinstance(cache, caching.NullCache):
+            return False
+        disp.targetctx.refresh()
+        key = cache._index_key(tuple(argtypes), disp.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001 - only a hint for whether to start a helper
+        return False
+
+
+def _helper_allowed() -> bool:
+    if numba.config.DISABLE_JIT or os.environ.get(HELPER_ENV, "1") == "0" or _fcntl is None:
+        return False
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cpus = os.cpu_count() or 1
+    return cpus > 1 and _lock_dir() is not None
+
+
+class _Helper:
+    """The helper process and what it reported."""
+
+    def __init__(self, jobs: list[tuple]):
+        payload = pickle.dumps([(d.py_func.__module__, d.py_func.__qualname__, tuple(a)) for d, a in jobs])
+        env = dict(os.environ, **{HELPER_ENV: "0"})
+        self.proc = subprocess.Popen([sys.executable, "-m", "simulator._compile_helper"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env=env)
+        try:
+            self.proc.stdin.write(payload)
+            self.proc.stdin.close()
+        except OSError:
+            pass  # it died at once; this process compiles everything
+        self.proc.stdin = None  # written and closed (communicate() would flush it again)
+
+    def finish(self, timeout: float = 120.0) -> list[str]:
+        """Waits for it (its last kernel is done: this process has loaded it), returns the kernels
+        it compiled."""
+        try:
+            out, _ = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, _ = self.proc.communicate()
+        return out.decode(errors="replace").split()
+
+
+LAST_HELPER: list[str] = []   # what the last helper process compiled (tests, bench)
+
+
+def compile_together(jobs, helper: bool = True) -> list[tuple]:
+    """Compiles (or loads from the disk cache) each (dispatcher, argument types) of `jobs`.
+    First every job no other process is compiling, in order; then the others, each as soon as
+    the process compiling it has written it to the cache.  With `helper`, when two or more
+    are missing from the cache, a helper process works through the list from its end meanwhile
+    (see above), so a cold start uses two cores.  Returns the jobs this process compiled or
+    loaded."""
+    todo = [(d, tuple(a)) for d, a in jobs if tuple(a) not in d.overloads]
+    if not todo or numba.config.DISABLE_JIT:
+        return []
+    cold = [(d, a) for d, a in todo if not in_disk_cache(d, a)]
+    started = _Helper(cold[::-1]) if helper and len(cold) >= 2 and _helper_allowed() else None
+    try:
+        later = []
+        for d, a in todo:
+            if a in d.overloads:
+                continue  # compiled while compiling an earlier one
+            if locked_elsewhere(d):
+                later.append((d, a))
+            else:
+                d.compile(a)
+        for d, a in later:
+            d.compile(a)  # waits for the other process's compile, then loads it
+    finally:
+        if started is not None:
+            LAST_HELPER[:] = started.finish()
+    return todo
+
+
+def bind_all(kernels, table: np.ndarray, also=(), **values) -> None:
+    """`kernel.bind(table, **values)` for every Indirect of `kernels`, compiled together with the
+    plain kernels `also` ((dispatcher, argument values) each: a game's entry kernel, which Python
+    calls with those values) by `compile_together`."""
+    if not numba.config.DISABLE_JIT:
+        jobs = [(k.kernel, k.signature(values)) for k in kernels]
+        jobs += [(d, tuple(numba.typeof(v) for v in args)) for d, args in also]
+        compile_together(jobs)
+    for k in kernels:
+        k.bind(table, **values)
+
+
+try:
+    import fcntl as _fcntl
+except ImportError:  # not on Linux/macOS: no locks, no helper
+    _fcntl = None

@@ -127,9 +127,11 @@ def max_options(n_hex: int, n_units: int) -> int:
     return 8 * n_hex + n_units + 8
 
 
-def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, st, ut, mt, ct, dec: Decisions) -> Players:
+def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, st, ut, mt, ct, dec: Decisions,
+                bind: bool = True) -> Players:
     """The players of one game of state `st` and tables `ut`, `mt`, `ct` (their types are the
-    types the heuristic's entry points are compiled for, when a side plays it)."""
+    types the heuristic's entry points are compiled for, when a side plays it).  `bind=False`:
+    the caller binds `heuristic_kernels` (replay.players, with the engine's)."""
     n_units, n_hex = st.utype.shape[0], mt.neighbours.shape[0]
     m = max_options(n_hex, n_units)
     ws = Workspace(np.zeros((hp.N_FIELDS, n_hex), dtype=np.int64), np.zeros(n_hex, dtype=np.int64),
@@ -140,10 +142,17 @@ def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, st, ut, mt,
     pl = Players(np.ascontiguousarray(policy, dtype=np.int64), np.ascontiguousarray(params, dtype=np.float64),
                  pt, ws, dec, np.zeros((m, N_COLUMNS), dtype=np.int32), np.zeros(n_hex, dtype=np.bool_),
                  np.zeros(N_KERNELS, dtype=np.int64))
-    if (pl.policy != RANDOM).any():
-        for kernel in (DECIDE, HEAR, PLAN_FIRE, PLAN_ASSAULT) + ((PLAN_INTENSIVE,) if ct.intensive_fire else ()):
+    if bind:
+        for kernel in heuristic_kernels(pl, ct):
             kernel.bind(pl.kernels, st=st, ut=ut, mt=mt, ct=ct, pl=pl)
     return pl
+
+
+def heuristic_kernels(pl: Players, ct) -> tuple:
+    """The heuristic's entry points these players need bound: none if both sides play random."""
+    if not (pl.policy != RANDOM).any():
+        return ()
+    return (DECIDE, HEAR, PLAN_FIRE, PLAN_ASSAULT) + ((PLAN_INTENSIVE,) if ct.intensive_fire else ())
 
 
 # ----------------------------------------------------------------------------- decisions

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator import decisions
+from simulator.jit import bind_all
 from simulator.rulesets.panzerblitz.combat import NOW_DISPERSED, NOW_ELIMINATED, RESULT_NAMES
 from simulator.rulesets.panzerblitz.decision_kinds import DECISION_KINDS
-from simulator.rulesets.panzerblitz.dispatch import Players, new_players
+from simulator.rulesets.panzerblitz.dispatch import Players, heuristic_kernels, new_players
 from simulator.rulesets.panzerblitz.events import (
     EV_ASSAULT,
     EV_ASSAULTER,
@@ -89,23 +90,28 @@ def policy_tables(t: Tables) -> PolicyT:
     return hit[1]
 
 
-def players(t: Tables, st: State, specs, dec: decisions.Decisions) -> Players:
-    """The engine's players (dispatch.Players) for these specs (one a side index) in game `st`."""
+def players(t: Tables, st: State, specs, dec: decisions.Decisions, order: np.ndarray | None = None) -> Players:
+    """The engine's players (dispatch.Players) for these specs (one a side index) in game `st`.
+    `order` (the side order of `game_arguments`): `run_game` is compiled together with the
+    kernels bound here (on a cold start, on two cores: simulator/jit.py `compile_together`)."""
     policy_ids = np.array([p.kernel_id for p in specs], dtype=np.int64)
     params = np.zeros((2, N_PARAMS), dtype=np.float64)
     for i, p in enumerate(specs):
         params[i] = p.vector()
-    pl = new_players(policy_ids, params, policy_tables(t), st, t.unit_t, t.map_t, t.combat_t, dec)
-    bind_engine(pl, st, t)
+    pl = new_players(policy_ids, params, policy_tables(t), st, t.unit_t, t.map_t, t.combat_t, dec, bind=False)
+    also = () if order is None else (
+        (run_game, (st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, order, pl, 0)),)
+    bind_engine(pl, st, t, heuristic_kernels(pl, t.combat_t), also)
     return pl
 
 
-def bind_engine(pl: Players, st: State, t: Tables) -> None:
+def bind_engine(pl: Players, st: State, t: Tables, more: tuple = (), also: tuple = ()) -> None:
     """Compiles (or loads from the cache) the game's phases that the kernels call through their
-    address (game.ENGINE) for this game's types, into the players' call table."""
-    for kernel in ENGINE + ((MARCH_COLUMNS,) if (st.march_state == MARCHING).any() else ()):
-        kernel.bind(pl.kernels, st=st, ut=t.unit_t, mt=t.map_t, mv=t.move_t, ct=t.combat_t, limits=t.stack_limit,
-                    pl=pl)
+    address (game.ENGINE), and `more` indirect kernels, for this game's types, into the players'
+    call table; `also`: plain kernels compiled with them (jit.bind_all)."""
+    kernels = ENGINE + ((MARCH_COLUMNS,) if (st.march_state == MARCHING).any() else ()) + tuple(more)
+    bind_all(kernels, pl.kernels, also, st=st, ut=t.unit_t, mt=t.map_t, mv=t.move_t, ct=t.combat_t,
+             limits=t.stack_limit, pl=pl)
 
 
 def play(t: Tables, seed: int, policies: tuple[str | PolicySpec, str | PolicySpec] = ("random", "random"),
@@ -138,7 +144,7 @@ def game_arguments(t: Tables, specs, dec: decisions.Decisions | None = None, st:
     first = sit.ruleset.sides.index(sit.sets_up_first)
     order = np.array([first, 1 - first], dtype=np.int64)
     return order, players(t, new_state(t) if st is None else st, specs,
-                          dec if dec is not None else decisions.for_play(0))
+                          dec if dec is not None else decisions.for_play(0), order)
 
 
 def play_into(st: State, t: Tables, seed: int, arguments: tuple, debug: bool = False) -> None:
