@@ -14,7 +14,9 @@ A ruleset provides:
 - the tables its data must hold (`required_tables`) and where its data lives (`data_dir`);
 - its engine (`engine`: the import path of a module with `prepare(situation) -> tables` and
   `play_games(tables, seeds, players) -> (games, turns, events)`); worker processes and Dask
-  workers import it by that name;
+  workers import it by that name.  Optionally also `play_batch_columns(tables, seeds, players)`,
+  the same three tables as dicts of column name -> numpy array: a pool worker then returns
+  those and never imports pandas (simulator/pool_worker.py; PanzerBlitz has it);
 - its victory levels (`levels`) and the columns of its results (`results`), which the runner
   checks on every batch;
 - its kinds of decision (`decision_kinds`: a tuple of simulator.decisions.DecisionKind, a kind's

@@ -101,7 +101,7 @@ def warm_worker(seed: int, policies: dict) -> int:
     """In a pool worker: play one game (numba loads the cached kernels on a worker's first game,
     about a second), then hold the worker a little so that the pool gives the next warm-up to
     another one.  Returns the worker's process id."""
-    from simulator.runner import _play_batch
+    from simulator.pool_worker import _play_batch
 
     _play_batch(0, [seed], policies)
     time.sleep(0.3)

@@ -22,12 +22,14 @@ import math
 import pickle
 import time
 from collections.abc import Callable
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from simulator.api import PlayerSpec, Ruleset
 from simulator.errors import DataError
 from simulator.situation import Situation
+
+if TYPE_CHECKING:  # annotations only: `balance`'s pool workers import this module and need no pandas
+    import pandas as pd
 
 WHERE = "balance run"
 # A Dask task costs 5-20 ms (scheduling, result transfer; measured in docs/performance.md):

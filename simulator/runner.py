@@ -30,7 +30,7 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from simulator import registry
+from simulator import pool_worker, registry
 from simulator.api import PlayerSpec, Ruleset
 from simulator.errors import DataError
 from simulator.progress import Progress
@@ -293,7 +293,8 @@ class _Players:
             # The situation object itself goes to the workers (pickled), not its file name: they
             # play exactly what this process loaded, even if the file changes during the run.
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_init_worker, initargs=(rs.engine, situation, policies))
+                                            initializer=pool_worker._init_worker,
+                                            initargs=(rs.engine, situation, policies))
 
     def __enter__(self) -> _Players:
         return self
@@ -335,14 +336,15 @@ class _Players:
                 played += len(seeds)
                 report(played, stop)
         else:
-            pending = {self.pool.submit(_play_batch, first, seeds, self.policies) for first, seeds in batches}
+            pending = {self.pool.submit(pool_worker._play_batch, first, seeds, self.policies)
+                       for first, seeds in batches}
             try:
                 while pending:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for f in finished:
                         first, seeds, tables, seconds = f.result()
                         self.note_batch(seconds)
-                        done[first] = _checked(self.rs, self.sides, tables, first, seeds)
+                        done[first] = _checked(self.rs, self.sides, as_tables(tables), first, seeds)
                         played += len(seeds)
                         report(played, stop)
             finally:
@@ -351,30 +353,12 @@ class _Players:
         return [done[first] for first, _ in batches]
 
 
-# State of a worker process: the engine module and its prepared tables, or the error preparing them.
-_WORKER: dict = {}
-
-
 def _prepare(module: ModuleType, situation: Situation, policies: dict[str, PlayerSpec]):
-    """The situation's tables, and one warm-up game (thrown away) so that loading or compiling
-    the engine's kernels is start-up, not the first batch's playing time.  Every game is played
-    from its own seed, so the warm-up changes no game of the run."""
-    tables = module.prepare(situation)
-    module.play_games(tables, [0], policies)
-    return tables
+    """The situation's tables, after one warm-up game (simulator/pool_worker.py `prepare`)."""
+    return pool_worker.prepare(module, situation, policies)
 
 
-def _init_worker(module_name: str, situation: Situation, policies: dict[str, PlayerSpec]) -> None:
-    try:
-        module = importlib.import_module(module_name)
-        _WORKER.update(module=module, tables=_prepare(module, situation, policies))
-    except Exception as exc:  # an initializer that raises only yields "BrokenProcessPool": keep it for the first batch
-        _WORKER["error"] = exc
-
-
-def _play_batch(first: int, seeds: list[int], policies: dict[str, PlayerSpec]):
-    if "error" in _WORKER:
-        raise _WORKER["error"]
-    t0 = time.perf_counter()
-    tables = _WORKER["module"].play_games(_WORKER["tables"], seeds, policies)
-    return first, seeds, tables, time.perf_counter() - t0
+def as_tables(tables: tuple) -> tuple[pd.DataFrame, ...]:
+    """A batch's tables as pandas frames: a pool worker returns columns (dicts of arrays) where
+    the engine offers `play_batch_columns` (simulator/pool_worker.py)."""
+    return tuple(t if isinstance(t, pd.DataFrame) else pd.DataFrame(t) for t in tables)

@@ -277,12 +277,12 @@ def test_many_heuristic_games_are_the_same_on_one_or_two_workers(sit):
 
 
 def test_a_worker_that_cannot_prepare_reports_why_on_its_first_batch(sit, rnd, monkeypatch):
-    from simulator import runner
+    from simulator import pool_worker
 
-    monkeypatch.setattr(runner, "_WORKER", {})
-    runner._init_worker("simulator.no_such_engine", sit, rnd)  # must not raise: that would only break the pool
+    monkeypatch.setattr(pool_worker, "_WORKER", {})
+    pool_worker._init_worker("simulator.no_such_engine", sit, rnd)  # must not raise: that would only break the pool
     with pytest.raises(ModuleNotFoundError, match="no_such_engine"):
-        runner._play_batch(0, [1], rnd)
+        pool_worker._play_batch(0, [1], rnd)
 
 
 def test_summary_json_puts_intervals_on_one_line_and_keeps_the_content():
@@ -294,3 +294,15 @@ def test_summary_json_puts_intervals_on_one_line_and_keeps_the_content():
     assert json.loads(text) == summary
     assert '"ci95": [0.25, 0.75]' in text and '"draw_ci95": [0.0, 1e-07]' in text
     assert '"T-34 [1,2]"' in text
+
+
+def test_pool_workers_return_columns_without_importing_pandas_and_play_the_same_games(sit, rnd):
+    from simulator.runner import player_pool
+    from tests.core.pool_probe import imported
+
+    one = run(sit, 12, 5, rnd, workers=1, progress=False)
+    with player_pool(sit, rnd, workers=2) as pool:
+        two = run(sit, 12, 5, rnd, progress=False, pool=pool)
+        # the engine's play_batch_columns: the parent makes the tables (simulator/pool_worker.py)
+        assert not any(pool.pool.submit(imported, "pandas").result() for _ in range(4))
+    assert_same_games(one, two)

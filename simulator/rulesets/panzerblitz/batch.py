@@ -11,9 +11,9 @@ reading of readings.both_sides_reach_level (PB-VIC-3: when both sides reach a le
 from __future__ import annotations
 
 import gc
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from simulator.rulesets.panzerblitz.players.spec import PolicySpec
 from simulator.rulesets.panzerblitz.replay import game_arguments, play_into, policy_tables
@@ -30,6 +30,11 @@ from simulator.rulesets.panzerblitz.state import (
 from simulator.rulesets.panzerblitz.tables import Tables, build_tables
 from simulator.rulesets.panzerblitz.victory import decided_turn, evaluate, provisional
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+Columns = dict[str, np.ndarray]
+
 
 def prepare(sit: Situation) -> Tables:
     t = build_tables(sit)
@@ -40,6 +45,15 @@ def prepare(sit: Situation) -> Tables:
 def play_games(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]
                ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Games, turns and losses tables; every row carries `batch_game`, the game's index in `seeds`."""
+    import pandas as pd
+
+    return tuple(pd.DataFrame(c) for c in play_batch_columns(t, seeds, policies))
+
+
+def play_batch_columns(t: Tables, seeds: list[int], policies: dict[str, PolicySpec]
+                       ) -> tuple[Columns, Columns, Columns]:
+    """`play_games`' three tables as columns (name -> array, in column order), which a pool
+    worker returns without importing pandas (simulator/pool_worker.py)."""
     specs = tuple(policies[s] for s in t.situation.ruleset.sides)
     arguments = game_arguments(t, specs)
     buffer = StateBuffer(t)
@@ -118,7 +132,7 @@ class _BatchColumns:
             self.lost_units.append((gi, st.side[lost].copy(), st.utype[lost].copy(), st.lost_hex[lost].copy(),
                                     st.lost_turn[lost].copy()))
 
-    def games(self) -> pd.DataFrame:
+    def games(self) -> Columns:
         g = len(self.seed)
         last = self.n_turns - 1
         cols: dict[str, np.ndarray] = {
@@ -139,9 +153,9 @@ class _BatchColumns:
                 for ti in np.flatnonzero(counts[:, si].any(axis=0)):
                     families[f"{prefix}:{s}:{self.names[ti]}"] = counts[:, si, ti]
         cols.update(sorted(families.items()))
-        return pd.DataFrame(cols)
+        return cols
 
-    def turns(self) -> pd.DataFrame:
+    def turns(self) -> Columns:
         g, nt, ns = self.stats.shape[:3]
         rows = g * nt * ns
         stats = self.stats.reshape(rows, -1)
@@ -156,15 +170,14 @@ class _BatchColumns:
         cols["leader_level"] = np.repeat(self.leader_level.ravel(), ns)
         cols["measure"] = self.measure.ravel()
         cols["measure_level"] = self.measure_level.ravel()
-        return pd.DataFrame(cols)
+        return cols
 
-    def losses(self) -> pd.DataFrame:
+    def losses(self) -> Columns:
         names = ["batch_game", "seed", "side", "unit_type", "hex", "turn"]
         if not self.lost_units:
-            return pd.DataFrame({n: pd.Series(dtype=object if n in ("side", "unit_type", "hex") else np.int64)
-                                 for n in names})
+            return {n: np.empty(0, dtype=object if n in ("side", "unit_type", "hex") else np.int64) for n in names}
         game = np.concatenate([np.full(len(x[1]), x[0], dtype=np.int64) for x in self.lost_units])
         side, utype, hexes, turn = (np.concatenate([x[k] for x in self.lost_units]) for k in range(1, 5))
-        return pd.DataFrame({"batch_game": game, "seed": self.seed[game],
-                             "side": np.array(self.sides, dtype=object)[side], "unit_type": self.names[utype],
-                             "hex": self.labels[np.where(hexes >= 0, hexes, -1)], "turn": turn.astype(np.int64)})
+        return {"batch_game": game, "seed": self.seed[game],
+                "side": np.array(self.sides, dtype=object)[side], "unit_type": self.names[utype],
+                "hex": self.labels[np.where(hexes >= 0, hexes, -1)], "turn": turn.astype(np.int64)}
