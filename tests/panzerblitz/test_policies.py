@@ -866,3 +866,30 @@ def test_audit_counts_one_idle_carrier_a_far_walker_out_of_the_enemys_reach(tabl
     near = next(h for h in range(t.situation.map.n_hexes) if mt.dist[far, h] == 3)
     assert idle(away) == 1    # three empty trucks, one walker: one idle carrier
     assert idle(near) == 0    # the enemy three hexes off: set down, it walks
+
+
+def test_defenders_entering_off_their_ground_ride_to_the_fight(tables_of):
+    # Issue 15 round 4 (pb-04, seed 3): the German rifle platoons enter at 2B11, a hex from board 3
+    # (the ground they defend), with the Russian vanguard a dozen hexes off.  Read as "one hex to
+    # go" they walked into the Russians one hex a turn while the trucks drove off empty.  Where a
+    # defender will fight is its ground or the enemy, whichever is farther (heuristic.hexes_to_fight):
+    # they enter aboard the group's carriers and are set down on board 3.
+    from simulator.rulesets.panzerblitz.events import EV_LOAD, EV_UNLOAD
+    from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
+
+    t = tables_of("pb-04")
+    ger = t.situation.ruleset.sides.index("german")
+    ut = t.unit_t
+    for seed in (1, 3):
+        rec = play(t, seed, ("heuristic", "heuristic"))
+        ev, st = rec.events, rec.state
+        platoons = {u for u in range(len(st.utype)) if st.side[u] == ger and is_rider(ut, st.utype[u])
+                    and ut.movement[st.utype[u]] > 0}
+        assert len(platoons) == 2
+        boarded = ev[(ev[:, 2] == EV_LOAD) & (ev[:, 6] == 1) & (ev[:, 1] == ger)]
+        assert platoons <= {int(r[4]) for r in boarded}, (seed, boarded)
+        assert all(ut.category[st.utype[int(r[3])]] == CATEGORY_INDEX["transport"] for r in boarded)
+        # set down on their ground (board 3), not carried on into the Russians
+        goal = policy_tables(t).goal_dist[ger]
+        down = ev[(ev[:, 2] == EV_UNLOAD) & np.isin(ev[:, 4], list(platoons))]
+        assert len(down) and all(goal[int(r[5])] == 0 for r in down), (seed, down)

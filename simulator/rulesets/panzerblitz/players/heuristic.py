@@ -525,12 +525,28 @@ def ride_far(ut, prm, t):
 
 
 @njit(cache=True)
-def needs_ride(st, ut, pt, prm, side, u, h):
-    """A rider that has far to go on foot to its side's goal (advance or exit) from h."""
+def hexes_to_fight(st, ut, pt, side, u, t, h, enemy_dist):
+    """Hexes a rider of type t (unit u) has to go from h to where it will fight or hold: the goal
+    for a side that advances or exits; the enemy for a side with no place to go; for a defender
+    standing off its ground, its ground or, for a unit that fights (it closes on the enemy from
+    its ground, `score_hexes`), the enemy when that is farther.  pb-04: the German rifle platoons
+    enter at 2B11, a hex from board 3 (their ground), with the Russian vanguard 13 hexes off;
+    read as "one hex to go" they walked into it one hex a turn while their trucks drove off
+    empty.  A defender on its ground holds it: it does not load up to drive at the enemy."""
     kind = pt.goal_kind[side]
-    if kind != EXIT and kind != ADVANCE:
-        return False
-    return goal_row(st, pt, side, u)[h] > ride_far(ut, prm, st.utype[u])
+    if kind == NO_GOAL:
+        return enemy_dist[h]
+    gd = goal_row(st, pt, side, u)[h]
+    if kind == DEFEND and gd > 0 and ut.attack[t] > 0 and ut.weapon[t] >= 0:
+        return max(gd, enemy_dist[h])
+    return gd
+
+
+@njit(cache=True)
+def needs_ride(st, ut, pt, prm, side, u, h, enemy_dist):
+    """A rider that has far to go on foot from h to where it will fight (`hexes_to_fight`)."""
+    t = st.utype[u]
+    return hexes_to_fight(st, ut, pt, side, u, t, h, enemy_dist) > ride_far(ut, prm, t)
 
 
 @njit(cache=True)
@@ -942,8 +958,8 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
                 s -= carry_w * max(min(ed, 30) - ud, 0)
             if ed < ud:
                 s -= contact_cost * (ud - ed)
-            if concealing[h] and ed <= ud + 2:
-                s += cover_unload
+            if concealing[h] and (ed <= ud + 2 or (kind == DEFEND and gd == 0)):
+                s += cover_unload  # where it is set down: short of the enemy, or on its ground
         if empty_carrier and enemy_dist[h] < standoff:
             s -= truck_w * (standoff - enemy_dist[h])
         # Meet to load next turn (PB-TRANS-3): empty carriers go to riders with far to walk,
@@ -1098,7 +1114,8 @@ def pick_entry_rider(st, ut, mt, pt, prm, side, c, riders, n, fields):
         if kind == NO_GOAL:
             far = fields[ENEMY_DIST, h0] > 2 * prm[UNLOAD_DISTANCE]
         else:
-            far = kind == EXIT or pt.goal_dist[side, h0] > ride_far(ut, prm, t)
+            far = kind == EXIT or hexes_to_fight(st, ut, pt, side, riders[i], t, h0, fields[ENEMY_DIST]) > \
+                ride_far(ut, prm, t)
         if not far:
             continue
         key = -100.0 * ut.movement[t] + own_value(st, ut, pt, side, riders[i])
@@ -1644,9 +1661,9 @@ def want_load(st, ut, pt, prm, side, carrier, passenger, fields):
     enemy_dist = fields[ENEMY_DIST]
     if pt.goal_kind[side] == EXIT:
         # leaving the map: every rider aboard leaves with its carrier, unless the enemy is at hand
-        return needs_ride(st, ut, pt, prm, side, passenger, h) and enemy_dist[h] > 2
+        return needs_ride(st, ut, pt, prm, side, passenger, h, enemy_dist) and enemy_dist[h] > 2
     kind = pt.goal_kind[side]
-    far = goal_row(st, pt, side, passenger)[h] > ride_far(ut, prm, st.utype[passenger])
+    far = needs_ride(st, ut, pt, prm, side, passenger, h, enemy_dist)
     if kind != ADVANCE:
         # a defender rides only to reach its ground, and not with the enemy near (a gun set down
         # where it defends is not loaded again)
