@@ -893,3 +893,31 @@ def test_defenders_entering_off_their_ground_ride_to_the_fight(tables_of):
         goal = policy_tables(t).goal_dist[ger]
         down = ev[(ev[:, 2] == EV_UNLOAD) & np.isin(ev[:, 4], list(platoons))]
         assert len(down) and all(goal[int(r[5])] == 0 for r in down), (seed, down)
+
+
+def test_the_fire_of_a_forts_occupants_reaches_the_units_on_top(tmp_path):
+    # Issue 15 round 4 (pb-01, seed 3): two T-34s drove onto the fort on Hill 129 (2I7, on top of
+    # it, PB-FORT-12) and the 88 inside dispersed them at 2-1 on turns 4, 6, 8 and 9.  The units
+    # inside fire at those on top as if adjacent (PB-FORT-13); the danger field skipped the enemy's
+    # own hex, so the fort hex read as out of all fire.
+    from simulator.rulesets.panzerblitz.players.heuristic import N_FIELDS, THREAT_ARMORED, enemy_fields
+
+    RUSSIAN = 1 - GERMAN
+    units = [("german", "fort-40", "3K5"), ("german", "88mm-at", "3K5"), ("russian", "t-34-c", "3K9")]
+    t, st = position(tmp_path, units)
+    pt = policy_tables(t)
+    _, params = heuristic_players()
+    n_hex = t.situation.map.n_hexes
+    fields = np.empty((N_FIELDS, n_hex), dtype=np.int64)
+    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[RUSSIAN], RUSSIAN, fields)
+    fort = hexn(t, "3K5")
+    beside = [h for h in range(n_hex) if t.map_t.dist[h, fort] == 1 and t.map_t.level[h] == t.map_t.level[fort]]
+    assert fields[THREAT_ARMORED, fort] > 0
+    assert fields[THREAT_ARMORED, fort] == max(fields[THREAT_ARMORED, h] for h in beside)  # as if adjacent
+    occ = occupancy(st, t.unit_t, n_hex)
+    tank = unit_of(t, st, "t-34-c")
+    rng = np.random.default_rng(0)
+    on_top = hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[RUSSIAN], RUSSIAN, tank, fort, occ, fields, rng)
+    fields[THREAT_ARMORED, fort] = 0
+    unseen = hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[RUSSIAN], RUSSIAN, tank, fort, occ, fields, rng)
+    assert on_top < unseen - 0.2

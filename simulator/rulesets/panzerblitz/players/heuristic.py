@@ -199,13 +199,17 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
         dist_e = dist[he]
         los_e = los[he]
         level_e = level[he]
+        in_fort = fort_hex[he]
         for h in range(n_hex):
             d = dist_e[h]
-            if d > r or d == 0:
+            # PB-FORT-13: the units inside a fort fire at the units on top of it as if adjacent
+            # (pb-01: T-34s drove onto the fort on Hill 129 and its 88 dispersed them turn after
+            # turn; the hex read as out of all fire)
+            if d > r or (d == 0 and not in_fort):
                 continue
             if d > 1 and (not los_e[h] or (concealing[h] and not spotter[h])):
                 continue
-            halved = hill_halves(level_e, level[h], d == 1, False)
+            halved = hill_halves(level_e, level[h], d <= 1, False)
             threat_soft[h] += soft_halved if halved else soft
             if d <= r // 2:
                 threat_armored[h] += near_halved if halved else near
