@@ -900,7 +900,11 @@ def test_the_fire_of_a_forts_occupants_reaches_the_units_on_top(tmp_path):
     # it, PB-FORT-12) and the 88 inside dispersed them at 2-1 on turns 4, 6, 8 and 9.  The units
     # inside fire at those on top as if adjacent (PB-FORT-13); the danger field skipped the enemy's
     # own hex, so the fort hex read as out of all fire.
-    from simulator.rulesets.panzerblitz.players.heuristic import N_FIELDS, THREAT_ARMORED, enemy_fields
+    from simulator.rulesets.panzerblitz.players.heuristic import (
+        N_FIELDS,
+        THREAT_ARMORED,
+        enemy_fields,
+    )
 
     RUSSIAN = 1 - GERMAN
     units = [("german", "fort-40", "3K5"), ("german", "88mm-at", "3K5"), ("russian", "t-34-c", "3K9")]

@@ -26,7 +26,7 @@ plays or judges a move while the game runs.  Per game and side:
   `good_odds` or better (from the heuristic player's note of its fire options, EV_FIRE_CHANCE;
   not counted for random players, who leave no such note).
 
-Thresholds are data: policies/audit.toml.
+Thresholds are data: players/audit.toml.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def count_blunders(t: Tables, st, events: np.ndarray, carried_at_start: np.ndarr
     piece = ~ut.positional[utype]
     rider = ~ut.vehicle[utype] & piece & (ut.mclass[utype] >= 0)
     transport = ut.category[utype] == TRANSPORT
-    # worth of each unit to the enemy (policies/goals.py): its value plus the enemy card's weight
+    # worth of each unit to the enemy (players/goals.py): its value plus the enemy card's weight
     worth = pt.unit_value[utype] + pt.victory_weight[1 - side, utype]
     hexes = np.full(n, -1, dtype=np.int64)
     on_map = np.zeros(n, dtype=bool)

@@ -18,6 +18,8 @@ from simulator.rulesets.panzerblitz.events import (
     EV_OVERRUNNER,
 )
 from simulator.rulesets.panzerblitz.fire import (
+    INDIRECT,
+    NO_FIRE,
     attack_af,
     defender_stack,
     dispersed_modifier,
@@ -34,7 +36,7 @@ from simulator.rulesets.panzerblitz.presence import is_piece
 from simulator.rulesets.panzerblitz.techniques import exposed_passenger, fire_reaches, plan_multiple
 
 __all__ = [
-    "EV_ASSAULT", "EV_ASSAULTER", "EV_ATTACK", "EV_FIRER", "EV_HIT", "EV_OVERRUN", "EV_OVERRUNNER",
+    "EV_ASSAULT", "EV_ASSAULTER", "EV_ATTACK", "EV_FIRER", "EV_HIT", "EV_OVERRUN", "EV_OVERRUNNER", "INDIRECT", "NO_FIRE",
     "attack_af", "defender_stack", "dispersed_modifier", "exposed_passenger", "fire_mode", "fire_options",
     "fire_reaches", "firer_af_mode", "is_piece", "may_assault", "may_fire", "may_fire_intensively", "odds_of",
     "plan_multiple", "stack_kind_of", "unit_defense",

@@ -65,7 +65,7 @@ def _area(t: Tables, m: dict) -> np.ndarray:
 
 
 # The kill and risk weights a measure gives its side are named parameters of the heuristic player
-# (policies/heuristic.toml): the kill weight is what destroying an enemy unit is worth against
+# (players/heuristic.toml): the kill weight is what destroying an enemy unit is worth against
 # reaching the goal, the risk weight what its own losses weigh.  None: 1.
 KILL_ADVANCE, KILL_DEFEND, KILL_EXIT = "kill_weight_advance", "kill_weight_defend", "kill_weight_exit"
 KILL_KILLS, KILL_FEW_LOSSES, KILL_PREVENT = "kill_weight_kills", "kill_weight_few_losses", "kill_weight_prevent"

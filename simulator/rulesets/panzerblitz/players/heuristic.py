@@ -1,13 +1,13 @@
 """The heuristic PanzerBlitz player: every decision scored, compiled with the game kernel.
 
-It plays towards its side's goal (policies/goals.py): advance on, hold, or leave by the
+It plays towards its side's goal (players/goals.py): advance on, hold, or leave by the
 hexes the victory conditions name, and kill where the odds are good.  It sees what a player
 sees: the whole board (PanzerBlitz has no hidden units; a side knows which minefields are its
 own), the line-of-sight table and the rules of fire; it never looks at die rolls to come.
 
 Scores are in one currency, "units": destroying an average enemy unit is worth about 1, losing
 one of its own costs about 1, and one hex of progress towards the goal is worth `hex_progress`
-times the objective weight.  Every weight is a named parameter (policies/heuristic.toml, read
+times the objective weight.  Every weight is a named parameter (players/heuristic.toml, read
 by position in the order of PARAM_NAMES).
 
 Where each decision lives:
@@ -25,7 +25,14 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz.combat import WEAPON_INDEX, hill_halves, modified_attack
+from simulator.rulesets.panzerblitz.combat import (
+    HILLTOP,
+    NON_ARMORED,
+    NOW_ELIMINATED,
+    WEAPON_INDEX,
+    hill_halves,
+    modified_attack,
+)
 from simulator.rulesets.panzerblitz.for_players import (
     EV_ASSAULT,
     EV_ASSAULTER,
@@ -34,6 +41,8 @@ from simulator.rulesets.panzerblitz.for_players import (
     EV_HIT,
     EV_OVERRUN,
     EV_OVERRUNNER,
+    INDIRECT,
+    NO_FIRE,
     attack_af,
     defender_stack,
     dispersed_modifier,
@@ -61,14 +70,14 @@ from simulator.rulesets.panzerblitz.players.goals import (
     P_DD,
     P_X,
 )
-from simulator.rulesets.panzerblitz.state import N_EVENTS, N_TURNS, TURN
+from simulator.rulesets.panzerblitz.state import N_EVENTS, N_TURNS, ON_MAP, TURN, WAITING
 from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
 
-HEURISTIC = 1  # kernel id (policies/spec.py)
+HEURISTIC = 1  # kernel id (players/spec.py)
 TRANSPORT = CATEGORY_INDEX["transport"]  # trucks, wagons, halftracks: carriers first of all
 
-# The parameters, in the kernel's order; policies/heuristic.toml gives each its default, range
-# and meaning (policies/spec.py checks that both name the same ones in the same order).
+# The parameters, in the kernel's order; players/heuristic.toml gives each its default, range
+# and meaning (players/spec.py checks that both name the same ones in the same order).
 PARAM_NAMES = (
     "aggression", "min_odds", "odds_ease", "exit_odds_factor", "risk", "risk_ease", "noise",
     "objective_weight", "hex_progress", "pull_base", "on_goal_bonus", "exit_worth", "approach_range",
@@ -152,7 +161,7 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
     concealing = mt.concealing
     level = mt.level
     for e in range(st.utype.shape[0]):
-        if st.status[e] == 1 and st.side[e] == enemy and ut.fort[st.utype[e]]:
+        if st.status[e] == ON_MAP and st.side[e] == enemy and ut.fort[st.utype[e]]:
             fort_hex[st.hex[e]] = True
     for e in range(st.utype.shape[0]):
         if not is_piece(st, ut, e) or st.side[e] != enemy:
@@ -217,7 +226,7 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
                 threat_armored[h] += far_halved if halved else far
     overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
     assault_field(st, ut, mt, side, fields[ASSAULT_AF])
-    pairing_field(st, ut, side, fields[PAIRING])
+    pairing_field(st, ut, pt, prm, side, fields[ENEMY_DIST], fields[PAIRING])
     target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE])
     own_near = fields[OWN_NEAR]
     own_near[:] = 0
@@ -296,7 +305,7 @@ def futile_attacks(st, side, fire, cat):
                 else:
                     fire[last] += 1
         elif kind == EV_HIT:
-            if last >= 0 and st.log[k, 4] == 2:
+            if last >= 0 and st.log[k, 4] == NOW_ELIMINATED:
                 fire[last] = 0  # it eliminated a unit: not futile
                 cat[last] = 0
                 last = -1
@@ -389,7 +398,7 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
         df, kind, n_def, _ = defender_stack(st, ut, mt, h, enemy)
         if df <= 0:
             continue
-        armored = kind != 0
+        armored = kind != NON_ARMORED  # armored or a tie (PB-WEC-6)
         fire = 0.0
         cat = 0.0
         for u in range(n_units):
@@ -490,9 +499,10 @@ def moved(st, ut, mt, prm, fields, u, before, was_piece):
 
 
 @njit(cache=True)
-def pairing_field(st, ut, side, pairing):
-    """Per hex: own riders not aboard anything minus own empty carriers (where a carrier and
-    a rider can meet to load next turn, PB-TRANS-3)."""
+def pairing_field(st, ut, pt, prm, side, enemy_dist, pairing):
+    """Per hex: own riders not aboard anything that have far to go (`needs_ride`) minus own empty
+    carriers (where a carrier and a rider can meet to load next turn, PB-TRANS-3).  A rider that
+    walks no farther than a ride would save draws no truck to it (round 4: only these load)."""
     pairing[:] = 0
     for u in range(st.utype.shape[0]):
         if not is_piece(st, ut, u) or st.side[u] != side or st.hex[u] < 0:
@@ -500,7 +510,7 @@ def pairing_field(st, ut, side, pairing):
         t = st.utype[u]
         if ut.carrier[t] and st.carrying[u] < 0 and not (ut.attack[t] > 0 and ut.weapon[t] >= 0):
             pairing[st.hex[u]] -= 1
-        elif is_rider(ut, t) and st.carried_by[u] < 0:
+        elif is_rider(ut, t) and st.carried_by[u] < 0 and needs_ride(st, ut, pt, prm, side, u, st.hex[u], enemy_dist):
             pairing[st.hex[u]] += 1
 
 
@@ -651,7 +661,7 @@ def stack_worths(st, ut, mt, pt, prm, side, h):
     wd = 0.0
     wdd = 0.0
     for e in range(st.utype.shape[0]):
-        if st.status[e] == 1 and st.hex[e] == h and st.side[e] != side and not ut.positional[st.utype[e]]:
+        if st.status[e] == ON_MAP and st.hex[e] == h and st.side[e] != side and not ut.positional[st.utype[e]]:
             t = st.utype[e]
             w = kill_worth(pt, side, t)
             wk += w
@@ -841,7 +851,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     ud = prm[UNLOAD_DISTANCE]
     truck_w = prm[EMPTY_CARRIER_FRONT] * (0.5 if kind == EXIT else 1.0)
     standoff = prm[EMPTY_CARRIER_STANDOFF]
-    meeting = home >= 0 and (kind == EXIT or kind == ADVANCE)
+    # (a defender's riders off its ground too, since round 4: pb-09's German infantry walked to the
+    # north edge while empty trucks waited)
+    meeting = home >= 0 and kind != NO_GOAL
     meet_bonus = prm[MEET_BONUS]
     # needs_ride(), hex by hex: a rider with far to go on foot from h
     walker = is_rider(ut, t) and not carrying and st.carried_by[u] < 0
@@ -884,7 +896,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     if ut.observer[t]:
         for v in range(st.utype.shape[0]):
             tv = st.utype[v]
-            if ut.card_indirect[tv] and st.side[v] == side and st.status[v] == 1 and st.carried_by[v] < 0 \
+            if ut.card_indirect[tv] and st.side[v] == side and st.status[v] == ON_MAP and st.carried_by[v] < 0 \
                     and n_sp < 8:
                 spot_hex[n_sp] = st.hex[v]
                 spot_reach[n_sp] = ut.cp_within[tv]
@@ -943,7 +955,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
         # Cover and observation.
         if concealing[h]:
             s += conceal_bonus  # unseen at range (PB-SPOT-1) and +1 on the die (PB-CBT-10)
-        if level[h] == 2:
+        if level[h] == HILLTOP:
             s += hill_bonus
         if observer:
             # (half in the open: what sees the ways from there is seen from them; a gun in woods
@@ -976,7 +988,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
                     here += 1
                 if here > 0:
                     s += meet_bonus
-            elif walker and gd > far:
+            elif walker and hexes_to_fight(st, ut, pt, side, u, t, h, enemy_dist) > far:
                 if h == home:
                     here -= 1
                 if here < 0:
@@ -1054,7 +1066,7 @@ def own_block(st, ut, h, side):
     if not st.block[h]:
         return False
     for v in range(st.utype.shape[0]):
-        if st.status[v] == 1 and st.hex[v] == h and st.side[v] == side and ut.positional[st.utype[v]] \
+        if st.status[v] == ON_MAP and st.hex[v] == h and st.side[v] == side and ut.positional[st.utype[v]] \
                 and not ut.fort[st.utype[v]]:
             return True
     return False
@@ -1130,7 +1142,7 @@ def pick_entry_rider(st, ut, mt, pt, prm, side, c, riders, n, fields):
         return best
     spare = 0
     for v in range(st.utype.shape[0]):
-        if v != c and st.group[v] == g and st.status[v] == 0 and st.carrying[v] < 0 and \
+        if v != c and st.group[v] == g and st.status[v] == WAITING and st.carrying[v] < 0 and \
                 ut.carrier[st.utype[v]] and ut.category[st.utype[v]] == TRANSPORT:
             spare += 1
     return best if n > spare else -1
@@ -1233,7 +1245,7 @@ def forgo_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, af, opp):
             if vals[h] <= 0.0 or fire[h] <= 0.0 or af[i, h] > 0 or dist[hu, h] > r + mv:
                 continue
             _, kind, _, _ = defender_stack(st, ut, mt, h, 1 - side)
-            a = modified_attack(ut.attack[t], ut.weapon[t], kind != 0, max(r // 2, 1), r, False, ct.wec, ct.halving)
+            a = modified_attack(ut.attack[t], ut.weapon[t], kind != NON_ARMORED, max(r // 2, 1), r, False, ct.wec, ct.halving)
             v = vals[h] * min(a / fire[h], 1.0)
             if v > best:
                 best = v
@@ -1527,8 +1539,8 @@ def _declared_af(st, ut, mt, ct, side, spotted, h, kind, target_of):
     for u in range(target_of.shape[0]):
         if target_of[u] == h and may_fire(st, ut, u, side):
             mode = fire_mode(st, ut, mt, ct, spotted, u, st.hex[u], h)
-            if mode != 0:
-                total += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == 2)
+            if mode != NO_FIRE:
+                total += firer_af_mode(st, ut, mt, ct, u, h, kind, mode == INDIRECT)
     return total
 
 
