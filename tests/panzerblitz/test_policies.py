@@ -142,6 +142,19 @@ def heuristic_players():
     return np.array([spec.kernel_id] * 2, dtype=np.int64), np.tile(spec.vector(), (2, 1))
 
 
+def fields_in_position(tmp_path, units, side):
+    """A hand-made position and `side`'s heuristic reading of it: (tables, state, policy tables,
+    parameters of both sides, the enemy fields `heuristic.enemy_fields` fills for `side`)."""
+    from simulator.rulesets.panzerblitz.players.heuristic import N_FIELDS, enemy_fields
+
+    t, st = position(tmp_path, units)
+    pt = policy_tables(t)
+    _, params = heuristic_players()
+    fields = np.empty((N_FIELDS, t.situation.map.n_hexes), dtype=np.int64)
+    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[side], side, fields)
+    return t, st, pt, params, fields
+
+
 def fired_at(t, st, side, policy, params):
     """`side`'s fire phase in the position: the hex each of its firers fired at."""
     first = int(st.clock[2])
@@ -377,19 +390,14 @@ def test_a_lone_unit_in_reach_of_massed_fire_prefers_company(tmp_path):
     # fire with them (heuristic.score_hexes divides it); alone it draws all of it and pays
     # `alone_cost`.  Same hex, same threat: with friends near it scores better.
     from simulator.rulesets.panzerblitz.players.heuristic import (
-        N_FIELDS,
         OWN_NEAR,
         THREAT_ARMORED,
         enemy_fields,
     )
 
     units = [("german", "pzkw-iv-h", "3K2"), ("russian", "su-152", "3K9"), ("russian", "su-152", "3P10")]
-    t, st = position(tmp_path, units)
-    pt = policy_tables(t)
-    _, params = heuristic_players()
+    t, st, pt, params, fields = fields_in_position(tmp_path, units, GERMAN)
     n_hex = t.situation.map.n_hexes
-    fields = np.empty((N_FIELDS, n_hex), dtype=np.int64)
-    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[GERMAN], GERMAN, fields)
     occ = occupancy(st, t.unit_t, n_hex)
     u = unit_of(t, st, "pzkw-iv-h")
     exposed = [h for h in range(n_hex) if fields[THREAT_ARMORED, h] > 0 and t.map_t.dist[h, st.hex[u]] > 2]
@@ -900,20 +908,12 @@ def test_the_fire_of_a_forts_occupants_reaches_the_units_on_top(tmp_path):
     # it, PB-FORT-12) and the 88 inside dispersed them at 2-1 on turns 4, 6, 8 and 9.  The units
     # inside fire at those on top as if adjacent (PB-FORT-13); the danger field skipped the enemy's
     # own hex, so the fort hex read as out of all fire.
-    from simulator.rulesets.panzerblitz.players.heuristic import (
-        N_FIELDS,
-        THREAT_ARMORED,
-        enemy_fields,
-    )
+    from simulator.rulesets.panzerblitz.players.heuristic import THREAT_ARMORED
 
     RUSSIAN = 1 - GERMAN
     units = [("german", "fort-40", "3K5"), ("german", "88mm-at", "3K5"), ("russian", "t-34-c", "3K9")]
-    t, st = position(tmp_path, units)
-    pt = policy_tables(t)
-    _, params = heuristic_players()
+    t, st, pt, params, fields = fields_in_position(tmp_path, units, RUSSIAN)
     n_hex = t.situation.map.n_hexes
-    fields = np.empty((N_FIELDS, n_hex), dtype=np.int64)
-    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[RUSSIAN], RUSSIAN, fields)
     fort = hexn(t, "3K5")
     beside = [h for h in range(n_hex) if t.map_t.dist[h, fort] == 1 and t.map_t.level[h] == t.map_t.level[fort]]
     assert fields[THREAT_ARMORED, fort] > 0
