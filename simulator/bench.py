@@ -43,7 +43,7 @@ TARGET_WARM_S = 2.0           # the same with the caches the cold run filled
 # (the idle bench of 046c243, docs/performance.md: 352-353 MB on every situation).
 TARGET_RSS_MB = 353.0
 
-COLUMNS = ["situation", "units", "turns", "games", "games_per_s_1w", "games_per_cpu_s_1w", "games_per_s_all", "workers", "speedup_all",
+COLUMNS = ["situation", "ruleset", "units", "turns", "games", "games_per_s_1w", "games_per_cpu_s_1w", "games_per_s_all", "workers", "speedup_all",
            "floor_games_per_s", "engine_over_floor", "python_games", "python_games_per_s", "compiled_speedup", "peak_rss_mb"]
 
 
@@ -201,7 +201,7 @@ def bench_situation(sid: str, n_games: int, workers: int, python_games: int, pyt
     floor = rs.floor_games_per_s(t, max(5, n_games))
     py = python_speed(sid, python_games, python_timeout) if python_games > 0 else None
     return {
-        "situation": sid, "units": rs.unit_count(sit),
+        "situation": sid, "ruleset": rs.name, "units": rs.unit_count(sit),
         "turns": sit.turns, "games": n_games,
         "games_per_s_1w": round(one, 2), "games_per_cpu_s_1w": round(one_cpu, 2), "games_per_s_all": round(all_, 2), "workers": workers,
         "speedup_all": round(all_ / one, 2), "floor_games_per_s": None if floor is None else round(floor, 2),
@@ -213,10 +213,14 @@ def bench_situation(sid: str, n_games: int, workers: int, python_games: int, pyt
 
 
 def targets(rows: list[dict], cold: float | None, warm: float | None) -> dict:
-    """Each target of issue 22: the measured value and whether it is met (None: not measured)."""
+    """Each target of issue 22: the measured value and whether it is met (None: not measured).
+    The targets are read over the rows of the first row's ruleset (the classic situations by
+    default): a median over several rulesets' situations would mix games of unlike cost;
+    `medians_by_ruleset` gives every ruleset its own."""
     def met(value, ok):
         return {"value": value, "met": None if value is None else bool(ok(value))}
 
+    rows = [r for r in rows if r.get("ruleset") == rows[0].get("ruleset")]
     med = statistics.median(r["games_per_s_1w"] for r in rows)
     ratios = [r["engine_over_floor"] for r in rows if r["engine_over_floor"] is not None]
     ratio = statistics.median(ratios) if ratios else None
@@ -232,6 +236,17 @@ def targets(rows: list[dict], cold: float | None, warm: float | None) -> dict:
         "warm_start_s <= 2": met(None if warm is None else round(warm, 2), lambda v: v <= TARGET_WARM_S),
         "max_peak_rss_mb <= 353": met(max(rss) if rss else None, lambda v: v <= TARGET_RSS_MB),
     }
+
+
+def medians_by_ruleset(rows: list[dict]) -> dict:
+    """Median games per second on one worker, and per CPU-second, of each ruleset's situations."""
+    out = {}
+    for name in dict.fromkeys(r.get("ruleset") for r in rows):
+        mine = [r for r in rows if r.get("ruleset") == name]
+        out[str(name)] = {"situations": len(mine),
+                          "games_per_s_1w": round(statistics.median(r["games_per_s_1w"] for r in mine), 2),
+                          "games_per_cpu_s_1w": round(statistics.median(r["games_per_cpu_s_1w"] for r in mine), 2)}
+    return out
 
 
 def format_table(rows: list[dict]) -> list[str]:
@@ -269,7 +284,7 @@ def run_bench(situations: list[str], n_games: int, out: Path, workers: int | Non
     result = {"machine": info, "workers": workers, "games": n_games, "first_result_situation": first_result,
               "cold_start_s": None if cold is None else round(cold, 2),
               "warm_start_s": None if warm is None else round(warm, 2),
-              "targets": targets(rows, cold, warm), "rows": rows}
+              "targets": targets(rows, cold, warm), "medians_by_ruleset": medians_by_ruleset(rows), "rows": rows}
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=COLUMNS)
@@ -280,6 +295,10 @@ def run_bench(situations: list[str], n_games: int, out: Path, workers: int | Non
         print(line)
     if first_result:
         print(f"first result, new process: cold {_s(cold)}, warm {_s(warm)}")
+    for name, m in result["medians_by_ruleset"].items():
+        print(f"median of {name} ({m['situations']} situations): {m['games_per_s_1w']} games/s on one worker, "
+              f"{m['games_per_cpu_s_1w']} per CPU-second")
+    print(f"targets (issue 22) over the {rows[0].get('ruleset')} situations:")
     for name, t in result["targets"].items():
         state = "not measured" if t["met"] is None else ("met" if t["met"] else "NOT met")
         print(f"target {name}: {t['value']} -> {state}")

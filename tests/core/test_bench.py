@@ -11,7 +11,7 @@ from simulator.cli import build_parser
 
 
 def _row(sid="pb-01", one=100.0, floor=250.0, speedup=1.9, rss=300.0, py=0.5):
-    return {"situation": sid, "units": 40, "turns": 10, "games": 10, "games_per_s_1w": one, "games_per_cpu_s_1w": one,
+    return {"situation": sid, "ruleset": "panzerblitz", "units": 40, "turns": 10, "games": 10, "games_per_s_1w": one, "games_per_cpu_s_1w": one,
             "games_per_s_all": one * speedup, "workers": 2, "speedup_all": speedup,
             "floor_games_per_s": floor, "engine_over_floor": round(floor / one, 2), "python_games": 1,
             "python_games_per_s": py, "compiled_speedup": None if py is None else one / py, "peak_rss_mb": rss}
@@ -92,3 +92,17 @@ def test_floor_searches_every_placed_unit(pb01):
                                       mv.road_cost, mv.swamp_stack_cost, mt.neighbours, np.ones(n_hex, np.bool_),
                                       np.ones(n_hex, np.bool_), no, enemy, no, no, cost, prev)
     assert one == expected
+
+
+def test_targets_are_read_over_the_first_rulesets_situations_only():
+    # FPA and v2 situations are benched too (cli bench's default list); a median over unlike games
+    # would say nothing about issue 22's target, so each ruleset gets its own median.
+    from simulator.bench import medians_by_ruleset
+
+    rows = [dict(_row(one=120.0), ruleset="panzerblitz"), dict(_row(one=130.0), ruleset="panzerblitz"),
+            dict(_row(one=5.0), ruleset="panzerblitz-v2"), dict(_row(one=6.0), ruleset="panzerblitz-v2"),
+            dict(_row(one=7.0), ruleset="panzerblitz-v2")]
+    assert targets(rows, None, None)["median_games_per_s_per_core >= 100"] == {"value": 125.0, "met": True}
+    med = medians_by_ruleset(rows)
+    assert med["panzerblitz"]["games_per_s_1w"] == 125.0 and med["panzerblitz-v2"]["games_per_s_1w"] == 6.0
+    assert med["panzerblitz-v2"]["situations"] == 3
