@@ -1113,7 +1113,7 @@ def is_rider(ut, t):
 @njit(cache=True)
 def pick_entry_rider(st, ut, mt, pt, prm, side, c, riders, n, fields):
     """A group entering by the map edge: which of the n riders of carrier c's group boards it
-    before it enters (game.board_entering), or -1.  Riders board when they have far to go from
+    before it enters (transport.board_entering), or -1.  Riders board when they have far to go from
     the entry hexes (to the goal, or to the enemy for a side without one); the slowest first;
     a fighting vehicle (a tank, an assault gun) takes one only when the trucks, wagons and
     halftracks of the group cannot carry them all (a passenger shares its carrier's fate,

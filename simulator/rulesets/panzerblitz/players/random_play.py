@@ -31,9 +31,9 @@ from simulator.rulesets.panzerblitz.decision_kinds import (
     UNLOAD,
 )
 
-RANDOM = 0  # kernel id (policies/spec.py)
+RANDOM = 0  # kernel id (players/spec.py)
 
-# Parameters (policies/spec.py): random play holds fire or stays put now and then, so that
+# Parameters (players/spec.py): random play holds fire or stays put now and then, so that
 # games are not all-out brawls.
 HOLD_FIRE, STAY_PUT = 0, 1
 
