@@ -98,7 +98,10 @@ class Verdict:
 
     def text(self) -> str:
         """The whole sentence, players first."""
-        if self.mostly_drawn:
+        if self.mostly_drawn and self.draw >= 1.0:
+            # No game was decided: there is no "rest" to weigh.
+            body = f"every game drawn ({self.draw_words()})"
+        elif self.mostly_drawn:
             body = f"mostly drawn: {self.draw_words()}; of the rest, {self.balance_words()}"
         elif self.draw >= DRAWS_STATED:
             body = f"{self.balance_words()}, with {self.draw_words()}"

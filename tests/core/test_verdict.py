@@ -62,6 +62,13 @@ def test_a_mostly_drawn_card_is_not_called_balanced():
     assert "of the rest, balanced within ±5 points" in text
 
 
+def test_a_card_with_every_game_drawn_has_no_rest_to_weigh():
+    # pb-08's equilibrium (issue 18): 100 % drawn read "of the rest, balanced", with no rest.
+    text = from_counts("german", "russian", 0, 0, 400, P).text()
+    assert text.startswith("between the default heuristic players: every game drawn (100 % of games drawn")
+    assert "of the rest" not in text
+
+
 def test_a_fair_share_of_draws_is_stated_beside_the_verdict():
     text = from_counts("german", "russian", 3500, 3500, 10000, P).text()   # 30 % drawn
     assert text == ("between the default heuristic players: balanced within ±5 points, "
