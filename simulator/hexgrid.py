@@ -135,7 +135,8 @@ def line_chain(q: np.ndarray, r: np.ndarray, index_of_axial: np.ndarray, q0: int
     segment running exactly along a hexside or through a vertex falls on one definite side;
     calling with side = +1 and -1 gives the two candidate chains of an exact tie.
     Writes the chain (distance + 1 hex indices) into `out` and returns its length.
-    A hex off the printed map (possible only on irregular maps) is written as NO_HEX.
+    A hex off the printed map is written as NO_HEX: on irregular maps, and on a segment running
+    exactly along the map's edge shifted to its outer side (the other `side` stays on the map).
     """
     n = hex_distance(q, r, a, b)
     # Flat-topped axial -> pixel: x = 1.5 q, y = sqrt(3) (r + q / 2).
