@@ -67,6 +67,7 @@ from simulator.rulesets.panzerblitz.players.random_play import (
     random_plan_fire,
 )
 from simulator.rulesets.panzerblitz.presence import occupancy
+from simulator.rulesets.panzerblitz.state import DEBUG
 from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
 from simulator.soa import struct_of_arrays
 
@@ -94,6 +95,10 @@ Workspace = struct_of_arrays("Workspace", module=__name__, fields=[
     "ov_exit",    # int64[n_options]: the overrun rows' exit
     "units",      # int64[n_units]: the rows' unit column
     "assign",     # int64[n_units]: the heuristic's multiple-attack plan
+    "seen_side",  # int64[1]: the side whose enemy part of `fields` was last read (-1: none yet)
+    "seen_units", # int64[n_units, 4]: each unit's status, hex, dispersal, carrier at that read
+    "seen_mines", # int64[n_hex, 2]: the minefields (mine, mine_side) at that read
+    "seen_prm",   # float64[N_PARAMS]: the parameters it was read with
 ])
 
 # The two players of a game, as the engine carries them: it writes only `options` and `seen`.
@@ -138,7 +143,9 @@ def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, st, ut, mt,
                    np.zeros((n_hex, 2), dtype=np.int64), np.full(n_units, -1, dtype=np.int64),
                    np.zeros(n_units, dtype=np.bool_), np.full((n_units, 7), -1, dtype=np.int64),
                    np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
-                   np.zeros(n_units, dtype=np.int64), np.zeros(n_units, dtype=np.int64))
+                   np.zeros(n_units, dtype=np.int64), np.zeros(n_units, dtype=np.int64),
+                   np.full(1, -1, dtype=np.int64), np.zeros((n_units, 4), dtype=np.int64),
+                   np.zeros((n_hex, 2), dtype=np.int64), np.zeros(params.shape[1], dtype=np.float64))
     pl = Players(np.ascontiguousarray(policy, dtype=np.int64), np.ascontiguousarray(params, dtype=np.float64),
                  pt, ws, dec, np.zeros((m, N_COLUMNS), dtype=np.int32), np.zeros(n_hex, dtype=np.bool_),
                  np.zeros(N_KERNELS, dtype=np.int64))
@@ -299,6 +306,62 @@ def _listening(pl, side):
     return pl.policy[side] != RANDOM and not replaying(pl.dec)
 
 
+@njit(cache=True)
+def _enemy_as_seen(st, side, prm, ws):
+    """Whether what `hp.enemy_part` reads of the state (the enemy units' status, hex, dispersal
+    and carrier, the minefields) and the parameters are as at its last read, for the same side."""
+    if ws.seen_side[0] != side:
+        return False
+    seen = ws.seen_units
+    for u in range(st.utype.shape[0]):
+        if st.side[u] != side and (seen[u, 0] != st.status[u] or seen[u, 1] != st.hex[u]
+                                   or seen[u, 2] != st.dispersed[u] or seen[u, 3] != st.carried_by[u]):
+            return False
+    mines = ws.seen_mines
+    for h in range(mines.shape[0]):
+        if mines[h, 0] != st.mine[h] or mines[h, 1] != st.mine_side[h]:
+            return False
+    for i in range(prm.shape[0]):
+        if ws.seen_prm[i] != prm[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _note_enemy(st, side, prm, ws):
+    ws.seen_side[0] = side
+    for u in range(st.utype.shape[0]):
+        ws.seen_units[u, 0] = st.status[u]
+        ws.seen_units[u, 1] = st.hex[u]
+        ws.seen_units[u, 2] = st.dispersed[u]
+        ws.seen_units[u, 3] = st.carried_by[u]
+    for h in range(ws.seen_mines.shape[0]):
+        ws.seen_mines[h, 0] = st.mine[h]
+        ws.seen_mines[h, 1] = st.mine_side[h]
+    ws.seen_prm[:] = prm
+
+
+@njit(cache=True)
+def read_enemy(st, ut, mt, ct, side, pl, anew):
+    """The heuristic's fields for `side` (`hp.enemy_fields`) in `pl.ws.fields`.  Their enemy part
+    is read again only where the enemy changed since it was last read for this side (`anew`:
+    always): a side's own moves do not change it, and of a player-turn's three reads (fire, S4,
+    S5) the second and third mostly find the enemy as it was (nothing hit, no overrun).  The
+    side's own part is read every time.  With debug checks on, a kept enemy part is checked
+    against a new read."""
+    ws = pl.ws
+    prm = pl.params[side]
+    if anew or not _enemy_as_seen(st, side, prm, ws):
+        hp.enemy_part(st, ut, mt, ct, pl.pt, prm, side, ws.fields)
+        _note_enemy(st, side, prm, ws)
+    elif st.clock[DEBUG]:
+        fresh = ws.fields.copy()
+        hp.enemy_part(st, ut, mt, ct, pl.pt, prm, side, fresh)
+        if not np.array_equal(fresh, ws.fields):
+            raise AssertionError("the heuristic's kept enemy fields differ from a new read")
+    hp.own_part(st, ut, mt, ct, pl.pt, prm, side, ws.fields)
+
+
 # What the heuristic hears (`_hears`): the cases of the notices below.
 BEGIN_SETUP, PLACED, BEGIN_MOVE, MOVED = 0, 1, 2, 3
 
@@ -308,7 +371,7 @@ def _hears(what, st, ut, mt, ct, side, u, h, was_piece, pl):
     """The heuristic keeping its reading of the game (called through its address, HEAR)."""
     ws = pl.ws
     if what == BEGIN_SETUP:
-        hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.fields)
+        read_enemy(st, ut, mt, ct, side, pl, True)  # a new game: nothing kept from the last one
         ws.occ[:, :] = occupancy(st, ut, mt.neighbours.shape[0])
         ws.pairing[:] = 0
     elif what == PLACED:
@@ -321,7 +384,7 @@ def _hears(what, st, ut, mt, ct, side, u, h, was_piece, pl):
         elif hp.is_rider(ut, t):
             ws.pairing[h] += 1
     elif what == BEGIN_MOVE:
-        hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.fields)
+        read_enemy(st, ut, mt, ct, side, pl, False)
     else:
         hp.moved(st, ut, mt, pl.params[side], ws.fields, u, h, was_piece)
 
@@ -364,7 +427,7 @@ def _plan_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af
     rows (`rows_hex[start[u]:start[u + 1]]`, `rows_af`: target hex, AF)."""
     ws = pl.ws
     # the enemy as it stands now (its last turn moved it): the danger each firer could step out of
-    hp.enemy_fields(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.fields)
+    read_enemy(st, ut, mt, ct, side, pl, False)
     reach = hp.plan_fire(st, ut, mt, ct, pl.pt, pl.params[side], side, occ, rows_hex, rows_af, start, ws.plan,
                          ws.fields)
     # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).

@@ -140,6 +140,17 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
     enemy stands adjacent, PB-SPOT-1/2); the distance to the nearest enemy; the distance to the
     nearest enemy stack a unit there could see to fire at; the worth of the hidden or
     fortified enemies beside it; the side's own units near it; enemy minefields beside it."""
+    enemy_part(st, ut, mt, ct, pt, prm, side, fields)
+    own_part(st, ut, mt, ct, pt, prm, side, fields)
+
+
+@njit(cache=True)
+def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
+    """The rows of `enemy_fields` read from the enemy alone (THREAT_SOFT, THREAT_ARMORED,
+    ENEMY_DIST, TARGET_NEAR, CONTACT, OVERRUN_AF, ASSAULT_AF, ENEMY_MINES).  Of the state they
+    read only the enemy units' status, hex, dispersal and carrier and the minefields (mine,
+    mine_side): the dispatcher keeps them while those are unchanged (dispatch.read_enemy; a
+    new read here must be added there)."""
     n_hex = mt.neighbours.shape[0]
     enemy = 1 - side
     threat_soft = fields[THREAT_SOFT]
@@ -226,13 +237,6 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
                 threat_armored[h] += far_halved if halved else far
     overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
     assault_field(st, ut, mt, side, fields[ASSAULT_AF])
-    pairing_field(st, ut, pt, prm, side, fields[ENEMY_DIST], fields[PAIRING])
-    target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE])
-    own_near = fields[OWN_NEAR]
-    own_near[:] = 0
-    for u in range(st.utype.shape[0]):
-        if is_piece(st, ut, u) and st.side[u] == side:
-            note_unit(mt, prm, fields, st.hex[u], 1)
     mines = fields[ENEMY_MINES]
     mines[:] = 0
     for h in range(n_hex):
@@ -241,6 +245,19 @@ def enemy_fields(st, ut, mt, ct, pt, prm, side, fields):
                 nb = mt.neighbours[h, k]
                 if nb >= 0:
                     mines[nb] += 1
+
+
+@njit(cache=True)
+def own_part(st, ut, mt, ct, pt, prm, side, fields):
+    """The rows of `enemy_fields` that read the side's own units too (PAIRING, TARGET_DIST,
+    TARGET_VALUE, OWN_NEAR), from `enemy_part`'s ENEMY_DIST."""
+    pairing_field(st, ut, pt, prm, side, fields[ENEMY_DIST], fields[PAIRING])
+    target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE])
+    own_near = fields[OWN_NEAR]
+    own_near[:] = 0
+    for u in range(st.utype.shape[0]):
+        if is_piece(st, ut, u) and st.side[u] == side:
+            note_unit(mt, prm, fields, st.hex[u], 1)
 
 
 @njit(cache=True)
