@@ -96,7 +96,7 @@ Workspace = struct_of_arrays("Workspace", module=__name__, fields=[
     "units",      # int64[n_units]: the rows' unit column
     "assign",     # int64[n_units]: the heuristic's multiple-attack plan
     "seen_side",  # int64[1]: the side whose enemy part of `fields` was last read (-1: none yet)
-    "seen_units", # int64[n_units, 4]: each unit's status, hex, dispersal, carrier at that read
+    "seen_units", # int64[n_units, 4]: the enemy units' status, hex, dispersal, carrier at that read
     "seen_mines", # int64[n_hex, 2]: the minefields (mine, mine_side) at that read
     "seen_prm",   # float64[N_PARAMS]: the parameters it was read with
 ])
@@ -307,59 +307,51 @@ def _listening(pl, side):
 
 
 @njit(cache=True)
-def _enemy_as_seen(st, side, prm, ws):
-    """Whether what `hp.enemy_part` reads of the state (the enemy units' status, hex, dispersal
-    and carrier, the minefields) and the parameters are as at its last read, for the same side."""
-    if ws.seen_side[0] != side:
-        return False
-    seen = ws.seen_units
-    for u in range(st.utype.shape[0]):
-        if st.side[u] != side and (seen[u, 0] != st.status[u] or seen[u, 1] != st.hex[u]
-                                   or seen[u, 2] != st.dispersed[u] or seen[u, 3] != st.carried_by[u]):
-            return False
-    mines = ws.seen_mines
-    for h in range(mines.shape[0]):
-        if mines[h, 0] != st.mine[h] or mines[h, 1] != st.mine_side[h]:
-            return False
-    for i in range(prm.shape[0]):
-        if ws.seen_prm[i] != prm[i]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _note_enemy(st, side, prm, ws):
-    ws.seen_side[0] = side
-    for u in range(st.utype.shape[0]):
-        ws.seen_units[u, 0] = st.status[u]
-        ws.seen_units[u, 1] = st.hex[u]
-        ws.seen_units[u, 2] = st.dispersed[u]
-        ws.seen_units[u, 3] = st.carried_by[u]
-    for h in range(ws.seen_mines.shape[0]):
-        ws.seen_mines[h, 0] = st.mine[h]
-        ws.seen_mines[h, 1] = st.mine_side[h]
-    ws.seen_prm[:] = prm
-
-
-@njit(cache=True)
 def read_enemy(st, ut, mt, ct, side, pl, anew):
     """The heuristic's fields for `side` (`hp.enemy_fields`) in `pl.ws.fields`.  Their enemy part
-    is read again only where the enemy changed since it was last read for this side (`anew`:
-    always): a side's own moves do not change it, and of a player-turn's three reads (fire, S4,
-    S5) the second and third mostly find the enemy as it was (nothing hit, no overrun).  The
-    side's own part is read every time.  With debug checks on, a kept enemy part is checked
-    against a new read."""
+    (`hp.enemy_part`) is read again only where what it reads of the state (the enemy units'
+    status, hex, dispersal and carrier; the minefields), the side or its parameters changed
+    since its last read (`anew`: always): a side's own moves do not change it, and of a
+    player-turn's three reads (fire, S4, S5) the second and third mostly find the enemy as it
+    was (nothing hit, no overrun).  The side's own part is read every time.  With debug checks
+    on, a kept enemy part is checked against a new read.  (One function, its loops written
+    out: each small kernel taking the state costs about a second of compile.)"""
     ws = pl.ws
     prm = pl.params[side]
-    if anew or not _enemy_as_seen(st, side, prm, ws):
-        hp.enemy_part(st, ut, mt, ct, pl.pt, prm, side, ws.fields)
-        _note_enemy(st, side, prm, ws)
+    unit_side, status, unit_hex, dispersed, carried_by = st.side, st.status, st.hex, st.dispersed, st.carried_by
+    mine, mine_side = st.mine, st.mine_side
+    seen, seen_mines, seen_prm = ws.seen_units, ws.seen_mines, ws.seen_prm
+    same = not anew and ws.seen_side[0] == side
+    for u in range(unit_side.shape[0]):
+        if unit_side[u] != side:
+            if same and (seen[u, 0] != status[u] or seen[u, 1] != unit_hex[u] or seen[u, 2] != dispersed[u]
+                         or seen[u, 3] != carried_by[u]):
+                same = False
+            seen[u, 0] = status[u]
+            seen[u, 1] = unit_hex[u]
+            seen[u, 2] = dispersed[u]
+            seen[u, 3] = carried_by[u]
+    for h in range(mine.shape[0]):
+        if same and (seen_mines[h, 0] != mine[h] or seen_mines[h, 1] != mine_side[h]):
+            same = False
+        seen_mines[h, 0] = mine[h]
+        seen_mines[h, 1] = mine_side[h]
+    for i in range(prm.shape[0]):
+        if same and seen_prm[i] != prm[i]:
+            same = False
+        seen_prm[i] = prm[i]
+    ws.seen_side[0] = side
+    fields = ws.fields
+    if not same:
+        hp.enemy_part(st, ut, mt, ct, pl.pt, prm, side, fields)
     elif st.clock[DEBUG]:
-        fresh = ws.fields.copy()
+        fresh = fields.copy()
         hp.enemy_part(st, ut, mt, ct, pl.pt, prm, side, fresh)
-        if not np.array_equal(fresh, ws.fields):
-            raise AssertionError("the heuristic's kept enemy fields differ from a new read")
-    hp.own_part(st, ut, mt, ct, pl.pt, prm, side, ws.fields)
+        for k in range(fields.shape[0]):
+            for h in range(fields.shape[1]):
+                if fresh[k, h] != fields[k, h]:
+                    raise AssertionError("the heuristic's kept enemy fields differ from a new read")
+    hp.own_part(st, ut, mt, ct, pl.pt, prm, side, fields)
 
 
 # What the heuristic hears (`_hears`): the cases of the notices below.
