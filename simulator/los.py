@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import prange
 
 from simulator.errors import DataError
 from simulator.hexgrid import SQRT3, hex_at, hex_distance, line_chain
@@ -380,14 +379,18 @@ def band_blocks(a, b, q, r, level, side_features, neighbours, bar_bits, mode, ma
                                   max_cross, high_mask, high_level)
 
 
-@njit(cache=True, parallel=True)
+# A serial loop, not numba's parallel one: the table is built once per map and cached on disk
+# (0.3 CPU-s for a three-board map), while compiling the parallel loop (parfor lowering, its
+# thread pool) cost ~1.4 CPU-s more on every cold start, on the path to the first result
+# (docs/performance.md, round 5).
+@njit(cache=True)
 def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours, bar_bits, mode,
                  max_cross, high_mask, high_level, depressed, blind_level, depressed_level,
                  adjacent_clear, max_len):
     n = q.shape[0]
     table = np.zeros((n, n), dtype=np.uint8)
-    for a in prange(n):
-        chain = np.empty(max_len, dtype=np.int64)
+    chain = np.empty(max_len, dtype=np.int64)
+    for a in range(n):
         table[a, a] = 1
         for b in range(a + 1, n):
             if los_pair(a, b, q, r, index_of_axial, q0, r0, level, side_features, neighbours,
@@ -401,12 +404,12 @@ def _build_table(q, r, index_of_axial, q0, r0, level, side_features, neighbours,
     return table
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _band_pass(table, q, r, level, side_features, neighbours, bar_bits, mode, max_cross, high_mask, high_level,
                depressed, blind_level, depressed_level, adjacent_clear):
     """OQ-17 alternative over a nearest-chain table: the pairs it leaves clear that the band blocks."""
     n = q.shape[0]
-    for a in prange(n):
+    for a in range(n):
         for b in range(a + 1, n):
             if table[a, b] and band_blocks(a, b, q, r, level, side_features, neighbours, bar_bits, mode, max_cross,
                                            high_mask, high_level, depressed, blind_level, depressed_level,
