@@ -5,6 +5,8 @@ the combined attack on a stack (PB-STK-5).
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz.combat import (
     ARMORED,
@@ -231,12 +233,8 @@ def may_fire(st, ut, u, side):
 def fire_options(st, ut, mt, ct, side, spotted, occ, u, out_hex, out_af, stack_kind):
     """The enemy hexes unit u may fire at this turn, with its modified AF against each.
     `stack_kind[h]`: the target type of the stack in h if known (else -1, computed here)."""
-    enemy = 1 - side
-    n = 0
-    for h in range(mt.neighbours.shape[0]):
-        if occ[h, enemy] > 0:
-            n = _fire_option(st, ut, mt, ct, enemy, spotted, u, h, out_hex, out_af, stack_kind, n)
-    return n
+    targets = np.flatnonzero(occ[:, 1 - side] > 0)
+    return fire_options_at(st, ut, mt, ct, side, spotted, targets, u, out_hex, out_af, stack_kind)
 
 
 @njit(cache=True)
@@ -245,29 +243,34 @@ def fire_options_at(st, ut, mt, ct, side, spotted, targets, u, out_hex, out_af, 
     order (the same options in the same order, without scanning the map)."""
     enemy = 1 - side
     n = 0
-    for j in range(targets.shape[0]):
-        n = _fire_option(st, ut, mt, ct, enemy, spotted, u, targets[j], out_hex, out_af, stack_kind, n)
-    return n
-
-
-@njit(cache=True, inline="always")
-def _fire_option(st, ut, mt, ct, enemy, spotted, u, h, out_hex, out_af, stack_kind, n):
-    """Unit u's fire at the enemy-held hex h, written as option n if it may fire there (in
-    range, a fire mode, an AF of 1 or more); returns the number of options."""
+    # What does not change from target to target, read once; `fire_mode` is called only where
+    # indirect fire is possible (each call passes the structs, whose reference counting cost
+    # more than the test: docs/performance.md, round 5).
     t = st.utype[u]
     a = st.hex[u]
-    if mt.dist[a, h] > ut.range[t]:
-        return n
-    mode = fire_mode(st, ut, mt, ct, spotted, u, a, h)
-    if mode == NO_FIRE:
-        return n
-    kind = stack_kind[h] if stack_kind[h] >= 0 else defender_stack(st, ut, mt, h, enemy)[1]
-    af = firer_af_mode(st, ut, mt, ct, u, h, kind, mode == INDIRECT)
-    if af < 1:
-        return n  # PB-CBT-5 step 4
-    out_hex[n] = h
-    out_af[n] = af
-    return n + 1
+    reach = ut.range[t]
+    dist_a = mt.dist[a]
+    indirect_possible = ct.indirect_fire or ut.card_indirect[t]
+    for j in range(targets.shape[0]):
+        h = targets[j]
+        if dist_a[h] > reach:
+            continue
+        if can_see(mt, spotted, a, h):
+            mode = DIRECT
+        elif indirect_possible:
+            mode = fire_mode(st, ut, mt, ct, spotted, u, a, h)
+        else:
+            continue  # NO_FIRE
+        if mode == NO_FIRE:
+            continue
+        kind = stack_kind[h] if stack_kind[h] >= 0 else defender_stack(st, ut, mt, h, enemy)[1]
+        af = firer_af_mode(st, ut, mt, ct, u, h, kind, mode == INDIRECT)
+        if af < 1:
+            continue  # PB-CBT-5 step 4
+        out_hex[n] = h
+        out_af[n] = af
+        n += 1
+    return n
 
 
 @njit(cache=True)
