@@ -334,7 +334,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     check_output_file(out)
     result = tune(sit, args.side, against, start, args.budget, args.games_per_trial, args.fresh_games, args.seed,
                   out, workers=args.workers, cluster=cluster_from_args(args), progress=not args.json,
-                  against_text=args.against)
+                  against_text=args.against, holdout_games=args.holdout_games)
     print(json.dumps(result, indent=2) if args.json else format_tune(result))
     return 0
 
@@ -532,6 +532,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--fresh-games", type=int, default=400, metavar="N",
                    help="games on new seeds that measure the gain, for each of the tuned and the starting "
                         "player (default 400)")
+    s.add_argument("--holdout-games", type=int, default=0, metavar="N",
+                   help="first play the tuned and the starting player on N games of seeds neither tuning nor "
+                        "the fresh games use; keep the starting player unless the tuned one beats it there "
+                        "(default 0: no check)")
     s.add_argument("--seed", type=int, default=1, help="seed of the tuning games and the search (default 1)")
     s.add_argument("--out", metavar="FILE", help="policy file to write (default out/tune/SITUATION-SIDE.toml)")
     s.add_argument("--workers", type=int, metavar="K", help="worker processes (default: one per CPU; 1 = no pool)")

@@ -17,6 +17,13 @@ PanzerBlitz) against the opponents, each opponent j playing its share w_j of the
   high.  The gain reported is measured again on `fresh_games` games per opponent block whose
   seeds tuning never used (`seed + FRESH_OFFSET + j`), the tuned player and the starting player
   on the same games: the mean paired difference with its 95 % interval.
+- **Hold-out check** (`holdout_games`, optional): before the fresh measure, the tuned and the
+  starting player play `holdout_games` games a block on seeds neither tuning nor the fresh
+  measure use (`seed + HOLDOUT_OFFSET + j`); when the tuned player does not beat the starting
+  player there (mean paired gain <= 0), the tuner keeps the starting player, whose gain is then
+  0 by construction.  The best of many noisy trials wins its tuning games by luck as well as
+  play (bench/tune_seats.py: pb-07's German gained on its tuning games and lost on fresh ones);
+  the check catches that before the policy file is written.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from simulator.stats import seat_score
 
 SIGMA0 = 0.15            # CMA-ES's first step, as a fraction of each parameter's range
 FRESH_OFFSET = 1_000_000  # fresh games' run seeds: seed + this + j, never used by tuning
+HOLDOUT_OFFSET = 2_000_000  # hold-out games' run seeds: seed + this + j, used by neither tuning nor the fresh games
 WHERE = "balance tune"
 
 
@@ -190,15 +198,32 @@ def best_response(situation: Situation, side: str, start: PlayerSpec, opponents:
     return Tuned(candidate(best_params), best_params, history[0], best, trials, history, ev.played)
 
 
+def paired_check(situation: Situation, side: str, tuned: PlayerSpec, start: PlayerSpec, opponents: Opponents,
+                 n_games: int, run_seed: int, pool=None, workers=None, cluster=None,
+                 on_games: Callable[[int], None] = lambda n: None) -> dict:
+    """The tuned player's gain over the starting player on the games of run seed `run_seed`
+    (opponent j's block on `run_seed + j`), both on the same games: paired."""
+    ev = Evaluator(situation, side, opponents, n_games, run_seed, pool, workers, cluster, on_games)
+    a, b = ev.block_scores(tuned), ev.block_scores(start)
+    gain, lo, hi = paired_gain(a, b, ev.weights)
+    return {"gain": gain, "ci95": [lo, hi], "games": int(sum(ev.counts)), "seed": run_seed,
+            "tuned_score": ev.mean(a), "start_score": ev.mean(b)}
+
+
 def fresh_gain(situation: Situation, side: str, tuned: PlayerSpec, start: PlayerSpec, opponents: Opponents,
                n_games: int, seed: int, pool=None, workers=None, cluster=None,
                on_games: Callable[[int], None] = lambda n: None) -> dict:
     """The tuned player's gain over the starting player on games tuning never saw (paired)."""
-    ev = Evaluator(situation, side, opponents, n_games, seed + FRESH_OFFSET, pool, workers, cluster, on_games)
-    a, b = ev.block_scores(tuned), ev.block_scores(start)
-    gain, lo, hi = paired_gain(a, b, ev.weights)
-    return {"gain": gain, "ci95": [lo, hi], "games": int(sum(ev.counts)), "seed": seed + FRESH_OFFSET,
-            "tuned_score": ev.mean(a), "start_score": ev.mean(b)}
+    return paired_check(situation, side, tuned, start, opponents, n_games, seed + FRESH_OFFSET, pool, workers,
+                        cluster, on_games)
+
+
+def holdout_gain(situation: Situation, side: str, tuned: PlayerSpec, start: PlayerSpec, opponents: Opponents,
+                 n_games: int, seed: int, pool=None, workers=None, cluster=None,
+                 on_games: Callable[[int], None] = lambda n: None) -> dict:
+    """The hold-out check: the same paired measure on games neither tuning nor `fresh_gain` uses."""
+    return paired_check(situation, side, tuned, start, opponents, n_games, seed + HOLDOUT_OFFSET, pool, workers,
+                        cluster, on_games)
 
 
 # ----------------------------------------------------------------------------- policy files
@@ -231,12 +256,15 @@ def write_policy_file(path: Path, player: PlayerSpec, provenance: dict, comment:
 
 def tune(situation: Situation, side: str, against: PlayerSpec, start: PlayerSpec, budget: int,
          games_per_trial: int, fresh_games: int, seed: int, out: Path, workers: int | None = None,
-         cluster: str | None = None, progress: bool = True, against_text: str = "") -> dict:
-    """`balance tune`: tune, write the policy file, measure the gain on fresh games."""
+         cluster: str | None = None, progress: bool = True, against_text: str = "", holdout_games: int = 0) -> dict:
+    """`balance tune`: tune, check the tuned player on hold-out games (when `holdout_games`;
+    the starting player is kept unless the tuned one beats it there), write the policy file,
+    measure the gain on fresh games."""
     from simulator.runner import player_pool
 
     for value, option, low in ((budget, "--budget", 2), (games_per_trial, "--games-per-trial", 1),
-                               (fresh_games, "--fresh-games", 2), (seed, "--seed", 0)):
+                               (fresh_games, "--fresh-games", 2), (seed, "--seed", 0),
+                               (holdout_games, "--holdout-games", 0)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise DataError(WHERE, option, f"got {value!r}", f"a whole number >= {low}")
     trials = budget // games_per_trial
@@ -245,7 +273,9 @@ def tune(situation: Situation, side: str, against: PlayerSpec, start: PlayerSpec
                         "at least two trials' games")
     other = next(s for s in situation.side_names if s != side)
     opponents = Opponents([against], [1.0], [against.label()])
-    total = trials * games_per_trial + 2 * fresh_games
+    if holdout_games == 1:
+        raise DataError(WHERE, "--holdout-games", "got 1", "0 (no hold-out check) or at least 2 games")
+    total = trials * games_per_trial + 2 * holdout_games + 2 * fresh_games
     bar = Progress(progress)
     state = {"games": 0, "note": ""}
 
@@ -264,9 +294,21 @@ def tune(situation: Situation, side: str, against: PlayerSpec, start: PlayerSpec
         try:
             tuned = best_response(situation, side, start, opponents, trials=trials, games_per_trial=games_per_trial,
                                   seed=seed, pool=pool, progress=trial_done, on_games=games_done)
-            state["note"] = f"measuring the gain on fresh games (best tuning score {tuned.best_score:+.3f})"
-            fresh = fresh_gain(situation, side, tuned.player, start, opponents, fresh_games, seed, pool=pool,
-                               on_games=games_done)
+            held = None
+            if holdout_games:
+                state["note"] = f"hold-out check (best tuning score {tuned.best_score:+.3f})"
+                held = holdout_gain(situation, side, tuned.player, start, opponents, holdout_games, seed, pool=pool,
+                                    on_games=games_done)
+            kept_start = bool(held is not None and held["gain"] <= 0)
+            if kept_start:
+                # The starting player again: the same games, a gain of exactly 0, nothing to play.
+                fresh = {"gain": 0.0, "ci95": [0.0, 0.0], "games": 0, "seed": seed + FRESH_OFFSET,
+                         "tuned_score": None, "start_score": None}
+                bar.update(total, total, "kept the starting player")
+            else:
+                state["note"] = f"measuring the gain on fresh games (best tuning score {tuned.best_score:+.3f})"
+                fresh = fresh_gain(situation, side, tuned.player, start, opponents, fresh_games, seed, pool=pool,
+                                   on_games=games_done)
         finally:
             bar.close()
     import cma
@@ -278,31 +320,51 @@ def tune(situation: Situation, side: str, against: PlayerSpec, start: PlayerSpec
         "budget": budget, "trials": trials, "games_per_trial": games_per_trial,
         "tuning_seeds": f"run seed {seed}: game i on game_seed({seed}, i)", "seed": seed,
         "optimiser": f"CMA-ES (cma {cma.__version__}), sigma0 {SIGMA0} of each range",
+        "holdout_games": held["games"] if held else 0,
+        "holdout_gain": round(held["gain"], 4) if held else "",
+        "holdout_gain_ci95": [round(x, 4) for x in held["ci95"]] if held else "",
+        "kept": "the starting player (the tuned one did not beat it on the hold-out games)" if kept_start
+                else "the tuned player",
         "fresh_games": fresh["games"], "fresh_seed": fresh["seed"],
         "gain": round(fresh["gain"], 4), "gain_ci95": [round(x, 4) for x in fresh["ci95"]],
         "date": datetime.now(UTC).astimezone().isoformat(timespec="seconds"),
     }
-    comment = (f"The {side} player of {situation.id} tuned by `balance tune` against {provenance['against']}.\n"
-               f"Gain over its starting player on {fresh['games']} fresh games: {fresh['gain']:+.3f} "
-               f"(95 % interval {fresh['ci95'][0]:+.3f} to {fresh['ci95'][1]:+.3f}) in mean score.")
-    player = registry.ruleset(situation.ruleset.name).players.make(tuned.player.name, tuned.player.params,
-                                                                  source=str(out))
+    if kept_start:
+        comment = (f"The {side} player of {situation.id} tuned by `balance tune` against {provenance['against']}: "
+                   f"the starting player kept.\nThe best tuned candidate gained {held['gain']:+.3f} (95 % interval "
+                   f"{held['ci95'][0]:+.3f} to {held['ci95'][1]:+.3f}) on {held['games']} hold-out games: no gain.")
+    else:
+        comment = (f"The {side} player of {situation.id} tuned by `balance tune` against {provenance['against']}.\n"
+                   f"Gain over its starting player on {fresh['games']} fresh games: {fresh['gain']:+.3f} "
+                   f"(95 % interval {fresh['ci95'][0]:+.3f} to {fresh['ci95'][1]:+.3f}) in mean score.")
+    chosen = start if kept_start else tuned.player
+    player = registry.ruleset(situation.ruleset.name).players.make(chosen.name, chosen.params, source=str(out))
     write_policy_file(out, player, provenance, comment)
     return {"situation": situation.id, "side": side, "against": provenance["against"], "start": start.label(),
             "budget": budget, "trials": trials, "games_per_trial": games_per_trial, "seed": seed,
             "tuning": {"start_score": tuned.start_score, "best_score": tuned.best_score, "history": tuned.history,
                        "games": tuned.games},
+            "holdout": held, "kept_start": kept_start,
             "fresh": fresh, "params": tuned.params, "out": str(out), "elapsed_s": round(time.perf_counter() - t0, 1)}
 
 
 def format_tune(r: dict) -> str:
-    lo, hi = r["fresh"]["ci95"]
-    return "\n".join([
-        f"{r['situation']}: the {r['side']} player tuned against {r['against']}: {r['trials']} trials of "
-        f"{r['games_per_trial']} games (seed {r['seed']}), {r['elapsed_s']:.0f} s",
-        f"gain over {r['start']} on {r['fresh']['games']} fresh games (seed {r['fresh']['seed']}, never used in "
-        f"tuning): {r['fresh']['gain']:+.3f} mean score, 95 % interval {lo:+.3f} to {hi:+.3f}",
-        f"  (score: the {r['side']} side's victory level minus its opponent's, per game; the tuned player "
-        f"{r['fresh']['tuned_score']:+.3f}, the starting player {r['fresh']['start_score']:+.3f} on those games)",
-        f"wrote {r['out']} (use it with --policy {r['side']}=@{r['out']})",
-    ])
+    lines = [f"{r['situation']}: the {r['side']} player tuned against {r['against']}: {r['trials']} trials of "
+             f"{r['games_per_trial']} games (seed {r['seed']}), {r['elapsed_s']:.0f} s"]
+    held = r.get("holdout")
+    if held:
+        hlo, hhi = held["ci95"]
+        lines.append(f"hold-out check on {held['games']} games (seed {held['seed']}): the tuned player "
+                     f"{held['gain']:+.3f} mean score over {r['start']}, 95 % interval {hlo:+.3f} to {hhi:+.3f}")
+    if r.get("kept_start"):
+        lines.append(f"kept the starting player {r['start']}: the tuned one did not beat it on the hold-out games "
+                     f"(gain 0 by construction; no fresh games played)")
+    else:
+        lo, hi = r["fresh"]["ci95"]
+        lines += [
+            f"gain over {r['start']} on {r['fresh']['games']} fresh games (seed {r['fresh']['seed']}, never used in "
+            f"tuning): {r['fresh']['gain']:+.3f} mean score, 95 % interval {lo:+.3f} to {hi:+.3f}",
+            f"  (score: the {r['side']} side's victory level minus its opponent's, per game; the tuned player "
+            f"{r['fresh']['tuned_score']:+.3f}, the starting player {r['fresh']['start_score']:+.3f} on those games)"]
+    lines.append(f"wrote {r['out']} (use it with --policy {r['side']}=@{r['out']})")
+    return "\n".join(lines)

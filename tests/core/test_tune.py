@@ -9,7 +9,7 @@ import pytest
 from simulator import registry
 from simulator.cli import main
 from simulator.situation import load_situation
-from simulator.tune import FRESH_OFFSET, Opponents, best_response, paired_gain
+from simulator.tune import FRESH_OFFSET, HOLDOUT_OFFSET, Opponents, best_response, paired_gain
 
 RS = registry.ruleset("panzerblitz")
 
@@ -93,3 +93,33 @@ def test_tune_refuses_bad_options_before_playing(capsys, tmp_path):
     assert main(["tune", "pb-01", "--side", "german", "--budget", "5", "--games-per-trial", "10",
                  "--workers", "1", "--out", str(out)]) == 1
     assert "--budget" in capsys.readouterr().err and not out.exists()
+
+
+def test_the_hold_out_check_keeps_the_starting_player_when_the_tuned_one_does_not_beat_it(tmp_path, capsys):
+    # pb-02: the Russians win every game decisively whatever the German does (bench/tune_seats.csv),
+    # so no tuned German beats the default on the hold-out games and the default is kept.
+    out = tmp_path / "de.toml"
+    code = main(["tune", "pb-02", "--side", "german", "--budget", "16", "--games-per-trial", "8", "--holdout-games",
+                 "6", "--fresh-games", "6", "--seed", "2", "--workers", "1", "--out", str(out), "--json"])
+    assert code == 0
+    r = json.loads(capsys.readouterr().out)
+    held = r["holdout"]
+    assert held["games"] == 6 and held["seed"] == 2 + HOLDOUT_OFFSET and held["gain"] <= 0
+    assert r["kept_start"] and r["fresh"]["gain"] == 0 and r["fresh"]["games"] == 0
+    sit = load_situation("pb-02")
+    spec = RS.players.parse([f"german=@{out}"], sit.side_names)["german"]
+    assert spec.full_params() == RS.players.parse(None, sit.side_names)["german"].full_params()
+    text = out.read_text()
+    assert "holdout_games = 6" in text and 'kept = "the starting player' in text
+
+
+def test_the_hold_out_games_are_neither_the_tuning_nor_the_fresh_games():
+    from simulator.tune import fresh_gain, holdout_gain
+
+    sit, start, against = _setup()
+    opp = Opponents([against], [1.0])
+    held = holdout_gain(sit, "russian", start, start, opp, 10, 4, workers=1)
+    fresh = fresh_gain(sit, "russian", start, start, opp, 10, 4, workers=1)
+    assert held["seed"] == 4 + HOLDOUT_OFFSET and fresh["seed"] == 4 + FRESH_OFFSET and held["games"] == 10
+    # The same player on the same games: no gain, and an interval of width 0.
+    assert held["gain"] == 0 and held["ci95"] == [0, 0]
