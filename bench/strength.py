@@ -9,7 +9,10 @@ cards are won by one seat whatever the players do (pb-09: the Germans win unless
 units leave by the north edge), so "the heuristic beats random" is judged seat-fairly: from a
 seat, the heuristic against the random opponent must do better than a random player in the same
 seat against the same opponent on the same seeds.  "Better" is the seat's outcome score per game,
-its victory level minus the opponent's (-3..3, docs/policies.md), compared pairwise.
+its victory level minus the opponent's (-3..3, docs/policies.md), compared pairwise: the mean
+gain with a paired bootstrap interval, the games better / worse, and an exact sign test
+(`simulator.stats.paired_score_gain`; the normal interval is wrong for differences that are
+mostly 0, docs/policies.md "How strong").
 
 Writes one CSV row per situation and prints a Markdown table for the README.  Win rates come
 with 95 % Wilson intervals (simulator/stats.py).  The heuristic-against-heuristic games are also
@@ -24,7 +27,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +38,7 @@ from simulator.rulesets.panzerblitz.audit import COUNTS  # noqa: E402
 from simulator.rulesets.panzerblitz.players.spec import parse_policy  # noqa: E402
 from simulator.runner import run  # noqa: E402
 from simulator.situation import builtin_situations, load_situation  # noqa: E402
-from simulator.stats import seat_score, wilson  # noqa: E402
+from simulator.stats import gain_verdict, paired_score_gain, seat_score, wilson  # noqa: E402
 
 LEVEL_RANKS = registry.ruleset("panzerblitz").levels.ranks  # the card's levels, none = 0 .. decisive = 3
 
@@ -46,14 +48,6 @@ PAIRINGS = ("hh", "h_a", "h_b", "rr")
 def pct(k: int, n: int) -> str:
     lo, hi = wilson(k, n)
     return f"{100 * k / n:.0f} % [{100 * lo:.0f}, {100 * hi:.0f}]"
-
-
-def paired_gain(better: np.ndarray, base: np.ndarray) -> tuple[float, float, float]:
-    """Mean of the paired score differences with a normal 95 % interval."""
-    d = better.astype(float) - base.astype(float)
-    m = float(d.mean())
-    se = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("inf")
-    return m, m - 1.96 * se, m + 1.96 * se
 
 
 def main() -> int:
@@ -85,9 +79,13 @@ def main() -> int:
             row[f"{label}_games_per_s"] = round(res.games_per_s, 1)
             scores[label] = {s: seat_score(g, s, o, LEVEL_RANKS) for s, o in ((a, b), (b, a))}
         for label, seat in (("h_a", a), ("h_b", b)):
-            m, lo, hi = paired_gain(scores[label][seat], scores["rr"][seat])
+            g = paired_score_gain(scores[label][seat], scores["rr"][seat])
             row[f"{label}_score"] = round(float(scores[label][seat].mean()), 3)
-            row[f"{label}_gain"], row[f"{label}_gain_lo"], row[f"{label}_gain_hi"] = round(m, 3), round(lo, 3), round(hi, 3)
+            row[f"{label}_gain"], row[f"{label}_gain_lo"], row[f"{label}_gain_hi"] = (
+                round(g["mean"], 3), round(g["lo"], 3), round(g["hi"], 3))
+            row[f"{label}_better"], row[f"{label}_worse"] = g["better"], g["worse"]
+            row[f"{label}_p_sign"] = round(g["p_sign"], 6)
+            row[f"{label}_verdict"] = gain_verdict(g)
         _, audit = run_audit(sit, args.games, args.seed, pols["hh"], workers=args.workers)
         for _, x in audit.iterrows():
             for c in COUNTS:
@@ -120,11 +118,13 @@ def audit_markdown(df: pd.DataFrame) -> str:
 
 def markdown(df: pd.DataFrame) -> str:
     out = ["| situation | heuristic vs heuristic | draws | heuristic vs random, seat A: win (random in that seat) "
-           "| score gain | heuristic vs random, seat B: win (random in that seat) | score gain |",
+           "| score gain; games better/worse, sign test | heuristic vs random, seat B: win (random in that seat) "
+           "| score gain; games better/worse, sign test |",
            "|---|---|---|---|---|---|---|"]
     for _, x in df.iterrows():
         a, b, n = x.side_a, x.side_b, int(x.games)
-        gains = [f"{x[f'{k}_gain']:+.2f} [{x[f'{k}_gain_lo']:+.2f}, {x[f'{k}_gain_hi']:+.2f}]" for k in ("h_a", "h_b")]
+        gains = [f"{x[f'{k}_gain']:+.2f} [{x[f'{k}_gain_lo']:+.2f}, {x[f'{k}_gain_hi']:+.2f}]; "
+                 f"{int(x[f'{k}_better'])}/{int(x[f'{k}_worse'])}, {x[f'{k}_verdict']}" for k in ("h_a", "h_b")]
         out.append(f"| {x.situation} {x.title} | {a} {pct(x[f'hh_{a}'], n)}; {b} {pct(x[f'hh_{b}'], n)} | "
                    f"{pct(x['hh_draw'], n)} | {a} {pct(x[f'h_a_{a}'], n)} ({pct(x[f'rr_{a}'], n)}) | {gains[0]} | "
                    f"{b} {pct(x[f'h_b_{b}'], n)} ({pct(x[f'rr_{b}'], n)}) | {gains[1]} |")

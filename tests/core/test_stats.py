@@ -122,3 +122,54 @@ def test_seat_score_is_level_difference():
     assert seat_score(g, "russian", "german", ranks).tolist() == [-3, 2, 0]
     with pytest.raises(ValueError, match="unknown victory level"):
         seat_score(pd.DataFrame({"level_german": ["huge"], "level_russian": ["none"]}), "german", "russian", ranks)
+
+
+def test_paired_score_gain_mostly_zero_differences_stay_at_or_above_zero():
+    # pb-03 Russian, 1,000 paired games (README): the heuristic wins all, the random Russian
+    # draws 3.  The normal interval of these differences reaches below 0 ([-0.001, +0.019]);
+    # no game is worse, so the bootstrap does not, and the sign test counts 3 better, 0 worse.
+    from simulator.stats import paired_score_gain
+    heuristic = np.full(1000, 3)
+    random_seat = np.r_[np.full(997, 3), 0, 0, 0]
+    d = heuristic - random_seat
+    assert d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(1000) < 0  # what the old interval did
+    g = paired_score_gain(heuristic, random_seat)
+    assert g["mean"] == pytest.approx(0.009)
+    assert g["lo"] == 0.0 and 0.009 < g["hi"] < 0.03
+    assert (g["better"], g["worse"]) == (3, 0)
+    assert g["p_sign"] == pytest.approx(0.25)  # 2 * 0.5**3
+    assert g["p_worse"] == 1.0
+    assert paired_score_gain(heuristic, random_seat) == g  # fixed resampling seed
+
+
+def test_paired_score_gain_agrees_with_the_normal_interval_on_spread_differences():
+    from simulator.stats import paired_score_gain
+    rng = np.random.default_rng(7)
+    a, b = rng.integers(-3, 4, 2000), rng.integers(-3, 4, 2000) - 1
+    d = a - b
+    se = d.std(ddof=1) / np.sqrt(len(d))
+    g = paired_score_gain(a, b)
+    assert g["lo"] == pytest.approx(d.mean() - 1.96 * se, abs=0.03)
+    assert g["hi"] == pytest.approx(d.mean() + 1.96 * se, abs=0.03)
+    assert g["better"] + g["worse"] == int((d != 0).sum())
+    assert g["p_sign"] < 1e-6
+
+
+def test_paired_score_gain_no_difference_and_bad_input():
+    from simulator.stats import paired_score_gain
+    g = paired_score_gain(np.zeros(10), np.zeros(10))
+    assert (g["mean"], g["lo"], g["hi"], g["better"], g["worse"], g["p_sign"]) == (0.0, 0.0, 0.0, 0, 0, 1.0)
+    with pytest.raises(ValueError):
+        paired_score_gain(np.zeros(0), np.zeros(0))
+    with pytest.raises(ValueError):
+        paired_score_gain(np.zeros(3), np.zeros(3), confidence=1.0)
+
+
+def test_gain_verdict_reads_interval_and_sign_test():
+    from simulator.stats import gain_verdict, paired_score_gain
+    pb03 = paired_score_gain(np.full(1000, 3), np.r_[np.full(997, 3), 0, 0, 0])
+    assert gain_verdict(pb03) == "cannot tell"  # 3 better, 0 worse: too few to tell
+    many = paired_score_gain(np.r_[np.full(980, 3), np.full(20, 0)], np.r_[np.full(960, 3), np.full(40, 0)])
+    assert gain_verdict(many) == "better"
+    assert gain_verdict(paired_score_gain(np.full(50, -1), np.zeros(50))) == "worse"
+    assert gain_verdict(paired_score_gain(np.zeros(50), np.zeros(50))) == "cannot tell"
