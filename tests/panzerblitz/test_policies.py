@@ -925,3 +925,44 @@ def test_the_fire_of_a_forts_occupants_reaches_the_units_on_top(tmp_path):
     fields[THREAT_ARMORED, fort] = 0
     unseen = hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[RUSSIAN], RUSSIAN, tank, fort, occ, fields, rng)
     assert on_top < unseen - 0.2
+
+
+# ---------------------------------------------------------------- issue 15 round 5
+
+def _positions_after(ev, turn):
+    """Every unit's hex after the last set-up, entry or move of `ev` up to `turn` (the game's log)."""
+    from simulator.rulesets.panzerblitz.events import EV_ENTER, EV_MOVE, EV_SETUP
+    pos = {}
+    for row in ev:
+        r = [int(x) for x in row[:6]]
+        if r[0] > turn:
+            break
+        if r[2] in (EV_SETUP, EV_ENTER):
+            pos[r[3]] = r[4]
+        elif r[2] == EV_MOVE:
+            pos[r[3]] = r[5]
+    return pos
+
+
+def test_armour_does_not_run_ahead_among_the_enemy_infantry(tables_of):
+    # Issue 15 round 5 (pb-01, seed 3): on turn 1 the SU-76 drove to 2X6 beside a German engineer
+    # platoon and T-34 #8 ten hexes ahead to 2V6 beside an SMG platoon, alone among the German
+    # infantry: close-assaulted and dispersed on turns 1, 3 and 7, it never fired again.  A fast
+    # unit now counts its march to the target by whole turns (`approach_pace`): from out of the
+    # enemy's reach it can strike as soon, so it stops short while the cavalry comes up; and
+    # alone in reach of an assault a dispersal counts nearer a loss (`alone_stuck`).  After the
+    # Russian movement of turn 1, no Russian armoured vehicle stands within two hexes (a hex's
+    # move and a hex: the close-assault reach, PB-CAT-3) of German infantry.
+    t = tables_of("pb-01")
+    rus = t.situation.ruleset.sides.index("russian")
+    rec = play(t, 3, ("heuristic", "heuristic"))
+    ev = rec.events
+    first_german = next(i for i, r in enumerate(ev) if int(r[2]) == 1 and int(r[0]) == 1 and int(r[1]) != rus)
+    pos = _positions_after(ev[:first_german], 1)
+    st, ut, dist = rec.state, t.unit_t, t.map_t.dist
+    armour = [u for u, h in pos.items() if st.side[u] == rus and ut.armored[st.utype[u]] and h >= 0]
+    infantry = [h for u, h in pos.items() if st.side[u] != rus and ut.can_assault[st.utype[u]] and h >= 0]
+    assert armour and infantry
+    close = [(t.units.names[st.utype[u]], t.situation.map.labels[pos[u]]) for u in armour
+             if min(dist[pos[u], h] for h in infantry) <= 2]
+    assert close == []

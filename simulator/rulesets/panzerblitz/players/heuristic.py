@@ -94,6 +94,7 @@ PARAM_NAMES = (
     "kill_weight_advance", "kill_weight_defend", "kill_weight_exit", "kill_weight_kills", "kill_weight_few_losses",
     "kill_weight_prevent", "risk_weight_few_losses", "risk_weight_kill_ratio", "risk_weight_line",
     "corridor_watcher_bonus", "fire_forgo_move", "fire_escape", "fire_forgo_assault", "way_view_bonus",
+    "approach_pace", "alone_stuck",
 )
 (AGGRESSION, MIN_ODDS, ODDS_EASE, EXIT_ODDS_FACTOR, RISK, RISK_EASE, NOISE,
  OBJECTIVE_W, HEX_PROGRESS, PULL_BASE, ON_GOAL_BONUS, EXIT_WORTH, APPROACH_RANGE,
@@ -109,7 +110,8 @@ PARAM_NAMES = (
  TARGET_CHOICE_HEXES, FUTILITY_DECAY,
  KILL_WEIGHT_ADVANCE, KILL_WEIGHT_DEFEND, KILL_WEIGHT_EXIT, KILL_WEIGHT_KILLS, KILL_WEIGHT_FEW_LOSSES,
  KILL_WEIGHT_PREVENT, RISK_WEIGHT_FEW_LOSSES, RISK_WEIGHT_KILL_RATIO, RISK_WEIGHT_LINE,
- CORRIDOR_WATCHER_BONUS, FIRE_FORGO_MOVE, FIRE_ESCAPE, FIRE_FORGO_ASSAULT, WAY_VIEW_BONUS) = range(len(PARAM_NAMES))
+ CORRIDOR_WATCHER_BONUS, FIRE_FORGO_MOVE, FIRE_ESCAPE, FIRE_FORGO_ASSAULT, WAY_VIEW_BONUS,
+ APPROACH_PACE, ALONE_STUCK) = range(len(PARAM_NAMES))
 
 # Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
 # PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
@@ -750,7 +752,6 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
     self_counted = home >= 0 and is_piece(st, ut, u)
     radius = int(prm[SUPPORT_RADIUS])
     split = prm[SUPPORT_SPLIT]
-    disperse = prm[DISPERSE_VALUE]
     own_near = fields[OWN_NEAR]
     threat_armored = fields[THREAT_ARMORED]
     threat_soft = fields[THREAT_SOFT]
@@ -766,6 +767,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
     n_columns = col_attack.shape[0]
     n_mods = p_result.shape[2]
     danger_df = max(1 if carrying and not armored_type else ut.defense[t], 1)  # PB-TRANS-6: a passenger defends at 1
+    stuck = prm[ALONE_STUCK]
     for i in range(n):
         h = hexes[i]
         if h < 0:
@@ -774,6 +776,14 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
         near = own_near[h]
         if self_counted and mt.dist[home, h] <= radius:
             near -= 1  # itself, counted where it stands
+        disperse = prm[DISPERSE_VALUE]
+        if near <= 0 and (overrun_af[h] > 0 or assault_af[h] > 0):
+            # Alone where the enemy's armour or infantry can reach it: dispersed, it cannot move
+            # off (PB-DISP-1) and nobody draws the next attack from it, which comes at -1 on the
+            # die with DD eliminating it (PB-DISP-2/4).  A D there counts this much nearer a
+            # loss (pb-01 seed 3: a lone T-34 among the German infantry at 2V6, dispersed on
+            # turns 1, 3 and 7, never fired again).
+            disperse += stuck * (1.0 - disperse)
         # The expected damage if the enemy turned all its fire on the hex, shared among the unit
         # and its friends near h.
         dgr = 0.0
@@ -851,6 +861,8 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     target_pull = aggr / (100.0 * max(ut.movement[t] // 2, 1))
     approach_w = prm[HEX_PROGRESS] * aggr * kill_w(pt, prm, side)
     approach_f = 1.0 if kind == NO_GOAL else prm[DEFEND_APPROACH]
+    pace = prm[APPROACH_PACE]
+    stride = max(int(ut.movement[t]) // 2, 1)  # hexes a turn in clear terrain (MF are kept doubled)
     # A loaded carrier of a side with no place to go takes its passenger towards the enemy, to
     # where it is set down (`unload_distance`).
     carry_w = prm[HEX_PROGRESS] * (prm[PULL_BASE] + aggr) * kill_w(pt, prm, side) if carrying and kind == NO_GOAL else 0.0
@@ -963,9 +975,15 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
             s -= pull * gd
         if approach and (kind == NO_GOAL or gd <= 1):
             # Close to shooting range of the enemy most worth attacking, more so the more
-            # aggressive; each turn's march still to go is a turn's attack on it lost.
-            ed = min(target_dist[h], 30)
-            s -= (approach_w + target_pull * target_value[h]) * max(ed - pref, 0) * approach_f
+            # aggressive; each turn's march still to go is a turn's attack on it lost.  Counted
+            # by whole turns of march still to go beyond this one (`approach_pace` of it by hexes,
+            # to break ties): a unit that can be in range after next turn's move from where it
+            # stands gains little by ending nearer now, so a fast unit stops short, out of the
+            # enemy's reach, while slower friends come up, and goes in when the fire it would
+            # draw is shared or worth it (pb-01 seed 3: a T-34 ran ten hexes ahead to 2V6).
+            excess = max(min(target_dist[h], 30) - pref, 0)
+            march = pace * excess + (1.0 - pace) * stride * (excess // stride)
+            s -= (approach_w + target_pull * target_value[h]) * march * approach_f
         s -= risk * dgr
         if near <= 0 and dgr > 0:
             s -= alone_cost  # alone where the enemy's fire reaches it
