@@ -966,3 +966,19 @@ def test_armour_does_not_run_ahead_among_the_enemy_infantry(tables_of):
     close = [(t.units.names[st.utype[u]], t.situation.map.labels[pos[u]]) for u in armour
              if min(dist[pos[u], h] for h in infantry) <= 2]
     assert close == []
+
+
+def test_trucks_and_wagons_are_no_company_for_a_tank(tmp_path):
+    # Issue 15 round 5 (pb-04, seed 3, turn 4): the Panther drove to 3Q6 in the open before the
+    # Russian armour, its only company three empty trucks at 3Q5-3R7, and died there.  Only
+    # fighting units share the enemy's fire (heuristic.supporter): a truck beside a tank leaves it
+    # alone, a second tank does not.
+    from simulator.rulesets.panzerblitz.players.heuristic import OWN_NEAR
+
+    def near_tank(second):
+        units = [("german", "pzkw-iv-h", "3K2"), ("german", second, "3K3"), ("russian", "su-152", "3K9")]
+        t, st, pt, params, fields = fields_in_position(tmp_path, units, GERMAN)
+        return int(fields[OWN_NEAR, hexn(t, "3K2")])
+
+    assert near_tank("truck-german") == 1   # the tank itself
+    assert near_tank("pzkw-iv-h") == 2

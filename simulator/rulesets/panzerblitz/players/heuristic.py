@@ -116,7 +116,8 @@ PARAM_NAMES = (
 # Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
 # PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
 # 100 x the worth of the enemy units beside the hex that fire cannot reach unspotted (woods,
-# towns) or that sit in forts.  OWN_NEAR: the side's units within `support_radius`.
+# towns) or that sit in forts.  OWN_NEAR: the side's fighting units within `support_radius`
+# (`supporter`: armed, on the map, not aboard).
 # ENEMY_MINES: the enemy minefields beside the hex.  TARGET_DIST: hexes to the enemy stack most
 # worth going for (`target_values`), each stack's distance lengthened by how much less it is worth
 # than the best (`target_choice_hexes`); TARGET_VALUE: 100 x that stack's worth as a target.
@@ -258,7 +259,7 @@ def own_part(st, ut, mt, ct, pt, prm, side, fields):
     own_near = fields[OWN_NEAR]
     own_near[:] = 0
     for u in range(st.utype.shape[0]):
-        if is_piece(st, ut, u) and st.side[u] == side:
+        if supporter(st, ut, u) and st.side[u] == side:
             note_unit(mt, prm, fields, st.hex[u], 1)
 
 
@@ -494,6 +495,16 @@ def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_
 
 
 @njit(cache=True)
+def supporter(st, ut, u):
+    """A unit that supports its neighbours (OWN_NEAR): a fighting unit on the map, not aboard,
+    that can fire.  Trucks, wagons and command posts draw no fire from a tank beside them: in
+    pb-04 (seed 3) the Panther counted three empty trucks at 3Q5-3R7 as company and stood alone
+    in the open at 3Q6 before the Russian armour until two tanks killed it."""
+    t = st.utype[u]
+    return is_piece(st, ut, u) and ut.attack[t] > 0 and ut.weapon[t] >= 0
+
+
+@njit(cache=True)
 def note_unit(mt, prm, fields, h, delta):
     """A unit of the side arrives in (delta 1) or leaves (-1) hex h: the OWN_NEAR field of every
     hex within `support_radius` changes by delta."""
@@ -510,6 +521,10 @@ def note_unit(mt, prm, fields, h, delta):
 def moved(st, ut, mt, prm, fields, u, before, was_piece):
     """Keep OWN_NEAR up to date after unit u's move (`before`: its hex, `was_piece`: whether it
     stood on the map on its own then), so later units of the phase see where it went."""
+    t = st.utype[u]
+    armed = ut.attack[t] > 0 and ut.weapon[t] >= 0
+    if not armed:
+        return  # it supports nobody (`supporter`)
     now = is_piece(st, ut, u)
     if was_piece and (not now or st.hex[u] != before):
         note_unit(mt, prm, fields, before, -1)
@@ -749,7 +764,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
     carrying = st.carrying[u] >= 0
     armored_type = ut.armored[t]
     home = st.hex[u]
-    self_counted = home >= 0 and is_piece(st, ut, u)
+    self_counted = home >= 0 and supporter(st, ut, u)
     radius = int(prm[SUPPORT_RADIUS])
     split = prm[SUPPORT_SPLIT]
     own_near = fields[OWN_NEAR]
