@@ -982,3 +982,31 @@ def test_trucks_and_wagons_are_no_company_for_a_tank(tmp_path):
 
     assert near_tank("truck-german") == 1   # the tank itself
     assert near_tank("pzkw-iv-h") == 2
+
+
+def test_a_carrier_does_not_load_where_it_would_set_the_passenger_down(tmp_path):
+    # Issue 15 round 5 (pb-12, seed 3): a Russian truck set a 45mm AT gun down at 2L8 on turn 2
+    # (the enemy within unload_distance + 1) and took it aboard again there on turn 3 (no enemy
+    # fire reached the hex) to drive on.  Loading out of the enemy's fire now starts beyond the
+    # distance where `want_unload` sets a passenger down: the two never agree on one hex.
+    from simulator.rulesets.panzerblitz.players.heuristic import N_FIELDS, enemy_fields, want_load, want_unload
+    from tests.panzerblitz.test_rules import placed_state, position_file
+
+    units = [("russian", "truck-russian", "3K9"), ("russian", "rifle-company-43", "3K9"),
+             ("german", "command-post", "3K5")]    # unarmed: no enemy fire reaches 3K9
+    advance = ['measure = "in_area"', 'whose = "own"', 'area = { hexes = ["3A1"] }', "marginal = 1"]
+    t = build_tables(load_situation(position_file(tmp_path, units, victory={"russian": advance})))
+    st = placed_state(t)
+    rus = t.situation.ruleset.sides.index("russian")
+    pt = policy_tables(t)
+    _, params = heuristic_players()
+    fields = np.empty((N_FIELDS, t.situation.map.n_hexes), dtype=np.int64)
+    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[rus], rus, fields)
+    truck, rifle = unit_of(t, st, "truck-russian"), unit_of(t, st, "rifle-company-43")
+    assert pt.goal_kind[rus] == ADVANCE
+    assert want_unload(st, pt, params[rus], rus, truck, fields)          # four hexes from the enemy
+    assert not want_load(st, t.unit_t, pt, params[rus], rus, truck, rifle, fields)
+    st.hex[truck] = st.hex[rifle] = hexn(t, "3K10")                      # five: still set down
+    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[rus], rus, fields)
+    assert want_unload(st, pt, params[rus], rus, truck, fields)
+    assert not want_load(st, t.unit_t, pt, params[rus], rus, truck, rifle, fields)

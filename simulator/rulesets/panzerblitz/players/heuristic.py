@@ -1735,7 +1735,11 @@ def want_load(st, ut, pt, prm, side, carrier, passenger, fields):
         # where it defends is not loaded again)
         far = (far or kind == NO_GOAL) and enemy_dist[h] > 2 * prm[UNLOAD_DISTANCE]
     unseen = fields[THREAT_SOFT, h] == 0 and fields[THREAT_ARMORED, h] == 0
-    return far and (enemy_dist[h] > prm[UNLOAD_DISTANCE] + prm[LOAD_MARGIN] or (unseen and enemy_dist[h] > 2))
+    # Out of the enemy's fire it may load nearer, but never where `want_unload` would set the
+    # passenger down again (pb-12 seed 3: a truck set a 45mm AT gun down at 2L8 on turn 2, took
+    # it aboard again there on turn 3 and drove on: two turns for one move).
+    return far and (enemy_dist[h] > prm[UNLOAD_DISTANCE] + prm[LOAD_MARGIN] or
+                    (unseen and enemy_dist[h] > prm[UNLOAD_DISTANCE] + 1))
 
 
 @njit(cache=True)
