@@ -989,7 +989,12 @@ def test_a_carrier_does_not_load_where_it_would_set_the_passenger_down(tmp_path)
     # (the enemy within unload_distance + 1) and took it aboard again there on turn 3 (no enemy
     # fire reached the hex) to drive on.  Loading out of the enemy's fire now starts beyond the
     # distance where `want_unload` sets a passenger down: the two never agree on one hex.
-    from simulator.rulesets.panzerblitz.players.heuristic import N_FIELDS, enemy_fields, want_load, want_unload
+    from simulator.rulesets.panzerblitz.players.heuristic import (
+        N_FIELDS,
+        enemy_fields,
+        want_load,
+        want_unload,
+    )
     from tests.panzerblitz.test_rules import placed_state, position_file
 
     units = [("russian", "truck-russian", "3K9"), ("russian", "rifle-company-43", "3K9"),
