@@ -1015,3 +1015,27 @@ def test_a_carrier_does_not_load_where_it_would_set_the_passenger_down(tmp_path)
     enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[rus], rus, fields)
     assert want_unload(st, pt, params[rus], rus, truck, fields)
     assert not want_load(st, t.unit_t, pt, params[rus], rus, truck, rifle, fields)
+
+
+def test_defenders_hold_their_ground_instead_of_shuffling(tables_of):
+    # Issue 15 round 5 (pb-05, seed 3): the Russian rifle companies holding board 1 stepped a hex
+    # back and forth turn after turn (1B6 -> 1C6 -> 1B6 -> 1A5 -> 1B6, 1C6 -> 1C5 -> 1C6, ...)
+    # as the German stack most worth attacking changed.  A defender on its ground now steps out
+    # only to bring a target within range this move (score_hexes: the approach of a DEFEND side is
+    # capped at a turn's movement): moves straight back to the hex a unit left are rare.
+    from simulator.rulesets.panzerblitz.events import EV_MOVE
+
+    t = tables_of("pb-05")
+    rus = t.situation.ruleset.sides.index("russian")
+    rec = play(t, 3, ("heuristic", "heuristic"))
+    rifle = t.units.index("rifle-company-43")
+    last: dict[int, tuple[int, int]] = {}
+    back = 0
+    for row in rec.events:
+        turn, side, kind, u, a, b = (int(x) for x in row[:6])
+        if kind != EV_MOVE or side != rus or rec.state.utype[u] != rifle:
+            continue
+        if u in last and last[u] == (b, a):
+            back += 1
+        last[u] = (a, b)
+    assert back <= 2

@@ -877,6 +877,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     approach_w = prm[HEX_PROGRESS] * aggr * kill_w(pt, prm, side)
     approach_f = 1.0 if kind == NO_GOAL else prm[DEFEND_APPROACH]
     pace = prm[APPROACH_PACE]
+    holds = kind == DEFEND and pt.kill_param[side] != KILL_WEIGHT_KILLS
     stride = max(int(ut.movement[t]) // 2, 1)  # hexes a turn in clear terrain (MF are kept doubled)
     # A loaded carrier of a side with no place to go takes its passenger towards the enemy, to
     # where it is set down (`unload_distance`).
@@ -997,7 +998,15 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
             # enemy's reach, while slower friends come up, and goes in when the fire it would
             # draw is shared or worth it (pb-01 seed 3: a T-34 ran ten hexes ahead to 2V6).
             excess = max(min(target_dist[h], 30) - pref, 0)
-            march = pace * excess + (1.0 - pace) * stride * (excess // stride)
+            if holds:
+                # A defender on its ground holds it and lets the enemy come: it steps out only
+                # to get within range of a target this move (pb-05 seed 3: the Russian rifle
+                # companies shuffled a hex back and forth, 1B6/1C6/1A5, as the target most worth
+                # attacking changed from turn to turn).  One scored on kills still goes for them
+                # (pb-08's Russians: a quick audit saw German wins rise from 18 % to 41 %).
+                march = min(excess, stride)
+            else:
+                march = pace * excess + (1.0 - pace) * stride * (excess // stride)
             s -= (approach_w + target_pull * target_value[h]) * march * approach_f
         s -= risk * dgr
         if near <= 0 and dgr > 0:
