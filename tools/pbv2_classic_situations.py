@@ -8,8 +8,7 @@ Reads  situations/pb-*.toml (the classic cards: boards, forces, set-up, entry, t
 Writes situations/panzerblitz-v2/classic/pb-NN.toml (id pb-NN-v2) for every card whose victory
        measures the v2 engine evaluates (victory.py); the others are listed with the reason.
 
-What changes from the classic file, card by card, is written into the file's header: markers
-(minefields, blocks, forts: PB2 15.2/15.3/15.5 not played yet), set-up filters in the classic
+What changes from the classic file, card by card, is written into the file's header: set-up filters in the classic
 board vocabulary (hilltop hexes with six orange sides) or next to another unit, road-march entry
 (PB-SIT-7), moves_first (the chit pull replaces it), special victory alternatives (PB-SIT-10).
 """
@@ -113,15 +112,17 @@ def card_file(cid: str, classic: dict, v2: dict, units: dict) -> tuple[str | Non
                  assign("chits", {f"op{k[2:] if k.startswith('op') else k}": n for k, n in sv2["chits"].items()}),
                  assign("chits_added", {str(t): c for t, c in sv2["chits_added"].items()})]
         for g in s["group"]:
-            gu = {u: n for u, n in g["units"].items() if units[u].get("kind") != "marker"}
-            markers = {u: n for u, n in g["units"].items() if units[u].get("kind") == "marker"}
-            if markers:
-                notes.append(f"{name} {g['name']}: markers {markers} left out (PB2 15.2/15.3/15.5 not played yet)")
-            if not gu:
-                continue
+            # minefields, blocks and forts are placed by their owner in the group's set-up area
+            # (PB2 15.2.2, 15.3.1, 15.5.1), as the classic card places them
+            gu = dict(g["units"])
             body += ["", "[[side.group]]", assign("name", g["name"]), assign("units", gu)]
             if "setup" in g:
                 area = convert_area(g["setup"], notes, g["name"])
+                if not area and "with_unit" in g["setup"]:
+                    # a fort set up with a unit (pb-01's CPs): the area of that unit's group, whose
+                    # counter then sets up in it (markers are placed before units, PB2 15.5.1)
+                    area = next((convert_area(x["setup"], [], x["name"]) for x in reversed(s["group"][:s["group"].index(g)])
+                                 if g["setup"]["with_unit"] in x["units"] and "setup" in x), {})
                 if not area:
                     area = {"anywhere": True}
                 body.append(assign("setup", area))

@@ -28,11 +28,13 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     ap2,
     ap_column,
     apply_result,
+    armored_target,
     at_column,
     at_value,
     df_value,
     dft_result,
     log_event,
+    target_df,
     update_spotting,
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
@@ -46,7 +48,14 @@ from simulator.rulesets.panzerblitz_v2.state import (
     OFF_BOARD,
     TS_FIRE,
 )
-from simulator.rulesets.panzerblitz_v2.tables import K_IF, M_DEF_DISRUPTED, M_UNSPOTTED, M_WRECK
+from simulator.rulesets.panzerblitz_v2.tables import (
+    K_IF,
+    M_DEF_DISRUPTED,
+    M_FORT,
+    M_IP,
+    M_UNSPOTTED,
+    M_WRECK,
+)
 
 IF_KIND = K_IF
 
@@ -181,8 +190,8 @@ def indirect_fire(t, st, a, h, side):
         u = victims[i]
         if st.hex[u] != hit:
             continue
-        if t.t_armored[t.u_type[u]]:
-            col = at_column(t, at_value(t, st, a) - df_value(t, st, u))
+        if armored_target(t, st, u):           # 15.5.3: in a fortification, its DF, armored
+            col = at_column(t, at_value(t, st, a) - target_df(t, st, u))
         else:
             col = ap_column(t, ap2(t, st, a), df_value(t, st, u))
         update_spotting(t, st, u)              # judged when the fire is resolved (6.1.2)
@@ -193,6 +202,10 @@ def indirect_fire(t, st, a, h, side):
             drm += t.drm_value[M_DEF_DISRUPTED]
         if st.wreck_sp[hit] > 0 and t.drm_applies[M_WRECK, IF_KIND]:
             drm += t.drm_value[M_WRECK]                # 15.1.2
+        if st.in_ip[u] and t.drm_applies[M_IP, IF_KIND]:
+            drm += t.drm_value[M_IP]                   # 15.4.4: +1 to all attacks
+        if st.in_fort[u] and t.drm_applies[M_FORT, IF_KIND]:
+            drm += t.drm_value[M_FORT]                 # 15.5.3: +2 to all attacks
         natural = two_dice(st.streams)
         res = dft_result(t, col, natural, drm)
         log_event(st, EV_IF, side, hit, col, natural, drm, res * 100 + 1)

@@ -24,11 +24,13 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     attacker_drm,
     defender_drm,
     df_value,
+    fort_room,
     ip_room,
     log_event,
     range_drm,
     resolve_attack,
     stack_sp,
+    target_df,
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.players import CAT
@@ -52,15 +54,20 @@ def cat_eligible(t, st, u, side):
         return False                                    # an FO may not CAT (11.2.2)
     if not t.t_infantry[t.u_type[u]] or st.road_op[u] or st.mp_op[u] > t.cat_mp_limit2:
         return False
+    if st.in_fort[u] or st.mine_col[st.hex[u]] >= 0:
+        return False                                    # 15.5.8, 9.2.3
     return st.mp_op[u] > 0 or not st.spent[u]
 
 
 @njit(cache=True)
-def _targets(t, st, h, armored, enemy, out):
+def _targets(t, st, h, a, enemy, out):
+    """The defenders of a CAT of type `a`: 0 the non-armored units, 1 the armored units, 2 the
+    units in the hex's fortification (15.5.3: one armored target, the fortification's DF)."""
     n = 0
     for u in range(t.n_units):
-        if st.hex[u] == h and t.u_side[u] == enemy and t.t_armored[t.u_type[u]] == armored \
-                and st.cat_target_op[u] != st.op[0]:
+        if st.hex[u] != h or t.u_side[u] != enemy or st.cat_target_op[u] == st.op[0]:
+            continue
+        if (a == 2 and st.in_fort[u]) or (a < 2 and not st.in_fort[u] and t.t_armored[t.u_type[u]] == (a == 1)):
             out[n] = u
             n += 1
     return n
@@ -98,6 +105,8 @@ def cat_column(t, st, att, na, tgt, nt, armored):
             dbest = max(dbest, df_value(t, st, tgt[i]))
             dsum += df_value(t, st, tgt[i])
         defense = dbest + t.at_additional * (nt - 1) if t.cat_def_highest else dsum
+        if st.in_fort[tgt[0]]:
+            defense = target_df(t, st, tgt[0])          # 15.5.3: the fortification's DF, as one unit
         return at_column(t, best + t.at_additional * (k - 1) - defense)
     attack2 = 0
     for i in range(na):
@@ -211,11 +220,11 @@ def cat_options(t, st, side):
     att = np.empty(t.n_units, dtype=np.int64)
     tgt = np.empty(t.n_units, dtype=np.int64)
     for h in range(t.n_hexes):
-        if not t.play[h]:
-            continue
-        for a in range(2):
-            armored = a == 1
-            nt = _targets(t, st, h, armored, enemy, tgt)
+        if not t.play[h] or st.mine_col[h] >= 0:
+            continue                                    # 9.2.4: no CAT against a minefield hex
+        for a in range(3):
+            armored = a >= 1
+            nt = _targets(t, st, h, a, enemy, tgt)
             if nt == 0:
                 continue
             na = _attackers(t, st, h, armored, side, att)
@@ -255,7 +264,8 @@ def cat_step(t, st, side):
         if i == 0:
             return
         h = st.opts[i, 0]
-        armored = st.opts[i, 1] == 1
+        a = st.opts[i, 1]
+        armored = a >= 1
         na = _attackers(t, st, h, armored, side, att)
         # 9.1.8: reaction fire at the attacking hex with the most attackers
         best_hex = -1
@@ -276,7 +286,7 @@ def cat_step(t, st, side):
             if st.hex[u] >= 0 and not st.disrupted[u]:
                 att[m] = u
                 m += 1
-        nt = _targets(t, st, h, armored, 1 - side, tgt)
+        nt = _targets(t, st, h, a, 1 - side, tgt)
         if m == 0 or nt == 0:
             for j in range(na):
                 st.fired[att[j]] = True       # they were committed to the assault
@@ -302,4 +312,5 @@ def cat_step(t, st, side):
                     st.in_ip[u] = False
                     st.hd_hex[u] = -1                      # 15.6.3: hull-down lost on moving
                     st.hex[u] = h
-                    st.in_ip[u] = ip_room(t, st, h, u)     # 9.1.13: into its IP, free
+                    st.in_fort[u] = fort_room(t, st, h, u)  # 9.1.13: into its IP or fortification, free
+                    st.in_ip[u] = (not st.in_fort[u]) and ip_room(t, st, h, u)

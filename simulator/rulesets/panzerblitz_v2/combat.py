@@ -18,6 +18,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_CAT,
     EV_DISRUPT,
     EV_FIRE,
+    EV_FORT_GONE,
     EV_LOSS,
     EV_OPP_FIRE,
     EV_OVERRUN,
@@ -36,6 +37,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     K_REACTION,
     LEG,
     M_DEF_DISRUPTED,
+    M_FORT,
     M_FROM_HE,
     M_HEIGHT_ADV,
     M_HEIGHT_DIS,
@@ -85,6 +87,20 @@ def df_value(t, st, u):
 @njit(cache=True)
 def sp_value(t, st, u):
     return t.t_sp[t.u_type[u], face(t, st, u)]
+
+
+@njit(cache=True)
+def armored_target(t, st, u):
+    """PB2-15.5.3: units in a fortification are an armored target, whatever they are."""
+    return t.t_armored[t.u_type[u]] or st.in_fort[u]
+
+
+@njit(cache=True)
+def target_df(t, st, u):
+    """The DF a target defends with: a fortification's in place of its own (15.5.3)."""
+    if st.in_fort[u] and st.hex[u] >= 0 and st.fort[st.hex[u]] >= 0:
+        return t.mk_df[st.fort[st.hex[u]]]
+    return df_value(t, st, u)
 
 
 @njit(cache=True)
@@ -215,6 +231,8 @@ def spotted_now(t, st, u):
     h = st.hex[u]
     me = t.u_side[u]
     need = t.spot_range[h]
+    if st.in_fort[u]:
+        need = t.fort_spot                # 15.5.4: as in a town
     if st.spent[u] or st.disrupted[u]:
         need = 1 << 30                    # 6.1.3 c: Spent or Disrupted targets, any range with LoS
     for e in range(t.n_units):
@@ -312,12 +330,15 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
     veh = 0
     inf_open = 0
     in_ip = 0
+    in_fort = 0
     hull = 0
     for i in range(nt):
         u = targets[i]
         ty = t.u_type[u]
         if st.in_ip[u]:
             in_ip += 1
+        if st.in_fort[u]:
+            in_fort += 1
         if hull_down(st, u):
             hull += 1
         if not (t.tem_nonveh_only[h] and t.t_vehicle[ty]):
@@ -347,6 +368,8 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
         drm += t.drm_value[M_WRECK]                # 15.1.2: a wreck hex
     if majority(in_ip, nt) and t.drm_applies[M_IP, kind]:
         drm += t.drm_value[M_IP]                   # 15.4.4: in an improved position
+    if majority(in_fort, nt) and t.drm_applies[M_FORT, kind]:
+        drm += t.drm_value[M_FORT]                 # 15.5.3: in a fortification
     if majority(hull, nt) and t.drm_applies[M_HULL, kind]:
         drm += t.drm_value[M_HULL]                 # 15.6.2: hull-down (not against IF, minefields)
     return drm
@@ -381,7 +404,7 @@ def fire_column(t, st, firers, nf, halves, targets, nt, armored):
         if count == 0:
             return -1
         strength = best + t.at_additional * (count - 1)
-        return at_column(t, strength - df_value(t, st, targets[0]))
+        return at_column(t, strength - target_df(t, st, targets[0]))
     attack2 = 0
     for i in range(nf):
         a = ap2(t, st, firers[i])
@@ -418,6 +441,8 @@ def lose_step(t, st, u):
     if st.steps[u] <= 0:
         st.steps[u] = 0
         st.in_ip[u] = False
+        st.in_fort[u] = False
+        st.mine_ok[u] = False
         st.hex[u] = GONE
         st.active[u] = False
     log_event(st, EV_LOSS, t.u_side[u], u, h, st.steps[u], 0, 0)
@@ -435,6 +460,23 @@ def place_wreck(t, st, u, h, full):
         return
     st.wreck_sp[h] += v
     log_event(st, EV_WRECK, t.u_side[u], h, v, u, 0, 0)
+
+
+@njit(cache=True)
+def destroy_fort(t, st, h, side):
+    """PB2-15.5.5: an unmodified 3 or lower on a positive AT attack (readings.fort_destroy,
+    PB2-OQ-41) destroys the fortification; its occupants stay in the hex, out of it; in a road or
+    bridge hex it leaves a wreck (15.1, full value)."""
+    if st.fort[h] < 0:
+        return
+    st.fort[h] = -1
+    for u in range(t.n_units):
+        if st.hex[u] == h:
+            st.in_fort[u] = False
+    log_event(st, EV_FORT_GONE, side, h, 0, 0, 0, 0)
+    if t.wreck_ok[h] and st.wreck_sp[h] + t.wreck_full <= t.wreck_max:
+        st.wreck_sp[h] += t.wreck_full
+        log_event(st, EV_WRECK, side, h, t.wreck_full, -1, 0, 0)
 
 
 @njit(cache=True)
@@ -619,7 +661,10 @@ def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, 
         elif kind == K_OVERRUN:
             ev = EV_OVERRUN
         log_event(st, ev, side, target_hex, col, natural, drm, res * 100 + nf)
+        fortified = armored and st.in_fort[cat[0]]
         apply_result(t, st, cat[:k], k, res, was[:k])
+        if fortified and natural <= t.fort_destroy_max and (t.fort_destroy_any_at or t.dft_at_diff[col] > 0):
+            destroy_fort(t, st, target_hex, side)
         last = res
     for i in range(nf):
         f = firers[i]
@@ -659,4 +704,19 @@ def stack_sp(t, st, h, side, extra):
             total += sp
     # 15.1.4: a wreck takes its value from the hex's capacity (a vehicle for stacking, 15.1)
     total += st.wreck_sp[h] * (t.vehicle_town_factor if town else 1)
+    if st.block[h]:
+        total += t.block_sp                        # 15.3.2.2: a block counts 4 SP
     return total
+
+
+@njit(cache=True)
+def fort_room(t, st, h, u):
+    """PB2-15.5.2: may unit u go into the fortification of hex h (its printed capacity in SP;
+    non-vehicular units only, readings: docs/panzerblitz-v2/README.md)?"""
+    if st.fort[h] < 0 or t.t_vehicle[t.u_type[u]]:
+        return False
+    used = 0
+    for v in range(t.n_units):
+        if v != u and st.hex[v] == h and st.in_fort[v]:
+            used += sp_value(t, st, v)
+    return used + sp_value(t, st, u) <= t.mk_cap[st.fort[h]]

@@ -11,10 +11,14 @@ from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.artillery import ar_step, resolve_requests
 from simulator.rulesets.panzerblitz_v2.assault import cat_step
 from simulator.rulesets.panzerblitz_v2.combat import (
+    apply_result,
+    armored_target,
     attacker_drm,
     can_fire,
     defender_drm,
+    dft_result,
     fire_column,
+    fort_room,
     ip_room,
     log_event,
     lose_step,
@@ -42,6 +46,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
     HULL_DOWN,
     IP_HEX,
     LOAD,
+    MARKER_HEX,
     MOVE_DEST,
     OPP_FIRE,
     OVERRUN,
@@ -58,6 +63,8 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_ENTER,
     EV_HULL_DOWN,
     EV_IP,
+    EV_MARKER,
+    EV_MINE,
     EV_MOVE,
     EV_OVR_MOVE,
     EV_RECOVER,
@@ -80,6 +87,8 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     K_DF,
     K_OPP,
     LEG,
+    MK_BLOCK,
+    MK_MINE,
     PROHIBITED,
     TOWED,
     TR_ALL,
@@ -136,6 +145,7 @@ def setup(t, st):
     while the IP has room (15.4.2)."""
     for k in range(2):
         side = t.first_setup if k == 0 else 1 - t.first_setup
+        place_markers(t, st, side)
         place_ips(t, st, side)
         for u in range(t.n_units):
             if t.u_side[u] != side or t.u_enter_turn[u] != 0:
@@ -153,13 +163,15 @@ def setup(t, st):
                 st.opts[n, 1] = tem_for_type(t, u, h)
                 st.opts[n, 2] = t.obj_dist[h]
                 st.opts[n, 3] = t.field_of_fire[h]
-                st.opts[n, 4] = 1 if ip_room(t, st, h, u) else 0
+                st.opts[n, 4] = 1 if (ip_room(t, st, h, u) or fort_room(t, st, h, u)) else 0
                 n += 1
             if n == 0:
                 continue                                   # no room: the counter stays out
             i = decide(SETUP_HEX, n, t, st, side)
             st.hex[u] = st.opts[i, 0]
-            st.in_ip[u] = ip_room(t, st, st.hex[u], u)
+            st.in_fort[u] = fort_room(t, st, st.hex[u], u)   # 15.5.2: in it while it has room
+            st.in_ip[u] = (not st.in_fort[u]) and ip_room(t, st, st.hex[u], u)
+            st.mine_ok[u] = st.mine_col[st.hex[u]] >= 0       # set up under the minefield's counter
             st.unspotted[u] = True
             log_event(st, EV_SETUP, side, u, st.hex[u], 0, 0, 0)
     update_control(t, st)
@@ -182,8 +194,8 @@ def place_ips(t, st, side):
                 continue
             for j in range(t.g_setup_n[g]):
                 h = t.g_setup[g, j]
-                if st.ip[h] or not t.ip_ok[h]:
-                    continue
+                if st.ip[h] or not t.ip_ok[h] or artificial(st, h):
+                    continue                               # 15.4.1: not with blocks, mines, forts
                 dup = False
                 for k in range(n):
                     if st.opts[k, 0] == h:
@@ -201,6 +213,66 @@ def place_ips(t, st, side):
         i = decide(IP_HEX, n, t, st, side)
         st.ip[st.opts[i, 0]] = True
         log_event(st, EV_IP, side, st.opts[i, 0], 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def artificial(st, h):
+    """A minefield, block or fortification in hex h (15.2-15.5)."""
+    return st.mine_col[h] >= 0 or st.block[h] or st.fort[h] >= 0
+
+
+@njit(cache=True)
+def marker_allowed(t, st, kind, h):
+    """PB2-15.2.2, 15.3.1, 15.5.1: may a counter of this kind go in hex h at set-up?  One of a
+    kind a hex; no minefield or block with a fortification, no fortification with either."""
+    if kind == MK_MINE:
+        return t.mine_ok[h] and st.mine_col[h] < 0 and st.fort[h] < 0
+    if kind == MK_BLOCK:
+        return t.block_ok[h] and not st.block[h] and st.fort[h] < 0
+    return t.fort_ok[h] and st.fort[h] < 0 and st.mine_col[h] < 0 and not st.block[h]
+
+
+@njit(cache=True)
+def has_road(t, h):
+    for d in range(6):
+        if t.road_side[h, d]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def place_markers(t, st, side):
+    """PB2-15.2, 15.3, 15.5: the side's minefields, blocks and fortifications, each in its
+    group's set-up area where its kind may go (15.2.2, 15.3.1, 15.5.1): one MARKER_HEX decision
+    a counter, before the side's improved positions and units (IPs may not share their hexes)."""
+    for k in range(t.n_markers):
+        if t.mk_side[k] != side:
+            continue
+        g = t.mk_group[k]
+        kind = t.mk_kind[k]
+        n = 0
+        for j in range(t.g_setup_n[g]):
+            h = t.g_setup[g, j]
+            if not marker_allowed(t, st, kind, h) or n >= st.opts.shape[0]:
+                continue
+            st.opts[n, 0] = h
+            st.opts[n, 1] = kind
+            st.opts[n, 2] = t.tem_df[h]
+            st.opts[n, 3] = t.obj_dist[h]
+            st.opts[n, 4] = t.field_of_fire[h]
+            st.opts[n, 5] = 1 if has_road(t, h) else 0
+            n += 1
+        if n == 0:
+            continue                                       # nowhere it may go: left out
+        i = decide(MARKER_HEX, n, t, st, side)
+        h = st.opts[i, 0]
+        if kind == MK_MINE:
+            st.mine_col[h] = t.mk_col[k]
+        elif kind == MK_BLOCK:
+            st.block[h] = True
+        else:
+            st.fort[h] = k
+        log_event(st, EV_MARKER, side, h, kind, k, 0, 0)
 
 
 @njit(cache=True)
@@ -242,13 +314,15 @@ def list_targets(t, st, h, target_unit, side_of_target):
     """The targets of an attack: one armored unit (7.3.2), or every non-armored unit of the hex not
     yet the target of direct fire this Operation (7.1.5; all of them as one target, as 7.3.1's
     exceptions for woods and towns ask, readings: engine.md)."""
-    if target_unit >= 0:
+    if target_unit >= 0 and not st.in_fort[target_unit]:
         st.targets[0] = target_unit
         return 1
     nt = 0
+    fort = target_unit >= 0                # 15.5.3: the units in a fortification, all together
     for u in range(t.n_units):
-        if st.hex[u] == h and t.u_side[u] == side_of_target and not t.t_armored[t.u_type[u]] \
-                and st.df_target_op[u] != st.op[0]:
+        if st.hex[u] != h or t.u_side[u] != side_of_target or st.df_target_op[u] == st.op[0]:
+            continue
+        if (fort and st.in_fort[u]) or (not fort and not armored_target(t, st, u)):
             st.targets[nt] = u
             nt += 1
     return nt
@@ -268,10 +342,14 @@ def fire_options(t, st, side, kind):
         if not t.play[h]:
             continue
         has_soft = False
+        fort_unit = -1
         for u in range(t.n_units):
             if st.hex[u] != h or t.u_side[u] != enemy:
                 continue
-            if t.t_armored[t.u_type[u]]:
+            if st.in_fort[u]:
+                if st.df_target_op[u] != st.op[0] and fort_unit < 0:
+                    fort_unit = u                  # 15.5.3: one armored target, the fortification
+            elif t.t_armored[t.u_type[u]]:
                 if st.df_target_op[u] == st.op[0]:
                     continue
                 n = _add_fire_option(t, st, h, u, side, kind, n, halves)
@@ -279,6 +357,8 @@ def fire_options(t, st, side, kind):
                 has_soft = True
         if has_soft:
             n = _add_fire_option(t, st, h, -1, side, kind, n, halves)
+        if fort_unit >= 0:
+            n = _add_fire_option(t, st, h, fort_unit, side, kind, n, halves)
         if n >= st.opts.shape[0] - 1:
             break
     return n
@@ -349,7 +429,7 @@ def opportunity_fire(t, st, u, h, road_mover):
     """PB2-7.8: the non-phasing side may fire at a unit that has just entered hex h (one attack per
     hex entered, 7.8.4), with every eligible unit.  Returns True if the mover was disrupted or lost."""
     enemy = 1 - t.u_side[u]
-    armored = t.t_armored[t.u_type[u]]
+    armored = armored_target(t, st, u)
     nf = 0
     for f in range(t.n_units):
         if t.u_side[f] != enemy or st.opfired[f]:
@@ -393,6 +473,8 @@ def move_unit(t, st, u, start, spent0):
     ma = t.t_ma[t.u_type[u]]
     if st.in_ip[u] and st.hex[u] == start:
         spent0 += t.ip_extra2                          # 15.4.8: 1 MP to leave the IP
+    if st.in_fort[u] and st.hex[u] == start:
+        spent0 += t.fort_extra2                        # 15.5.9: 1 MP to leave the fortification
     nl = reachable(t, st, u, start, spent0, ma, True)
     # an empty carrier that cannot fight (a truck, a wagon) is only worth its passengers
     idle = 1 if (t.t_carrier[t.u_type[u]] >= 0 and not t.t_combat[t.u_type[u]] and not has_passengers(t, st, u)) else 0
@@ -406,8 +488,9 @@ def move_unit(t, st, u, start, spent0):
         st.opts[n, 4] = seen_by(t, st, h, side)
         st.opts[n, 5] = t.field_of_fire[h]
         st.opts[n, 6] = t.obj_dist[h]
-        st.opts[n, 7] = 1 if ((i == 0 and st.in_ip[u]) or (i > 0 and st.reach[h] + t.ip_extra2 <= ma
-                                                             and ip_room(t, st, h, u))) else 0
+        st.opts[n, 7] = 1 if ((i == 0 and (st.in_ip[u] or st.in_fort[u]))
+                              or (i > 0 and st.reach[h] + t.ip_extra2 <= ma and ip_room(t, st, h, u))
+                              or (i > 0 and st.reach[h] + t.fort_extra2 <= ma and fort_room(t, st, h, u))) else 0
         st.opts[n, 8] = idle
         n += 1
         if n >= st.opts.shape[0]:
@@ -416,10 +499,21 @@ def move_unit(t, st, u, start, spent0):
     if i == 0:
         return False
     dest = st.opts[i, 0]
-    into_ip = st.opts[i, 7] == 1
+    into = st.opts[i, 7] == 1
+    if st.hex[u] == start and st.mine_col[start] >= 0 and not st.mine_ok[u]:
+        # 15.2.3.2: a unit the minefield disrupted is attacked again as it tries to leave
+        if mine_attack(t, st, u, start):
+            if st.hex[u] >= 0:
+                st.spent[u] = True
+            st.acted[u] = True
+            return True
     st.in_ip[u] = False
-    if walk(t, st, u, dest, spent0) and into_ip and ip_room(t, st, dest, u):
-        st.in_ip[u] = True                             # 15.4.8: 1 MP to enter it, with MP left
+    st.in_fort[u] = False
+    if walk(t, st, u, dest, spent0) and into:
+        if st.fort[dest] >= 0:
+            st.in_fort[u] = fort_room(t, st, dest, u)  # 15.5.9: 1 MP to enter it, with MP left
+        elif ip_room(t, st, dest, u):
+            st.in_ip[u] = True                         # 15.4.8: 1 MP to enter it, with MP left
     if st.hex[u] >= 0:
         st.spent[u] = True
     st.acted[u] = True
@@ -442,6 +536,7 @@ def walk(t, st, u, dest, spent0):
         if enemy_in(t, st, h, side):
             return False                               # an enemy unit came (cannot happen in-op)
         st.hex[u] = h
+        st.mine_ok[u] = False
         st.hd_hex[u] = -1                              # 15.6.3: hull-down lost on spending MP
         st.mp_op[u] = costs[j] - spent0
         road = False
@@ -450,9 +545,31 @@ def walk(t, st, u, dest, spent0):
                 road = True
         st.road_op[u] = st.road_op[u] or road
         log_event(st, EV_MOVE, side, u, prev, h, costs[j], 0)
+        if st.mine_col[h] >= 0 and mine_attack(t, st, u, h):
+            return False                               # 15.2.3.3: the minefield first, then opportunity fire
         if opportunity_fire(t, st, u, h, road):
             return False
     return st.hex[u] == dest and not st.disrupted[u]
+
+
+@njit(cache=True)
+def mine_attack(t, st, u, h):
+    """PB2-15.2.3.1: the minefield of hex h attacks unit u on the DFT column its strength names,
+    without modifiers, armor and infantry alike (a carrier's passengers share its result, 4.3.6).
+    A survivor not Disrupted is under the counter and leaves later unattacked (15.2.3.1); a
+    Disrupted one is attacked again when it tries to leave (15.2.3.2).  Returns True if u was
+    disrupted or lost.  (The event's side is the side of the unit attacked: mines have none, 15.2.2.3.)"""
+    one = np.empty(1, dtype=np.int64)
+    was = np.empty(1, dtype=np.bool_)
+    one[0] = u
+    was[0] = st.disrupted[u]
+    col = st.mine_col[h]
+    natural = two_dice(st.streams)
+    res = dft_result(t, col, natural, 0)
+    log_event(st, EV_MINE, t.u_side[u], h, col, natural, 0, res * 100 + 1)
+    apply_result(t, st, one, 1, res, was)
+    st.mine_ok[u] = st.hex[u] == h and not st.disrupted[u]
+    return st.hex[u] < 0 or st.disrupted[u]
 
 
 @njit(cache=True)
@@ -656,10 +773,20 @@ def assault_fire(t, st, u):
         h = st.hex[e]
         if t.u_side[e] != enemy or h < 0 or st.df_target_op[e] == st.op[0]:
             continue
-        armored = t.t_armored[t.u_type[e]]
+        armored = armored_target(t, st, e)
         if can_fire(t, st, u, h, armored) == 0:
             continue
-        if armored:
+        if armored and st.in_fort[e]:
+            dup = False                                 # 15.5.3: the fortification, one target
+            for k in range(1, n):
+                if st.opts[k, 0] == h and st.opts[k, 1] >= 0 and st.in_fort[st.opts[k, 1]]:
+                    dup = True
+            if dup:
+                continue
+            nt = list_targets(t, st, h, e, enemy)
+            for k in range(nt):
+                tg[k] = st.targets[k]
+        elif armored:
             tg[0] = e
             nt = 1
         else:
@@ -714,7 +841,7 @@ def may_build_ip(t, st, u):
     ty = t.u_type[u]
     if h < 0 or not st.active[u] or t.t_vehicle[ty] or t.t_mode[ty] == TOWED or t.t_ma[ty] <= 0:
         return False
-    if st.spent[u] or st.disrupted[u] or st.mp_op[u] > 0 or st.fired[u] or not t.ip_ok[h] or st.ip[h]:
+    if st.spent[u] or st.disrupted[u] or st.mp_op[u] > 0 or st.fired[u] or not t.ip_ok[h] or st.ip[h] or artificial(st, h):
         return False
     for v in range(t.n_units):
         if st.build_hex[v] == h:
@@ -959,8 +1086,8 @@ def reinforcement(t, st, side):
         mode = t.t_mode[t.u_type[u]]
         for j in range(t.g_entry_n[g]):
             h = t.g_entry[g, j]
-            if enemy_in(t, st, h, side) or stack_sp(t, st, h, side, u) > t.stack_limit:
-                continue
+            if enemy_in(t, st, h, side) or stack_sp(t, st, h, side, u) > t.stack_limit or st.block[h]:
+                continue                                 # 15.3.2: a block is entered only from next to it
             if mode != TOWED and entry_cost(t, h, mode) == PROHIBITED:
                 continue                                 # 14.x: not into terrain its mode may not enter
             st.opts[n, 0] = h
@@ -970,7 +1097,7 @@ def reinforcement(t, st, side):
             for j in range(t.g_entry_n[g]):
                 for d in range(6):
                     h = t.neighbours[t.g_entry[g, j], d]
-                    if h < 0 or not t.play[h] or enemy_in(t, st, h, side) or \
+                    if h < 0 or not t.play[h] or enemy_in(t, st, h, side) or st.block[h] or \
                             stack_sp(t, st, h, side, u) > t.stack_limit or t.move_cost[h, t.t_mode[t.u_type[u]]] < 0:
                         continue
                     dup = False
@@ -996,6 +1123,9 @@ def reinforcement(t, st, side):
         st.unspotted[u] = True
         log_event(st, EV_ENTER, side, u, h, cost, 0, 0)      # c: half MP paid to enter
         st.active[u] = True
+        if st.mine_col[h] >= 0 and mine_attack(t, st, u, h):
+            st.active[u] = False                         # 15.2.3: entered onto a minefield
+            continue
         if opportunity_fire(t, st, u, h, False):
             st.active[u] = False
             continue

@@ -15,7 +15,8 @@ from simulator.rulesets.panzerblitz_v2.state import CARRIED, GONE, OFF_BOARD
 from simulator.rulesets.panzerblitz_v2.tables import CITY, PROHIBITED, TOWED, TOWN
 
 (OK, BOTH_SIDES_IN_HEX, OVERSTACKED, STEPS_OUT_OF_RANGE, ELIMINATED_ON_MAP, LIVE_OFF_MAP, OUTSIDE_PLAY_AREA,
- PROHIBITED_TERRAIN, IP_MISMATCH, IP_OVER_CAPACITY, OFF_BOARD_MOVED, PASSENGER_ASTRAY, CARRIER_OVERLOADED) = range(13)
+ PROHIBITED_TERRAIN, IP_MISMATCH, IP_OVER_CAPACITY, OFF_BOARD_MOVED, PASSENGER_ASTRAY, CARRIER_OVERLOADED,
+ FORT_MISMATCH, FORT_OVER_CAPACITY, MINE_MISMATCH, ARTIFICIAL_CLASH) = range(17)
 NAMES = {
     OK: "ok",
     BOTH_SIDES_IN_HEX: "units of both sides in one hex (PB2-4.1.8.1)",
@@ -31,6 +32,11 @@ NAMES = {
     PASSENGER_ASTRAY: "a passenger whose carrier is not a live carrier on the map, or a counter marked carried "
                       "without a carrier (PB2-4.3)",
     CARRIER_OVERLOADED: "a carrier's passengers over its own SP, or a passenger it may not carry (PB2-4.3, 4.3.5)",
+    FORT_MISMATCH: "a counter in a fortification where there is none, or in a fortification and an IP (PB2-15.5.2)",
+    FORT_OVER_CAPACITY: "more stacking points in a fortification than its capacity (PB2-15.5.2)",
+    MINE_MISMATCH: "a counter marked under a minefield's counter where there is none (PB2-15.2.3.1)",
+    ARTIFICIAL_CLASH: "a fortification sharing its hex with a minefield, block or IP, or an IP with a minefield or "
+                      "block (PB2-15.2.2.1, 15.3.1.1, 15.4.1, 15.5.1)",
 }
 
 
@@ -80,14 +86,24 @@ def violation(t, st):
                 return PROHIBITED_TERRAIN
         if st.in_ip[u] and not st.ip[h]:
             return IP_MISMATCH
+        if st.in_fort[u] and (st.fort[h] < 0 or st.in_ip[u]):
+            return FORT_MISMATCH
+        if st.mine_ok[u] and st.mine_col[h] < 0:
+            return MINE_MISMATCH
+    for h in range(n_hex):
+        if st.fort[h] >= 0 and (st.mine_col[h] >= 0 or st.block[h] or st.ip[h]):
+            return ARTIFICIAL_CLASH
+        if st.ip[h] and (st.mine_col[h] >= 0 or st.block[h]):
+            return ARTIFICIAL_CLASH
     for u in range(t.n_units):
         h = st.hex[u]
         if h < 0:
             continue
         side = t.u_side[u]
         town = t.cover[h] == TOWN or t.cover[h] == CITY
-        total = 0
+        total = t.block_sp if st.block[h] else 0          # 15.3.2.2
         in_ip = 0
+        in_fort = 0
         for v in range(t.n_units):
             if st.hex[v] != h:
                 continue
@@ -96,6 +112,8 @@ def violation(t, st):
             sp = sp_value(t, st, v)
             if st.in_ip[v]:
                 in_ip += sp
+            if st.in_fort[v]:
+                in_fort += sp
             if town and t.t_vehicle[t.u_type[v]]:
                 sp *= t.vehicle_town_factor
             total += sp
@@ -105,6 +123,8 @@ def violation(t, st):
             return OVERSTACKED
         if in_ip > t.ip_capacity:
             return IP_OVER_CAPACITY
+        if st.fort[h] >= 0 and in_fort > t.mk_cap[st.fort[h]]:
+            return FORT_OVER_CAPACITY
     return OK
 
 

@@ -54,8 +54,11 @@ def reachable(t, st, u, start, spent0, ma, roads):
     when `roads` (not in a move that includes an overrun, 8.2.1.3): st.reach[h] = cost of
     the cheapest way in (UNREACHED if none), st.prev[h] the hex before it.  Returns the number of
     hexes reached (listed in st.order, start first).  Enemy hexes are never entered (4.1.8.1), the
-    stacking limit holds in every hex passed (4.1.8), the play area is not left."""
+    stacking limit holds in every hex passed (4.1.8), the play area is not left.  A minefield or
+    block hex ends the move (15.2.3, 15.3.2); a block is entered only by infantry starting next to
+    it (15.3.2); no road rate into a block or fortification hex (14.3.9, 15.3.2.2)."""
     side = t.u_side[u]
+    infantry = t.t_infantry[t.u_type[u]]
     st.reach[start] = spent0
     st.prev[start] = -1
     st.order[0] = start
@@ -76,11 +79,16 @@ def reachable(t, st, u, start, spent0, ma, roads):
         st.order[best] = st.order[done]
         st.order[done] = h
         done += 1
+        if h != start and (st.mine_col[h] >= 0 or st.block[h]):
+            continue                                       # 15.2.3, 15.3.2: it stops there
         for d in range(6):
             n = t.neighbours[h, d]
             if n < 0 or not t.play[n]:
                 continue
-            c = enter_cost(t, u, h, d, n, roads and st.wreck_sp[n] == 0)    # 15.1.5: no road rate
+            if st.block[n] and not (infantry and h == start):
+                continue                                   # 15.3.2
+            # 15.1.5, 14.3.9, 15.3.2.2: no road rate into a wreck, block or fortification hex
+            c = enter_cost(t, u, h, d, n, roads and st.wreck_sp[n] == 0 and not st.block[n] and st.fort[n] < 0)
             if st.wreck_sp[n] > 0 and c != PROHIBITED and c != ALL_MA:
                 c += t.wreck_extra2                            # 15.1.3
             if c == PROHIBITED:

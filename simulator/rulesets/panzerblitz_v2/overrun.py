@@ -126,6 +126,8 @@ def overrun_options(t, st, u, start, nl):
     for h in range(t.n_hexes):
         if not t.play[h] or not t.overrun_ok[h] or st.ovr_op[h] == st.op[0] or not t.los[start, h]:
             continue
+        if st.mine_col[h] >= 0 or st.block[h] or st.fort[h] >= 0:
+            continue                               # 8.2.4, 15.5.7: no overrun into artificial terrain
         spotted = False
         anyone = False
         for e in range(t.n_units):

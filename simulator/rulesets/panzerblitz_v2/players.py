@@ -66,9 +66,13 @@ DECISION_KINDS = (
     DecisionKind("UNLOAD", "a carrier sets its passengers down after its move (PB2-4.3, 4.3.9)",
                  ("0 = keep them / 1 = unload", "hexes to the objective", "enemy units that see the hex",
                   "passengers' SP")),
+    DecisionKind("MARKER_HEX", "where a minefield, block or fortification of the card is placed at set-up "
+                               "(PB2-15.2.2, 15.3.1, 15.5.1)",
+                 ("hex", "kind (0 minefield, 1 block, 2 fortification)", "TEM", "hexes to the objective",
+                  "hexes seen", "a road runs through it (0/1)")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
- IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD) = range(17)
+ IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX) = range(18)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -188,6 +192,14 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             near = opts[i, 1] <= p[P_UNLOAD_AT] or opts[i, 2] > 0
             s = 1.0 if (opts[i, 0] == 1) == near else 0.5
             jit_ = 0.0
+        elif kind == MARKER_HEX:   # hex, kind, TEM, hexes to the objective, hexes seen, road
+            if opts[i, 1] == 2:
+                # a fortification where the objective is held, with a field of fire
+                s = -opts[i, 3] + p[P_VIEW] * opts[i, 4] + 0.3 * opts[i, 2]
+            else:
+                # minefields and blocks on the approaches: a ring 1-3 hexes out, on the roads
+                d = opts[i, 3]
+                s = -abs(d - 2.0) + 1.0 * opts[i, 5] + p[P_VIEW] * opts[i, 4]
         elif kind == ENTRY_HEX:    # hex, hexes to the objective
             s = -0.5 * opts[i, 1]
         elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar

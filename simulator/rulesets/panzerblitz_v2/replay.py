@@ -18,11 +18,14 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_DISRUPT,
     EV_ENTER,
     EV_FIRE,
+    EV_FORT_GONE,
     EV_HULL_DOWN,
     EV_IF,
     EV_IP,
     EV_LOAD,
     EV_LOSS,
+    EV_MARKER,
+    EV_MINE,
     EV_MOVE,
     EV_OPP_FIRE,
     EV_OVERRUN,
@@ -39,6 +42,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
 )
 
 RESULTS = ("3X", "2X", "1X", "DD", "D", "-")
+MARKER_NAMES = ("minefield", "block", "fortification")     # tables.MK_*
 
 
 class PBV2Replay:
@@ -69,7 +73,7 @@ class PBV2Replay:
             tn, op, kind, side = (int(x) for x in e[:4])
             a, b, c, d, x = (int(v) for v in e[4:])
             s = sides[side] if side >= 0 else ""
-            if tn != turn and kind not in (EV_SETUP, EV_IP):
+            if tn != turn and kind not in (EV_SETUP, EV_IP, EV_MARKER):
                 turn = tn
                 out.append(f"== turn {tn} ==")
             if kind == EV_SETUP:
@@ -142,8 +146,24 @@ class PBV2Replay:
                     turn = 0
                     out.append("== set-up ==")
                 out.append(f"  {s} places an improved position in {hx(a)} (PB2 15.4)")
+            elif kind == EV_MARKER:
+                if turn != 0:
+                    turn = 0
+                    out.append("== set-up ==")
+                what = MARKER_NAMES[b]
+                if b == 0:
+                    what += f" ({p.columns[int(t.mk_col[c])]})"
+                elif b == 2:
+                    what += f" (DF {int(t.mk_df[c])}, capacity {int(t.mk_cap[c])} SP)"
+                out.append(f"  {s} places a {what} in {hx(a)} (PB2 15.2-15.5)")
+            elif kind == EV_MINE:
+                out.append(f"    the minefield in {hx(a)} attacks ({s} unit): column {p.columns[b]}, roll {c} "
+                           f"-> {RESULTS[x // 100]} (PB2 15.2.3.1)")
+            elif kind == EV_FORT_GONE:
+                out.append(f"      the fortification in {hx(a)} is destroyed (PB2 15.5.5)")
             elif kind == EV_WRECK:
-                out.append(f"      a wreck ({b} SP) of {self._unit(c)} stays in {hx(a)} (PB2 15.1)")
+                whose = "a fortification" if c < 0 else self._unit(c)
+                out.append(f"      a wreck ({b} SP) of {whose} stays in {hx(a)} (PB2 15.1)")
             elif kind == EV_SPOTTED:
                 out.append(f"      {self._unit(a)} ({s}) spotted")
             elif kind == EV_ADMIN:
@@ -167,6 +187,7 @@ class PBV2Replay:
         sit = p.situation
 
         carrier = np.full(t.n_units, -1, dtype=np.int64)   # a passenger is drawn in its carrier's hex, "+name"
+        markers: dict[int, tuple[str, str]] = {}           # hex -> (owner, label): minefields, blocks, forts
 
         def frame(turn):
             cs = []
@@ -176,6 +197,8 @@ class PBV2Replay:
                     label = p.type_ids[int(t.u_type[u])].replace("gb-", "").replace("de-", "")[:10]
                     label = ("+" if carrier[u] >= 0 else "") + label + ("'" if steps[u] == 1 else "")
                     cs.append(Counter(int(h), sides[int(t.u_side[u])], label))
+            for key, (owner, label) in markers.items():
+                cs.append(Counter(key // 4, owner, label))
             name = f"{sit.id}-seed{self.seed}-turn{turn:02d}"
             title = f"{sit.id}: " + ("after set-up" if turn == 0 else f"end of turn {turn}")
             frames.append(MapFrame(name, title, tuple(cs)))
@@ -183,7 +206,7 @@ class PBV2Replay:
         started = False
         for e in st.ev[:st.n_ev[0]]:
             kind = int(e[2])
-            if kind not in (EV_SETUP, EV_IP) and not started:
+            if kind not in (EV_SETUP, EV_IP, EV_MARKER) and not started:
                 frame(0)
                 started = True
             if kind in (EV_SETUP, EV_ENTER):
@@ -200,6 +223,10 @@ class PBV2Replay:
                 steps[int(e[4])] = int(e[6])
                 if e[6] == 0:
                     pos[int(e[4])] = OFF_MAP
+            elif kind == EV_MARKER:
+                markers[int(e[4]) * 4 + int(e[5])] = (sides[int(e[3])], ("MINES", "BLOCK", "FORT")[int(e[5])])
+            elif kind == EV_FORT_GONE:
+                markers.pop(int(e[4]) * 4 + 2, None)
             elif kind == EV_ADMIN:
                 frame(int(e[0]))
         return frames

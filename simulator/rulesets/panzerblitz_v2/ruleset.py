@@ -21,7 +21,7 @@ class PanzerBlitzV2:
     name = "panzerblitz-v2"
     title = "Panzer Blitz series rules v2.0 (MMP, Hill of Death edition)"
     data_dir = RULESETS_DIR / "panzerblitz-v2"
-    required_tables = ("direct_fire", "modifiers", "range", "terrain", "stacking", "efficiency", "readings", "units")
+    required_tables = ("direct_fire", "modifiers", "range", "terrain", "stacking", "efficiency", "minefield", "fortification", "readings", "units")
     engine = "simulator.rulesets.panzerblitz_v2.batch"
     audit = None
     schema = SCHEMA

@@ -32,8 +32,10 @@ GOAL_KEYS = {"side", "area", "why"}
 SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory"}
 GROUP_KEYS = {"name", "units", "setup", "enter", "off_board"}
 ENTER_KEYS = {"turn", "hexes", "edge", "columns", "rows", "boards", "region"}
-# Markers a side may be given (15.x); the engine does not place them yet (engine.md).
-MARKERS = ("improved_position", "minefield", "block", "fortification")
+# Markers a side may be given by number (15.4); minefields, blocks and fortifications are counters
+# with values (a minefield's strength, a fortification's DF and capacity) and go in a set-up group's
+# `units`, placed by their owner in the group's set-up area (15.2.2, 15.3.1, 15.5.1).
+MARKERS = ("improved_position",)
 
 
 @dataclass
@@ -44,6 +46,7 @@ class Group:
     enter_turn: int = 0                  # 0 = sets up; else the turn its reinforcement chit comes
     entry: np.ndarray | None = None      # hexes it may enter by (3.1.2.3)
     off_board: bool = False              # off-board artillery (11.1-11.3.4)
+    markers: dict[str, int] = field(default_factory=dict)   # minefields, blocks, forts it places (15.2-15.5)
 
 
 @dataclass
@@ -169,13 +172,17 @@ class PBV2Schema:
                     if uid not in units:
                         probs.add(f"{gf}.units.{uid}", "unknown unit", "a unit of units-classic.toml or units-hod.toml")
                     elif units[uid].get("kind") == "marker":
-                        probs.add(f"{gf}.units.{uid}", "a marker, not a unit",
-                                  "markers go in side.markers (improved positions are played; minefields, blocks and fortifications not yet, engine.md)")
+                        if "setup" not in g:
+                            probs.add(f"{gf}.units.{uid}", "a marker in a group that does not set up",
+                                      "minefields, blocks and fortifications in a group with a setup area (15.2.2, 15.3.1, 15.5.1)")
                     elif units[uid].get("side") not in (name, "any"):
                         probs.add(f"{gf}.units.{uid}", f"a {units[uid].get('side')} unit", f"a {name} unit")
                     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                         probs.add(f"{gf}.units.{uid}", f"got {n!r}", "a whole number >= 0")
-                grp = Group(str(g.get("name", f"group {j + 1}")), {k: v for k, v in gu.items() if isinstance(v, int) and v > 0})
+                counts = {k: v for k, v in gu.items() if isinstance(v, int) and v > 0}
+                grp = Group(str(g.get("name", f"group {j + 1}")),
+                            {k: v for k, v in counts.items() if units.get(k, {}).get("kind") != "marker"},
+                            markers={k: v for k, v in counts.items() if units.get(k, {}).get("kind") == "marker"})
                 if g.get("off_board") is True:
                     grp.off_board = True
                 elif "setup" in g:

@@ -48,11 +48,14 @@ EV_HULL_DOWN = 26   # a = unit, b = hex, c = natural roll (0: stopped by opportu
 EV_OVR_MOVE = 23    # a = unit, b = target hex, c = hex adjacent it attacks from, d = missing MP (8.1.10)
 EV_LOAD = 28        # a = carrier, b = passenger, c = hex, d = cost (1 half MA, 2 all MA), 4.3
 EV_UNLOAD = 29      # a = carrier, b = passenger, c = hex, d = 1 by choice (4.3) / 0 forced (4.3.6)
+EV_MARKER = 30      # a = hex, b = marker kind (tables.MK_*), c = marker index (15.2, 15.3, 15.5 set-up)
+EV_MINE = 31        # a minefield attack (15.2.3.1), as EV_FIRE (a = hex, e = result*100 + unit)
+EV_FORT_GONE = 32   # a = hex: a fortification destroyed (15.5.5), a wreck in its place
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "carried_by", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "carried_by", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch",
     "dec", "n_dec",
     "ev", "n_ev", "ts", "snap_hex", "snap_steps", "player", "params", "n_params", "debug", "viol",
@@ -83,7 +86,12 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         ar=np.zeros((64, 5), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), he=np.zeros(n, dtype=np.bool_),
         ovr_op=np.full(n, -1, dtype=np.int64), wreck_sp=np.zeros(n, dtype=np.int64),
-        ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_), carried_by=np.full(nu, -1, dtype=np.int64),
+        ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_),
+        # 15.2-15.5: a minefield's DFT column (-1 none), a block, the fortification's marker index
+        # (-1 none); a unit in (under) the fortification; a unit under a minefield's counter (it
+        # survived the attack non-Disrupted and may leave unattacked, 15.2.3.1-15.2.3.2)
+        mine_col=np.full(n, -1, dtype=np.int64), block=np.zeros(n, dtype=np.bool_), fort=np.full(n, -1, dtype=np.int64),
+        in_fort=np.zeros(nu, dtype=np.bool_), mine_ok=np.zeros(nu, dtype=np.bool_), carried_by=np.full(nu, -1, dtype=np.int64),
         hd_hex=np.full(nu, -1, dtype=np.int64), hd_turn=np.zeros(nu, dtype=np.int64),
         build_hex=np.full(nu, -1, dtype=np.int64), build_steps=np.zeros(nu, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),

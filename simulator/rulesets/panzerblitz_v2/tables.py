@@ -38,10 +38,13 @@ DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disa
              "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
              "cat", "cat_with_engineer", "cat_vs_armor_in_town_or_city", "cat_from_city_vs_vehicle_in_city",
              "overrun", "overrun_vs_infantry_in_open", "overrun_per_missing_mp", "fire_from_he_hex", "wreck_hex",
-             "improved_position", "hull_down")
+             "improved_position", "hull_down", "fortification")
 M_UNSPOTTED, M_DEF_DISRUPTED, M_HEIGHT_ADV, M_HEIGHT_DIS, M_OPP_ROAD, M_OPP_VEHICLE, M_OPP_INF_OPEN = range(7)
 M_CAT, M_CAT_ENGINEER, M_CAT_ARMOR_TOWN, M_CAT_CITY_VEHICLE = range(7, 11)
-M_OVR, M_OVR_INF_OPEN, M_OVR_MISSING_MP, M_FROM_HE, M_WRECK, M_IP, M_HULL = range(11, 18)
+M_OVR, M_OVR_INF_OPEN, M_OVR_MISSING_MP, M_FROM_HE, M_WRECK, M_IP, M_HULL, M_FORT = range(11, 19)
+# Artificial terrain counters a situation's groups place at set-up (PB2 15.2, 15.3, 15.5).
+MK_MINE, MK_BLOCK, MK_FORT = 0, 1, 2
+MARKER_CATEGORIES = {"minefield": MK_MINE, "roadblock": MK_BLOCK, "fortification": MK_FORT}
 # DFT results, best first (direct_fire.results without "-").
 R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
 MAX_RANGE_TABULATED = 200
@@ -74,6 +77,9 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "spent_units_spot", "idle_stay_fresh", "reinf_carry", "reinf_sp_step", "reinf_mp_step2",
     "wreck_full", "wreck_reduced", "wreck_max", "wreck_extra2", "wreck_on_step_loss",
     "s_ip", "ip_capacity", "ip_extra2",
+    # artificial terrain (15.2, 15.3, 15.5): the counters to place, and where each kind may go
+    "n_markers", "mk_kind", "mk_side", "mk_group", "mk_col", "mk_df", "mk_cap", "mine_ok", "block_ok", "fort_ok",
+    "block_sp", "fort_extra2", "fort_spot", "fort_destroy_max", "fort_destroy_any_at",
 ])
 
 
@@ -225,7 +231,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
 
     # --- unit types used by the situation.
     units = data["units"]
-    type_ids = sorted({uid for s in sit.sides for g in s.groups for uid in g.units})
+    type_ids = sorted({uid for s in sit.sides for g in s.groups for uid in g.units})   # counters, not markers
     nt = max(len(type_ids), 1)
     t = {k: np.zeros((nt, 2), dtype=np.int64) for k in ("ap2", "at", "df", "sp")}
     t_range = np.zeros(nt, dtype=np.int64)
@@ -361,6 +367,45 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                          f"terrain classes (expected some of {list(COVERS)})")
     stack = data["stacking"]
 
+    # --- artificial terrain counters (15.2, 15.3, 15.5), in group order, and where they may go.
+    art = data                      # artificial.toml's tables: minefield, fortification, ...
+    mk_kind, mk_side, mk_group, mk_col, mk_df, mk_cap = [], [], [], [], [], []
+    gi = 0
+    for si, s in enumerate(sit.sides):
+        for g in s.groups:
+            for uid, k in g.markers.items():
+                u = units[uid]
+                cat = u.get("category")
+                if cat not in MARKER_CATEGORIES:
+                    raise DataError(where, f"units.{uid}.category", f"got {cat!r}",
+                                    f"a marker category of {sorted(MARKER_CATEGORIES)} (PB2 15.2-15.5)")
+                col = -1
+                if MARKER_CATEGORIES[cat] == MK_MINE:
+                    strength = str(u.get("strength", ""))
+                    label = art["minefield"]["column"].get(strength)
+                    if label is None or label not in labels:
+                        raise DataError(where, f"units.{uid}.strength", f"got {strength!r}",
+                                        f"a minefield strength of artificial.minefield.column {sorted(art['minefield']['column'])} "
+                                        "naming a DFT column (PB2 15.2.3.1)")
+                    col = labels.index(label)
+                for _ in range(k):
+                    mk_kind.append(MARKER_CATEGORIES[cat])
+                    mk_side.append(si)
+                    mk_group.append(gi)
+                    mk_col.append(col)
+                    mk_df.append(int(_v(u["full"].get("df", 0))) if "full" in u else 0)
+                    mk_cap.append(int(u.get("capacity", 0)))
+            gi += 1
+    stream = np.zeros(n, dtype=np.bool_)
+    for name in ("stream", "deep_stream"):
+        if name in m.hex_vocab:
+            stream |= m.has_feature(name)
+    gully = m.has_feature("gully") if "gully" in m.hex_vocab else np.zeros(n, dtype=np.bool_)
+    fortd = read.get("fort_destroy", "positive_differential_natural_le_3")
+    if fortd not in ("positive_differential_natural_le_3", "any_at_natural_le_3"):
+        raise DataError(where, "readings.fort_destroy", f"got {fortd!r}",
+                        '"positive_differential_natural_le_3" or "any_at_natural_le_3" (PB2-OQ-41)')
+
     return Tables(
         n_hexes=n, neighbours=m.neighbours.astype(np.int64), q=m.q.astype(np.int64), r=m.r.astype(np.int64),
         level=level, cover=cover, depression=depression, inherent=inherent, orchard=orchard, obstacle=obstacle,
@@ -421,4 +466,17 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         s_ip=np.array([int(s.markers.get("improved_position", 0)) for s in sit.sides], dtype=np.int64),
         ip_capacity=int(_v(stack["points"]["improved_position_capacity"])),
         ip_extra2=_half(ter["rules"]["ip_enter_or_exit"]),
+        n_markers=len(mk_kind), mk_kind=np.array(mk_kind, dtype=np.int64), mk_side=np.array(mk_side, dtype=np.int64),
+        mk_group=np.array(mk_group, dtype=np.int64), mk_col=np.array(mk_col, dtype=np.int64),
+        mk_df=np.array(mk_df, dtype=np.int64), mk_cap=np.array(mk_cap, dtype=np.int64),
+        # 15.2.2.1: no minefield in all-water, swamp or stream hexes
+        mine_ok=~np.isin(cover, [SWAMP, WATER, RIVER]) & ~stream,
+        block_ok=cover != WATER,                                          # 15.3.1.1
+        # 15.5.1: no fortification in swamp, all-water, beach, town, city, gully or stream hexes
+        fort_ok=~np.isin(cover, [SWAMP, WATER, BEACH, TOWN, CITY, RIVER]) & ~stream & ~gully,
+        block_sp=int(_v(stack["points"]["block"])),
+        fort_extra2=_half(ter["rules"]["fortification_enter_or_exit"]),
+        fort_spot=int(hexes["town"]["spotting_range"]),                   # 15.5.4: as in a town
+        fort_destroy_max=int(_v(art["fortification"]["destroyed_natural_max"])),
+        fort_destroy_any_at=fortd == "any_at_natural_le_3",
     ), labels, type_ids

@@ -83,6 +83,7 @@ def unload(t, st, c, p, h, by_choice):
     """p leaves c in hex h, Spent (4.3.1, 4.3.4); spotted as its carrier was."""
     st.hex[p] = h
     st.carried_by[p] = -1
+    st.mine_ok[p] = st.mine_ok[c]          # 15.2.3.1: attacked with its carrier, under the counter with it
     st.spent[p] = True
     st.unspotted[p] = st.unspotted[c]
     log_event(st, EV_UNLOAD, t.u_side[c], c, p, h, 1 if by_choice else 0, 0)
