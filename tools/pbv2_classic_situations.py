@@ -27,7 +27,7 @@ from tomlout import assign  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 V2 = ROOT / "situations" / "rulesets" / "panzerblitz-v2"
 OUT = ROOT / "situations" / "panzerblitz-v2" / "classic"
-PLAYED = ("destroyed", "in_area", "ratio", "furthest_advance", "prevent_enemy")
+PLAYED = ("destroyed", "in_area", "ratio", "furthest_advance", "prevent_enemy", "entered")
 CLASSIC_ONLY_FILTERS = ("terrain", "hexsides", "with_unit", "min_distance_from_unit")
 ENTER_DROPPED = ("road_march", "column")
 LEVELS = ("marginal", "tactical", "decisive")
@@ -40,6 +40,9 @@ def measures(v: dict) -> list[str]:
     for part in ("numerator", "denominator"):
         if isinstance(v.get(part), dict):
             out += measures(v[part])
+    for alt in v.get("also", []):
+        for c in alt["all"]:
+            out += measures(c)
     return out
 
 
@@ -132,9 +135,8 @@ def card_file(cid: str, classic: dict, v2: dict, units: dict) -> tuple[str | Non
                     notes.append(f"{g['name']}: road march entry (PB-SIT-7) read as a reinforcement entry at the hex "
                                  "(PB2 3.1.2.3)")
                 body.append(assign("enter", e))
-        v = {k: x for k, x in s["victory"].items() if k != "also"}
-        if "also" in s["victory"]:
-            notes.append(f"{name}: the card's special victory alternative (also) left out")
+        # the card's special alternatives (`also`, e.g. PB-SIT-10) are kept: victory.py evaluates them
+        v = dict(s["victory"])
         body += ["", "[side.victory]"] + [assign(k, x) for k, x in v.items()]
     gside, garea, why = goal_of(classic)
     head = [f"# PanzerBlitz Situation {cid[3:]} under the Panzer Blitz v2.0 rules: {classic['title']}.",

@@ -28,7 +28,7 @@ def test_generated_classic_files_are_current(tool):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_seven_cards_converted_and_the_rest_named():
+def test_converted_cards_and_the_rest_named():
     assert CARDS == ["pb-01", "pb-02", "pb-04", "pb-06", "pb-07", "pb-10", "pb-12"]
 
 
@@ -84,6 +84,49 @@ def test_classic_levels_draw_when_equal_and_in_area_ratio():
     # two Russians, no German: Russian decisive (inf)
     o = evaluate(sit, _fs(sit, [inside, inside], [2, 2], ["t-34-c", "t-34-c"], [g_rus, g_rus]))
     assert o.winner == "russian" and o.level == "decisive"
+
+
+def test_pb_sit_10_special_alternatives_under_v2():
+    """PB-SIT-10 (the card's `also`): the Germans win marginally by destroying the 26th AT Brigade's
+    12 units without ever entering board 3; the Russians win decisively when no German ever entered
+    board 3 and a Russian unit stands on it at the end.  `entered` reads where units ever stood."""
+    sit = load_situation(CLASSIC / "pb-10.toml")
+    board3 = sit.areas[repr(sorted({"boards": ["3"]}.items()))]
+    elsewhere = next(h for h in range(sit.map.n_hexes) if h not in set(board3.tolist()))
+    at = next(g.name for g in sit.side("russian").groups if g.name == "26th AT Bgde.")
+    ger = sit.side("german").groups[0].name
+    rus = [g.name for g in sit.side("russian").groups if g.name != at][0]
+    n = 14
+    types = ["76_2mm-at"] * 6 + ["truck-russian"] * 6 + ["t-34-c", "tiger-i"]
+    groups = [at] * 12 + [rus, ger]
+    hexes = [GONE] * 12 + [int(board3[0]), elsewhere]
+    steps = [0] * 12 + [2, 2]
+
+    def fs(visited_german_on_3):
+        visited = np.zeros((n, sit.map.n_hexes), dtype=bool)
+        visited[13, elsewhere] = True
+        if visited_german_on_3:
+            visited[13, int(board3[1])] = True
+        return FinalState(np.array(hexes), np.array(steps),
+                          np.array([sit.side_names.index("russian")] * 13 + [sit.side_names.index("german")]),
+                          types, groups, visited)
+    # no German ever on board 3, a Russian on it: German marginal (PB-SIT-10) against Russian decisive
+    o = evaluate(sit, fs(False))
+    assert o.levels["german"] == "marginal" and o.levels["russian"] == "decisive" and o.winner == "russian"
+    # a German went onto board 3 at some time: neither alternative holds
+    o = evaluate(sit, fs(True))
+    assert o.levels["german"] == "none" and o.levels["russian"] == "none" and o.winner == "draw"
+
+
+def test_victory_levels_are_one_core_module_for_both_rulesets():
+    import simulator.rulesets.panzerblitz.victory as classic
+    import simulator.rulesets.panzerblitz_v2.victory as v2
+    import simulator.victory_levels as core
+
+    assert classic.level_reached is core.level_reached and classic.result_of is core.result_of
+    assert v2.level_reached is core.level_reached and v2.RANK_NAMES is core.RANK_NAMES is classic.RANK_NAMES
+    assert core.result_of({"a": 2, "b": 1}) == ("a", 2, 1) and core.result_of({"a": 1, "b": 1}) == (None, 0, 0)
+    assert core.level_reached({"marginal": 3, "tactical": {"threshold": 1, "compare": "<="}, "compare": ">="}, 1) == 2
 
 
 def test_classic_furthest_advance():

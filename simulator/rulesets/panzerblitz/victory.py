@@ -8,7 +8,6 @@ included) are a draw (docs/rulings.md).
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,10 +16,14 @@ from simulator.areas import resolve_static_area
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz.state import ELIMINATED, EXITED, ON_MAP, State
 from simulator.rulesets.panzerblitz.tables import EDGE_BITS, Tables
-
-LEVEL_RANK = {"marginal": 1, "tactical": 2, "decisive": 3, "victory": 3}
-RANK_NAMES = {0: "none", 1: "marginal", 2: "tactical", 3: "decisive"}
-COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "==": operator.eq}
+from simulator.victory_levels import (  # noqa: F401 - the level words live in the core (shared with panzerblitz-v2)
+    COMPARE,
+    LEVEL_RANK,
+    RANK_NAMES,
+    alternatives_reached,
+    level_reached,
+    result_of,
+)
 
 
 @dataclass(frozen=True)
@@ -68,40 +71,10 @@ def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
                    other_level=RANK_NAMES[other])
 
 
-def result_of(ranks: dict[str, int]) -> tuple[str | None, int, int]:
-    """(winner, its level read "higher", its level read "difference") from each side's level
-    (PB-VIC-3, readings.both_sides_reach_level).  The side with the higher level wins: at that
-    level, or at the difference of the two (Russian tactical against German marginal: Russian
-    marginal).  Equal levels, none included, are a draw (winner None, levels 0)."""
-    best = max(ranks.values())
-    top = [s for s, r in ranks.items() if r == best]
-    if best == 0 or len(top) != 1:
-        return None, 0, 0
-    second = max([r for s, r in ranks.items() if s != top[0]], default=0)
-    return top[0], best, best - second
-
-
-def level_reached(v: dict, value: float) -> int:
-    default = v.get("compare", ">=")
-    rank = 0
-    for name, r in LEVEL_RANK.items():
-        if name not in v:
-            continue
-        spec = v[name]
-        threshold, cmp = (spec["threshold"], spec.get("compare", default)) if isinstance(spec, dict) else (spec, default)
-        if COMPARE[cmp](value, threshold):
-            rank = max(rank, r)
-    return rank
-
-
 def _also_reached(v: dict, st: State, t: Tables, me: int, now: int) -> int:
     """The highest level of the `also` alternatives whose conditions all hold (a card's special
-    victory rule, e.g. PB-SIT-10), or 0."""
-    rank = 0
-    for alt in v.get("also", []):
-        if all(COMPARE[c.get("compare", ">=")](measure_value(c, st, t, me, now), c["threshold"]) for c in alt["all"]):
-            rank = max(rank, LEVEL_RANK[alt["level"]])
-    return rank
+    victory rule, e.g. PB-SIT-10), or 0 (PB-VIC-3, readings.both_sides_reach_level: result_of)."""
+    return alternatives_reached(v, lambda c: measure_value(c, st, t, me, now))
 
 
 def _counted(st: State, t: Tables, side: int, m: dict) -> np.ndarray:

@@ -19,7 +19,13 @@ from simulator.rulesets.panzerblitz_v2.los import los_table
 from simulator.rulesets.panzerblitz_v2.players import DECISION_KINDS
 from simulator.rulesets.panzerblitz_v2.schema import PBV2Situation
 from simulator.rulesets.panzerblitz_v2.state import (
+    EV_ADVANCE,
+    EV_ENTER,
+    EV_LOAD,
     EV_LOSS,
+    EV_MOVE,
+    EV_SETUP,
+    EV_UNLOAD,
     MAX_DECISIONS,
     TS_CHITS,
     TS_DISRUPTED,
@@ -120,13 +126,53 @@ def decided_turn(ts: np.ndarray, t: Tables, final: int) -> int:
     return turn
 
 
-def final_state(p: Prepared, st, turn: int) -> FinalState:
-    """The counters at the end of `turn` as victory.py reads them."""
+def _needs_visits(sit) -> bool:
+    def uses(v):
+        return isinstance(v, dict) and (v.get("measure") == "entered" or any(uses(v.get(k)) for k in ("numerator", "denominator"))
+                                        or any(uses(c) for a in v.get("also", []) for c in a["all"]))
+    return any(uses(s.victory) for s in sit.sides)
+
+
+def first_turn_in(p: Prepared, st) -> np.ndarray | None:
+    """int64[n_units, n_hexes]: the first turn each counter stood in each hex (0 = set-up; a large
+    number for never), from the event log; a passenger goes where its carrier goes.  None when the
+    card has no `entered` measure (victory.py)."""
+    if not _needs_visits(p.situation):
+        return None
+    t = p.tables
+    never = 1 << 30
+    first = np.full((t.n_units, t.n_hexes), never, dtype=np.int64)
+    aboard = np.full(t.n_units, -1, dtype=np.int64)
+    for e in st.ev[:st.n_ev[0]]:
+        turn, kind, a, b, c = int(e[0]), int(e[2]), int(e[4]), int(e[5]), int(e[6])
+        if kind in (EV_SETUP, EV_ENTER):
+            u, h = a, b
+        elif kind in (EV_MOVE, EV_ADVANCE):
+            u, h = a, c
+        elif kind == EV_LOAD:
+            aboard[b] = a
+            continue
+        elif kind == EV_UNLOAD:
+            aboard[b] = -1
+            u, h = b, c
+        else:
+            continue
+        if h < 0:
+            continue
+        first[u, h] = min(first[u, h], turn)
+        for q in np.flatnonzero(aboard == u):
+            first[q, h] = min(first[q, h], turn)
+    return first
+
+
+def final_state(p: Prepared, st, turn: int, first_in: np.ndarray | None = None) -> FinalState:
+    """The counters at the end of `turn` as victory.py reads them (`first_in`: first_turn_in)."""
     t = p.tables
     groups = [g.name for s in p.situation.sides for g in s.groups]
     nu = t.n_units
     return FinalState(st.snap_hex[turn, :nu], st.snap_steps[turn, :nu], t.u_side,
-                      [p.type_ids[i] for i in t.u_type], [groups[i] for i in t.u_group])
+                      [p.type_ids[i] for i in t.u_type], [groups[i] for i in t.u_group],
+                      None if first_in is None else first_in <= turn)
 
 
 def outcome(p: Prepared, g: Game) -> Outcome:
@@ -134,7 +180,7 @@ def outcome(p: Prepared, g: Game) -> Outcome:
     (victory.py) on the final state."""
     sit = p.situation
     if sit.classic_victory():
-        return evaluate(sit, final_state(p, g.state, sit.turns))
+        return evaluate(sit, final_state(p, g.state, sit.turns, first_turn_in(p, g.state)))
     win = p.sides[g.winner]
     last = g.state.ts.shape[0] - 1
     return Outcome({s: "victory" if s == win else "none" for s in p.sides},
@@ -144,7 +190,8 @@ def outcome(p: Prepared, g: Game) -> Outcome:
 def classic_turns(p: Prepared, g: Game, final: Outcome) -> tuple[list[Outcome], int]:
     """A classic card's result at the end of every turn, and the turn from whose end on the
     result stayed the final one."""
-    per = [evaluate(p.situation, final_state(p, g.state, turn)) for turn in range(p.situation.turns + 1)]
+    first = first_turn_in(p, g.state)
+    per = [evaluate(p.situation, final_state(p, g.state, turn, first)) for turn in range(p.situation.turns + 1)]
     turn = len(per) - 1
     while turn > 0 and per[turn - 1].winner == final.winner:
         turn -= 1

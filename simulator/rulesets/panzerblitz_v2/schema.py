@@ -22,12 +22,13 @@ CHIT_RE = re.compile(r"^op([0-9])$")
 MEASURES = ("hexes_controlled", "prevent_enemy")
 # The classic cards' measures (a converted classic situation keeps its card's victory conditions,
 # docs/panzerblitz-v2/conversion.md#victory), evaluated on the final state by victory.py.
-CLASSIC_MEASURES = ("destroyed", "in_area", "ratio", "furthest_advance")
+CLASSIC_MEASURES = ("destroyed", "in_area", "ratio", "furthest_advance", "entered")
 LEVEL_KEYS = ("marginal", "tactical", "decisive")
 COMPARES = (">=", ">")
 LEVEL_COMPARES = (">=", ">", "<=", "<", "==")
 MEASURE_KEYS = {"measure", "whose", "weights", "units", "group", "area", "toward", "numerator", "denominator",
-                "compare", *LEVEL_KEYS}
+                "compare", "also", "threshold", *LEVEL_KEYS}
+ALSO_KEYS = {"rule", "level", "all"}
 GOAL_KEYS = {"side", "area", "why"}
 SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory"}
 GROUP_KEYS = {"name", "units", "setup", "enter", "off_board"}
@@ -292,7 +293,7 @@ def _classic_measure(v, game_map, rs, ctx, fld: str, areas: dict, top: bool) -> 
     for uid in list(v.get("weights", {})) + list(v.get("units", [])):
         if uid not in rs.units:
             probs.add(f"{fld}.weights", f"unknown unit {uid!r}", "a unit of units-classic.toml or units-hod.toml")
-    if kind == "in_area" and check_area(v.get("area"), game_map, rs, probs, f"{fld}.area"):
+    if kind in ("in_area", "entered") and check_area(v.get("area"), game_map, rs, probs, f"{fld}.area"):
         areas[repr(sorted(v["area"].items()))] = resolve_static_area(v["area"], game_map, rs, ctx.where, f"{fld}.area")
     if kind == "furthest_advance" and v.get("toward") not in ("north", "south", "east", "west"):
         probs.add(f"{fld}.toward", f"got {v.get('toward')!r}", "north, south, east or west")
@@ -301,6 +302,23 @@ def _classic_measure(v, game_map, rs, ctx, fld: str, areas: dict, top: bool) -> 
             _classic_measure(v.get(part), game_map, rs, ctx, f"{fld}.{part}", areas, top=False)
     if not top:
         return
+    for i, alt in enumerate(v.get("also", []) or []):
+        # a card's special victory alternative: a level reached when every condition holds
+        af = f"{fld}.also[{i}]"
+        if not probs.check_type(alt, dict, af, "a table { rule, level, all = [conditions] }"):
+            continue
+        probs.unknown_keys(alt, ALSO_KEYS, af)
+        if alt.get("level") not in LEVEL_KEYS:
+            probs.add(f"{af}.level", f"got {alt.get('level')!r}", f"one of {list(LEVEL_KEYS)}")
+        conds = alt.get("all")
+        if not isinstance(conds, list) or not conds:
+            probs.add(f"{af}.all", f"got {conds!r}", "a list of measures with compare and threshold")
+            continue
+        for j, c in enumerate(conds):
+            _classic_measure(c, game_map, rs, ctx, f"{af}.all[{j}]", areas, top=False)
+            if isinstance(c, dict) and (c.get("compare", ">=") not in LEVEL_COMPARES
+                                        or not isinstance(c.get("threshold"), (int, float))):
+                probs.add(f"{af}.all[{j}]", "no compare/threshold", f"compare one of {list(LEVEL_COMPARES)} and a threshold")
     if v.get("compare", ">=") not in LEVEL_COMPARES:
         probs.add(f"{fld}.compare", f"got {v.get('compare')!r}", f"one of {list(LEVEL_COMPARES)}")
     if not any(k in v for k in LEVEL_KEYS):

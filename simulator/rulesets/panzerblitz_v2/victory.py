@@ -5,22 +5,26 @@ the kernel decides.  A classic card keeps its own measures — units destroyed (
 in an area, a ratio of two measures, the furthest advance toward an edge — and its marginal /
 tactical / decisive levels; they are computed here on the final state.  The side with the higher
 level wins at that level; equal levels, none included, are a draw (the classic reading,
-simulator/rulesets/panzerblitz/victory.py, docs/rulings.md).  A v2 counter is "destroyed" when its
-last step is lost (PB2 2.3.1): a reduced counter is not a destroyed unit.
+simulator/rulesets/panzerblitz/victory.py, docs/rulings.md; the level words and their comparison
+are the core's, simulator/victory_levels.py).  A v2 counter is "destroyed" when its last step is lost
+(PB2 2.3.1): a reduced counter is not a destroyed unit.  A card's special alternatives (`also`, e.g.
+PB-SIT-10) count when all their conditions hold; `entered` counts the units that ever stood in an area.
 """
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 
 import numpy as np
 
 from simulator.rulesets.panzerblitz_v2.schema import LEVEL_KEYS, PBV2Situation
-
-LEVEL_RANK = {"marginal": 1, "tactical": 2, "decisive": 3, "victory": 3}
-RANK_NAMES = {0: "none", 1: "marginal", 2: "tactical", 3: "decisive"}
-COMPARE = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "==": operator.eq}
+from simulator.victory_levels import (
+    LEVEL_RANK,
+    RANK_NAMES,
+    alternatives_reached,
+    level_reached,
+    result_of,
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,9 @@ class FinalState:
     side: np.ndarray
     type_id: list[str]
     group: list[str]
+    # The units that ever stood in each hex up to this turn (bool[n_units, n_hexes]; passengers
+    # where their carrier went), for the `entered` measure; None when the card has none.
+    visited: np.ndarray | None = None
 
 
 def _mask(m: dict, fs: FinalState, side: int) -> np.ndarray:
@@ -69,6 +76,9 @@ def measure_value(m: dict, sit: PBV2Situation, fs: FinalState, me: int) -> float
     mask = _mask(m, fs, whose)
     if kind == "destroyed":
         return _weighted(m, fs, mask & (fs.steps == 0))
+    if kind == "entered":
+        area = sit.areas[repr(sorted(m["area"].items()))]
+        return _weighted(m, fs, mask & fs.visited[:, area].any(axis=1))
     on = mask & (fs.hex >= 0) & (fs.steps > 0)
     if kind == "in_area":
         area = sit.areas[repr(sorted(m["area"].items()))]
@@ -83,19 +93,6 @@ def measure_value(m: dict, sit: PBV2Situation, fs: FinalState, me: int) -> float
     raise ValueError(f"unknown measure {kind!r}")
 
 
-def level_reached(v: dict, value: float) -> int:
-    default = v.get("compare", ">=")
-    rank = 0
-    for name in LEVEL_KEYS:
-        if name not in v:
-            continue
-        spec = v[name]
-        threshold, cmp = (spec["threshold"], spec.get("compare", default)) if isinstance(spec, dict) else (spec, default)
-        if COMPARE[cmp](value, threshold):
-            rank = max(rank, LEVEL_RANK[name])
-    return rank
-
-
 def evaluate(sit: PBV2Situation, fs: FinalState) -> Outcome:
     names = sit.side_names
     ranks: dict[str, int] = {}
@@ -107,11 +104,12 @@ def evaluate(sit: PBV2Situation, fs: FinalState) -> Outcome:
             value = float(all(r == 0 for x, r in ranks.items() if x != s.name))
             rank = LEVEL_RANK["victory"] if value >= float(v.get("victory", 1)) else 0
         else:
-            value = measure_value(v, sit, fs, names.index(s.name))
-            rank = level_reached(v, value)
+            me = names.index(s.name)
+            value = measure_value(v, sit, fs, me)
+            rank = max(level_reached(v, value, LEVEL_KEYS),
+                       alternatives_reached(v, lambda c, me=me: measure_value(c, sit, fs, me)))
         values[s.name], ranks[s.name] = value, rank
-    best = max(ranks.values())
-    top = [s for s, r in ranks.items() if r == best]
-    if best == 0 or len(top) != 1:
+    winner, best, _ = result_of(ranks)
+    if winner is None:
         return Outcome({s: RANK_NAMES[r] for s, r in ranks.items()}, values, "draw", "none")
-    return Outcome({s: RANK_NAMES[r] for s, r in ranks.items()}, values, top[0], RANK_NAMES[best])
+    return Outcome({s: RANK_NAMES[r] for s, r in ranks.items()}, values, winner, RANK_NAMES[best])
