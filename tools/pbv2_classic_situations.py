@@ -27,7 +27,8 @@ from tomlout import assign  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 V2 = ROOT / "situations" / "rulesets" / "panzerblitz-v2"
 OUT = ROOT / "situations" / "panzerblitz-v2" / "classic"
-PLAYED = ("destroyed", "in_area", "ratio", "furthest_advance", "prevent_enemy", "entered")
+PLAYED = ("destroyed", "in_area", "ratio", "furthest_advance", "prevent_enemy", "entered", "open_corridor",
+          "line_of_fire")
 CLASSIC_ONLY_FILTERS = ("terrain", "hexsides", "with_unit", "min_distance_from_unit")
 ENTER_DROPPED = ("road_march", "column")
 LEVELS = ("marginal", "tactical", "decisive")
@@ -80,6 +81,17 @@ def goal_of(card: dict) -> tuple[str, dict, str]:
                 return s["name"], {"columns": col}, (f"the {s['name']} advance {v['toward']}: the column of "
                                                      f"their decisive level ({top} columns)")
             return s["name"], {"edge": v["toward"]}, f"the {s['name']} advance toward this edge"
+    for s in card["side"]:
+        v = s["victory"]
+        if v.get("measure") == "open_corridor" and v.get("whose") == "enemy":
+            # a corridor free of the enemy's units and sight: drive them off the ground they hold
+            # (their set-up boards; the middle board of the layout when they set up anywhere)
+            other = next(x for x in card["side"] if x["name"] != s["name"])
+            boards = sorted({b for g in other["group"] for b in g.get("setup", {}).get("boards", [])})
+            layout = card["map"]["layout"]
+            middle = layout[len(layout) // 2][len(layout[0]) // 2].rstrip("i")
+            return s["name"], {"boards": boards or [middle]}, (f"the {s['name']} must open a corridor "
+                                                              f"{' to '.join(v['between'])} through the {other['name']}")
     for s in card["side"]:
         v = s["victory"]
         if v.get("measure") == "destroyed" and v.get("whose") == "enemy" and v.get("compare", ">=") == ">=":

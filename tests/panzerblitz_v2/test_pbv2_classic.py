@@ -29,7 +29,7 @@ def test_generated_classic_files_are_current(tool):
 
 
 def test_converted_cards_and_the_rest_named():
-    assert CARDS == ["pb-01", "pb-02", "pb-04", "pb-06", "pb-07", "pb-10", "pb-12"]
+    assert CARDS == ["pb-01", "pb-02", "pb-03", "pb-04", "pb-06", "pb-07", "pb-10", "pb-11", "pb-12"]
 
 
 def test_classic_board_conversion_keeps_the_hexes_and_makes_levels():
@@ -116,6 +116,37 @@ def test_pb_sit_10_special_alternatives_under_v2():
     # a German went onto board 3 at some time: neither alternative holds
     o = evaluate(sit, fs(True))
     assert o.levels["german"] == "none" and o.levels["russian"] == "none" and o.winner == "draw"
+
+
+def test_classic_open_corridor_and_line_of_fire():
+    """pb-11: the Germans win by a corridor north to south, three hexes wide, free of Russian units and
+    of the hexes they see (v2 line of sight); the Russians by preventing it.  pb-03: the Russians by
+    a line of fire (hexes they hold or see) joining north and south."""
+    sit = load_situation(CLASSIC / "pb-11.toml")
+    p = prepare(sit)
+    g_rus = sit.side("russian").groups[0].name
+    gm = sit.map
+    fs = FinalState(np.array([GONE]), np.array([0]), np.array([sit.side_names.index("russian")]), ["t-34_85"], [g_rus],
+                    None, p.tables.los)
+    o = evaluate(sit, fs)
+    assert o.values["german"] == 1.0 and o.winner == "german"           # nobody left: the corridor is open
+    # a wall of Russian units across the map, one in every column of a row: no corridor
+    row = gm.height // 2
+    wall = [h for h in range(gm.n_hexes) if gm.row[h] == row]
+    n = len(wall)
+    fs = FinalState(np.array(wall), np.array([2] * n), np.array([sit.side_names.index("russian")] * n), ["t-34_85"] * n,
+                    [g_rus] * n, None, p.tables.los)
+    o = evaluate(sit, fs)
+    assert o.values["german"] == 0.0 and o.winner == "russian"
+    sit3 = load_situation(CLASSIC / "pb-03.toml")
+    p3 = prepare(sit3)
+    rus = sit3.side_names.index("russian")
+    g3 = sit3.side("russian").groups[0].name
+    col = [h for h in range(sit3.map.n_hexes) if sit3.map.col[h] == 5]   # a Russian in every hex of a column
+    fs = FinalState(np.array(col), np.array([2] * len(col)), np.array([rus] * len(col)), ["rifle-company-43"] * len(col),
+                    [g3] * len(col), None, p3.tables.los)
+    o = evaluate(sit3, fs)
+    assert o.values["russian"] == 1.0 and o.levels["russian"] == "decisive"
 
 
 def test_victory_levels_are_one_core_module_for_both_rulesets():

@@ -48,6 +48,9 @@ class FinalState:
     # The units that ever stood in each hex up to this turn (bool[n_units, n_hexes]; passengers
     # where their carrier went), for the `entered` measure; None when the card has none.
     visited: np.ndarray | None = None
+    # The situation's line-of-sight table (int8[n_hexes, n_hexes], read only) for the corridor and
+    # line-of-fire measures (pb-03, pb-11).
+    los: np.ndarray | None = None
 
 
 def _mask(m: dict, fs: FinalState, side: int) -> np.ndarray:
@@ -83,6 +86,20 @@ def measure_value(m: dict, sit: PBV2Situation, fs: FinalState, me: int) -> float
     if kind == "in_area":
         area = sit.areas[repr(sorted(m["area"].items()))]
         return _weighted(m, fs, on & np.isin(fs.hex, area))
+    if kind in ("open_corridor", "line_of_fire"):
+        # As the classic measures (simulator/rulesets/panzerblitz/victory.py): hexes the side's
+        # units occupy or see (v2 line of sight, PB2 5.x) block a corridor / make a line of fire.
+        covered = np.zeros(sit.map.n_hexes, dtype=bool)
+        covered[fs.hex[on]] = True
+        if on.any():
+            covered |= fs.los[np.unique(fs.hex[on])].any(axis=0).astype(bool)
+        if kind == "line_of_fire":
+            return float(_links(sit.map, covered, m["between"]))
+        wide = ~covered
+        nb = sit.map.neighbours
+        for _ in range((m["width"] - 1) // 2):       # every hex within (width - 1) // 2 free too
+            wide &= np.where(nb >= 0, wide[np.maximum(nb, 0)], True).all(axis=1)
+        return float(_links(sit.map, wide, m["between"]))
     if kind == "furthest_advance":
         if not on.any():
             return 0.0
@@ -91,6 +108,27 @@ def measure_value(m: dict, sit: PBV2Situation, fs: FinalState, me: int) -> float
         far = {"east": col + 1, "west": gm.width - col, "south": row + 1, "north": gm.height - row}[m["toward"]]
         return float(far.max())
     raise ValueError(f"unknown measure {kind!r}")
+
+
+def _links(game_map, ok: np.ndarray, between) -> bool:
+    """Whether `ok` hexes join the two edges (breadth-first search)."""
+    goal = np.zeros(game_map.n_hexes, dtype=bool)
+    goal[game_map.edge_hexes(between[1])] = True
+    seen = np.zeros(game_map.n_hexes, dtype=bool)
+    front = [int(h) for h in game_map.edge_hexes(between[0]) if ok[h]]
+    seen[front] = True
+    nb = game_map.neighbours
+    while front:
+        nxt = []
+        for h in front:
+            if goal[h]:
+                return True
+            for x in nb[h]:
+                if x >= 0 and ok[x] and not seen[x]:
+                    seen[x] = True
+                    nxt.append(int(x))
+        front = nxt
+    return False
 
 
 def evaluate(sit: PBV2Situation, fs: FinalState) -> Outcome:
