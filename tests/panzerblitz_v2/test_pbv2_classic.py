@@ -29,7 +29,7 @@ def test_generated_classic_files_are_current(tool):
 
 
 def test_converted_cards_and_the_rest_named():
-    assert CARDS == ["pb-01", "pb-02", "pb-03", "pb-04", "pb-06", "pb-07", "pb-10", "pb-11", "pb-12"]
+    assert CARDS == ["pb-01", "pb-02", "pb-03", "pb-04", "pb-06", "pb-07", "pb-08", "pb-09", "pb-10", "pb-11", "pb-12"]
 
 
 def test_classic_board_conversion_keeps_the_hexes_and_makes_levels():
@@ -147,6 +147,46 @@ def test_classic_open_corridor_and_line_of_fire():
                     [g3] * len(col), None, p3.tables.los)
     o = evaluate(sit3, fs)
     assert o.values["russian"] == 1.0 and o.levels["russian"] == "decisive"
+
+
+def test_classic_exited_units_leave_by_the_counted_edge_only():
+    """pb-08: the German units may step off the north edge (the card counts them, `exited`); a
+    MOVE_DEST row of column 9 = 1 is the step off the map; the Russians get no exit; pb-09's
+    not_exited counts every Russian not gone off the north edge, the destroyed included."""
+    from simulator.rulesets.panzerblitz_v2 import game
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
+    from simulator.rulesets.panzerblitz_v2.state import EV_EXIT, EXITED, new_state
+
+    sit = load_situation(CLASSIC / "pb-08.toml")
+    p = prepare(sit)
+    t = p.tables
+    ger, rus = sit.side_names.index("german"), sit.side_names.index("russian")
+    north = sit.map.edge_hexes("north")
+    assert t.exit_ok[ger, north].all() and not t.exit_ok[rus].any() and t.exit_ok[ger].sum() == len(north)
+    kinds, params = player_arrays(RULESET.players.parse(["random"], sit.side_names), sit.side_names)
+    st = new_state(t, 1, kinds, params)
+    tank = int(np.flatnonzero((t.u_side == ger) & t.t_armored[t.u_type])[0])
+    h = int(next(x for x in north if t.move_cost[x, t.t_mode[t.u_type[tank]]] > 0))
+    st.hex[tank] = h
+    exits = 0
+    for seed in range(40):                      # the random player takes the exit row now and then
+        st = new_state(t, seed, kinds, params)
+        st.hex[tank] = h
+        game.move_unit(t, st, tank, h, 0)
+        if st.hex[tank] == EXITED:
+            exits += 1
+            e = st.ev[st.n_ev[0] - 1]
+            assert e[2] == EV_EXIT and e[4] == tank and e[5] in north
+    assert exits > 0
+    g_ger = sit.side("german").groups[0].name
+    fs = FinalState(np.array([EXITED, EXITED, h]), np.array([2, 2, 2]), np.array([ger] * 3), ["pzkw-iv-h"] * 3,
+                    [g_ger] * 3)
+    assert evaluate(sit, fs).values["german"] == 2.0
+    sit9 = load_situation(CLASSIC / "pb-09.toml")
+    g_rus = sit9.side("russian").groups[0].name
+    r9 = sit9.side_names.index("russian")
+    fs = FinalState(np.array([EXITED, GONE, 5]), np.array([2, 0, 2]), np.array([r9] * 3), ["t-34-c"] * 3, [g_rus] * 3)
+    assert evaluate(sit9, fs).values["german"] == 2.0
 
 
 def test_victory_levels_are_one_core_module_for_both_rulesets():

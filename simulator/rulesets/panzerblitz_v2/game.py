@@ -61,6 +61,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_CARRY,
     EV_CHIT,
     EV_ENTER,
+    EV_EXIT,
     EV_HULL_DOWN,
     EV_IP,
     EV_MARKER,
@@ -70,6 +71,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_RECOVER,
     EV_SETUP,
     EV_UNPLAYED,
+    EXITED,
     NOBODY,
     OFF_BOARD,
     OFF_MAP,
@@ -107,6 +109,7 @@ from simulator.rulesets.panzerblitz_v2.transport import (
 )
 
 REINFORCEMENT = 99          # the radius field of a reinforcement chit in the pool
+OPT_COLS_MOVE = 9           # MOVE_DEST columns copied for an exit row
 
 
 @njit(cache=True)
@@ -492,9 +495,22 @@ def move_unit(t, st, u, start, spent0):
                               or (i > 0 and st.reach[h] + t.ip_extra2 <= ma and ip_room(t, st, h, u))
                               or (i > 0 and st.reach[h] + t.fort_extra2 <= ma and fort_room(t, st, h, u))) else 0
         st.opts[n, 8] = idle
+        st.opts[n, 9] = 0
         n += 1
         if n >= st.opts.shape[0]:
             break
+    mode = t.t_mode[t.u_type[u]]
+    for i in range(nl):
+        # off the map by an edge the card's victory counts (exited / not_exited): as the hex it
+        # leaves from, one step further (goal distance -1, column 9 = 1)
+        h = st.order[i]
+        if t.exit_ok[side, h] and mode != TOWED and st.reach[h] + t.exit_cost2[mode] <= ma and n < st.opts.shape[0]:
+            for k in range(OPT_COLS_MOVE):
+                st.opts[n, k] = st.opts[i, k]
+            st.opts[n, 2] = -1
+            st.opts[n, 7] = 0
+            st.opts[n, 9] = 1
+            n += 1
     i = decide(MOVE_DEST, n, t, st, side) if n > 1 else 0
     if i == 0:
         return False
@@ -509,6 +525,13 @@ def move_unit(t, st, u, start, spent0):
             return True
     st.in_ip[u] = False
     st.in_fort[u] = False
+    if st.opts[i, 9] == 1:
+        if walk(t, st, u, dest, spent0):
+            exit_map(t, st, u)
+        elif st.hex[u] >= 0:
+            st.spent[u] = True
+        st.acted[u] = True
+        return True
     if walk(t, st, u, dest, spent0) and into:
         if st.fort[dest] >= 0:
             st.in_fort[u] = fort_room(t, st, dest, u)  # 15.5.9: 1 MP to enter it, with MP left
@@ -550,6 +573,26 @@ def walk(t, st, u, dest, spent0):
         if opportunity_fire(t, st, u, h, road):
             return False
     return st.hex[u] == dest and not st.disrupted[u]
+
+
+@njit(cache=True)
+def exit_map(t, st, u):
+    """The unit steps off the map from its edge hex (a classic card's exited measure counts it);
+    its passengers go with it."""
+    h = st.hex[u]
+    side = t.u_side[u]
+    for p in range(t.n_units):
+        if st.carried_by[p] == u:
+            st.carried_by[p] = -1
+            st.hex[p] = EXITED
+            log_event(st, EV_EXIT, side, p, h, 0, 0, 0)
+    st.hex[u] = EXITED
+    st.in_ip[u] = False
+    st.in_fort[u] = False
+    st.mine_ok[u] = False
+    st.active[u] = False
+    st.hd_hex[u] = -1
+    log_event(st, EV_EXIT, side, u, h, 0, 0, 0)
 
 
 @njit(cache=True)

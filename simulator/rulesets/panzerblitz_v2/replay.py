@@ -17,6 +17,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_CHIT,
     EV_DISRUPT,
     EV_ENTER,
+    EV_EXIT,
     EV_FIRE,
     EV_FORT_GONE,
     EV_HULL_DOWN,
@@ -159,6 +160,8 @@ class PBV2Replay:
             elif kind == EV_MINE:
                 out.append(f"    the minefield in {hx(a)} attacks ({s} unit): column {p.columns[b]}, roll {c} "
                            f"-> {RESULTS[x // 100]} (PB2 15.2.3.1)")
+            elif kind == EV_EXIT:
+                out.append(f"    {self._unit(a)} ({s}) leaves the map from {hx(b)}")
             elif kind == EV_FORT_GONE:
                 out.append(f"      the fortification in {hx(a)} is destroyed (PB2 15.5.5)")
             elif kind == EV_WRECK:
@@ -223,6 +226,9 @@ class PBV2Replay:
                 steps[int(e[4])] = int(e[6])
                 if e[6] == 0:
                     pos[int(e[4])] = OFF_MAP
+            elif kind == EV_EXIT:
+                pos[int(e[4])] = OFF_MAP
+                carrier[int(e[4])] = -1
             elif kind == EV_MARKER:
                 markers[int(e[4]) * 4 + int(e[5])] = (sides[int(e[3])], ("MINES", "BLOCK", "FORT")[int(e[5])])
             elif kind == EV_FORT_GONE:

@@ -22,12 +22,13 @@ CHIT_RE = re.compile(r"^op([0-9])$")
 MEASURES = ("hexes_controlled", "prevent_enemy")
 # The classic cards' measures (a converted classic situation keeps its card's victory conditions,
 # docs/panzerblitz-v2/conversion.md#victory), evaluated on the final state by victory.py.
-CLASSIC_MEASURES = ("destroyed", "in_area", "ratio", "furthest_advance", "entered", "open_corridor", "line_of_fire")
+CLASSIC_MEASURES = ("destroyed", "in_area", "ratio", "furthest_advance", "entered", "open_corridor", "line_of_fire",
+                    "exited", "not_exited")
 LEVEL_KEYS = ("marginal", "tactical", "decisive", "victory")   # "victory": a card with one level (pb-03, pb-11)
 COMPARES = (">=", ">")
 LEVEL_COMPARES = (">=", ">", "<=", "<", "==")
 MEASURE_KEYS = {"measure", "whose", "weights", "units", "group", "area", "toward", "numerator", "denominator",
-                "compare", "also", "threshold", "width", "between", *LEVEL_KEYS}
+                "compare", "also", "threshold", "width", "between", "edge", *LEVEL_KEYS}
 ALSO_KEYS = {"rule", "level", "all"}
 GOAL_KEYS = {"side", "area", "why"}
 SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory"}
@@ -295,6 +296,8 @@ def _classic_measure(v, game_map, rs, ctx, fld: str, areas: dict, top: bool) -> 
             probs.add(f"{fld}.weights", f"unknown unit {uid!r}", "a unit of units-classic.toml or units-hod.toml")
     if kind in ("in_area", "entered") and check_area(v.get("area"), game_map, rs, probs, f"{fld}.area"):
         areas[repr(sorted(v["area"].items()))] = resolve_static_area(v["area"], game_map, rs, ctx.where, f"{fld}.area")
+    if kind in ("exited", "not_exited") and v.get("edge") not in ("north", "south", "east", "west"):
+        probs.add(f"{fld}.edge", f"got {v.get('edge')!r}", "north, south, east or west (the edge units leave by)")
     if kind in ("open_corridor", "line_of_fire"):
         b = v.get("between")
         if not (isinstance(b, list) and len(b) == 2 and all(x in ("north", "south", "east", "west") for x in b)):

@@ -12,11 +12,12 @@ OFF_MAP = -1      # hex of a counter not entered yet
 OFF_BOARD = -3    # hex of off-board artillery (11.1-11.3.4)
 GONE = -2         # hex of an eliminated counter
 CARRIED = -4      # hex of a passenger: it is where its carrier is (carried_by, PB2 4.3)
+EXITED = -5       # hex of a counter that left the map by an edge a classic card's victory counts
 NOBODY = -1
 
 MAX_EVENTS = 40000
 MAX_DECISIONS = 60000   # a recorded game's capacity (the longest random game makes ~6000)
-OPT_COLS = 9
+OPT_COLS = 10
 
 # Events (one row: turn, op, kind, side, a, b, c, d, e) that the replay and the tables read.
 EV_SETUP = 1        # a = unit, b = hex
@@ -51,6 +52,7 @@ EV_UNLOAD = 29      # a = carrier, b = passenger, c = hex, d = 1 by choice (4.3)
 EV_MARKER = 30      # a = hex, b = marker kind (tables.MK_*), c = marker index (15.2, 15.3, 15.5 set-up)
 EV_MINE = 31        # a minefield attack (15.2.3.1), as EV_FIRE (a = hex, e = result*100 + unit)
 EV_FORT_GONE = 32   # a = hex: a fortification destroyed (15.5.5), a wreck in its place
+EV_EXIT = 33        # a = unit, b = the edge hex it left the map from
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",

@@ -80,6 +80,9 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # artificial terrain (15.2, 15.3, 15.5): the counters to place, and where each kind may go
     "n_markers", "mk_kind", "mk_side", "mk_group", "mk_col", "mk_df", "mk_cap", "mine_ok", "block_ok", "fort_ok",
     "block_sp", "fort_extra2", "fort_spot", "fort_destroy_max", "fort_destroy_any_at",
+    # leaving the map (a converted classic card's exited / not_exited measures): from which hexes
+    # each side's units may leave, and the cost of the step off the map by movement mode
+    "exit_ok", "exit_cost2",
 ])
 
 
@@ -401,6 +404,22 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         if name in m.hex_vocab:
             stream |= m.has_feature(name)
     gully = m.has_feature("gully") if "gully" in m.hex_vocab else np.zeros(n, dtype=np.bool_)
+    # Exits: a card whose victory counts units leaving by an edge (exited / not_exited: pb-08, pb-09)
+    # lets that side's units step off that edge of the play area.
+    exit_ok = np.zeros((2, n), dtype=np.bool_)
+
+    def exits(v, me):
+        if not isinstance(v, dict):
+            return
+        if v.get("measure") in ("exited", "not_exited"):
+            who = me if v.get("whose", "own") == "own" else 1 - me
+            exit_ok[who, m.edge_hexes(v["edge"])] = True
+        for part in ("numerator", "denominator"):
+            exits(v.get(part), me)
+    for si, s in enumerate(sit.sides):
+        exits(s.victory, si)
+    exit_ok &= sit.play_area.astype(np.bool_)[None, :]
+    clear_move = hexes["clear"]["move"]
     fortd = read.get("fort_destroy", "positive_differential_natural_le_3")
     if fortd not in ("positive_differential_natural_le_3", "any_at_natural_le_3"):
         raise DataError(where, "readings.fort_destroy", f"got {fortd!r}",
@@ -479,4 +498,6 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         fort_spot=int(hexes["town"]["spotting_range"]),                   # 15.5.4: as in a town
         fort_destroy_max=int(_v(art["fortification"]["destroyed_natural_max"])),
         fort_destroy_any_at=fortd == "any_at_natural_le_3",
+        # reading (README, "Implemented and not yet"): stepping off the map costs a clear hex
+        exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids

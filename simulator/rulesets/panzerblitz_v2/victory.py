@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator.rulesets.panzerblitz_v2.schema import LEVEL_KEYS, PBV2Situation
+from simulator.rulesets.panzerblitz_v2.state import EXITED
 from simulator.victory_levels import (
     LEVEL_RANK,
     RANK_NAMES,
@@ -79,6 +80,10 @@ def measure_value(m: dict, sit: PBV2Situation, fs: FinalState, me: int) -> float
     mask = _mask(m, fs, whose)
     if kind == "destroyed":
         return _weighted(m, fs, mask & (fs.steps == 0))
+    if kind in ("exited", "not_exited"):
+        # units that left the map (the engine lets them leave only by the edge the card counts)
+        out = fs.hex == EXITED
+        return _weighted(m, fs, mask & (out if kind == "exited" else ~out))
     if kind == "entered":
         area = sit.areas[repr(sorted(m["area"].items()))]
         return _weighted(m, fs, mask & fs.visited[:, area].any(axis=1))
