@@ -93,9 +93,10 @@ def builtin_situations() -> list[Path]:
 
 
 def ruleset_situations() -> list[Path]:
-    """Situations kept in a ruleset's own folder (situations/<ruleset>/*.toml): those of rulesets
-    whose engine is still to come."""
-    return sorted(p for p in SITUATIONS_DIR.glob("*/*.toml") if p.parent.name != "rulesets")
+    """Situations kept in a ruleset's own folder (situations/<ruleset>/*.toml) and its subfolders
+    (the classic cards converted to PanzerBlitz v2, situations/panzerblitz-v2/classic/*.toml), for
+    `balance list` and the default `balance bench`; not the rulesets' data (situations/rulesets/)."""
+    return sorted(p for p in SITUATIONS_DIR.glob("*/**/*.toml") if p.relative_to(SITUATIONS_DIR).parts[0] != "rulesets")
 
 
 # ------------------------------------------------------------------------- loading
