@@ -219,8 +219,12 @@ def cat_options(t, st, side):
     enemy = 1 - side
     att = np.empty(t.n_units, dtype=np.int64)
     tgt = np.empty(t.n_units, dtype=np.int64)
+    occupied = np.zeros(t.n_hexes, dtype=np.bool_)     # (speed only: hexes without an enemy give no option)
+    for u in range(t.n_units):
+        if t.u_side[u] == enemy and st.hex[u] >= 0:
+            occupied[st.hex[u]] = True
     for h in range(t.n_hexes):
-        if not t.play[h] or st.mine_col[h] >= 0:
+        if not t.play[h] or not occupied[h] or st.mine_col[h] >= 0:
             continue                                    # 9.2.4: no CAT against a minefield hex
         for a in range(3):
             armored = a >= 1

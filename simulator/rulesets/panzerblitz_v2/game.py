@@ -128,14 +128,32 @@ def seen_by(t, st, h, side):
 @njit(cache=True)
 def goal_distance(t, st, h, side):
     """Hexes from h to the nearest objective hex `side` does not control (a player's measure;
-    the objective's own distance when the side controls all of it)."""
-    best = -1
+    the objective's own distance when the side controls all of it).  Read from the side's table,
+    computed anew when an objective hex has changed hands since (update_control)."""
+    if st.goal_dirty[side]:
+        _goal_table(t, st, side)
+    return st.goal_d[side, h]
+
+
+@njit(cache=True)
+def _goal_table(t, st, side):
+    open_ = np.empty(t.n_hexes, dtype=np.int64)
+    n_open = 0
     for o in range(t.n_hexes):
         if t.s_objective[t.stated_side, o] and st.control[o] != side:
-            d = t.dist[h, o]
-            if best < 0 or d < best:
+            open_[n_open] = o
+            n_open += 1
+    for h in range(t.n_hexes):
+        if n_open == 0:
+            st.goal_d[side, h] = t.obj_dist[h]
+            continue
+        best = t.dist[h, open_[0]]
+        for i in range(1, n_open):
+            d = t.dist[h, open_[i]]
+            if d < best:
                 best = d
-    return t.obj_dist[h] if best < 0 else best
+        st.goal_d[side, h] = best
+    st.goal_dirty[side] = False
 
 
 # ----------------------------------------------------------------------------- set-up
@@ -290,7 +308,10 @@ def update_control(t, st):
     """PB2-3.2: a hex is controlled by the last side to have a non-Disrupted unit in it."""
     for u in range(t.n_units):
         h = st.hex[u]
-        if h >= 0 and not st.disrupted[u]:
+        if h >= 0 and not st.disrupted[u] and st.control[h] != t.u_side[u]:
+            if t.s_objective[t.stated_side, h]:
+                st.goal_dirty[0] = True            # goal_distance's tables are out of date
+                st.goal_dirty[1] = True
             st.control[h] = t.u_side[u]
 
 
@@ -341,8 +362,12 @@ def fire_options(t, st, side, kind):
         st.opts[0, k + 1] = 0
     enemy = 1 - side
     halves = np.empty(t.n_units, dtype=np.int64)
+    occupied = np.zeros(t.n_hexes, dtype=np.bool_)     # (speed only: hexes without an enemy give no option)
+    for u in range(t.n_units):
+        if t.u_side[u] == enemy and st.hex[u] >= 0:
+            occupied[st.hex[u]] = True
     for h in range(t.n_hexes):
-        if not t.play[h]:
+        if not t.play[h] or not occupied[h]:
             continue
         has_soft = False
         fort_unit = -1
@@ -1030,6 +1055,22 @@ def chit_options(t, st, side, radius):
         for h in range(t.n_hexes):
             if t.play[h] and t.dist[st.hex[u], h] <= radius:
                 cand[h] = 1
+    # what each unit of the side would count for (0 nothing, 1 disrupted, 2 fresh, 3 fresh with a target)
+    kind = np.zeros(t.n_units, dtype=np.int64)
+    mine = np.empty(t.n_units, dtype=np.int64)
+    nm = 0
+    for u in range(t.n_units):
+        if t.u_side[u] != side or st.hex[u] < 0 or st.spent[u]:
+            continue
+        if st.disrupted[u]:
+            kind[u] = 1
+        elif has_target[u]:
+            kind[u] = 3
+        elif may_move(t, st, u):
+            kind[u] = 2
+        if kind[u] > 0:
+            mine[nm] = u
+            nm += 1
     for h in range(t.n_hexes):
         if cand[h] == 0:
             continue
@@ -1037,15 +1078,16 @@ def chit_options(t, st, side, radius):
         dis = 0
         tgt = 0
         sp = 0
-        for u in range(t.n_units):
-            if t.u_side[u] != side or st.hex[u] < 0 or st.spent[u] or t.dist[st.hex[u], h] > radius:
+        for i in range(nm):
+            u = mine[i]
+            if t.dist[st.hex[u], h] > radius:
                 continue
-            if st.disrupted[u]:
+            if kind[u] == 1:
                 dis += 1
-            elif has_target[u] or may_move(t, st, u):
+            else:
                 fresh += 1
                 sp += 1
-                if has_target[u]:
+                if kind[u] == 3:
                     tgt += 1
         st.opts[n, 0] = h
         st.opts[n, 1] = fresh

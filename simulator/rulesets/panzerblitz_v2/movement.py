@@ -11,7 +11,7 @@ covers a hex dearer than the whole MA too).
 from __future__ import annotations
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz_v2.combat import stack_sp
+from simulator.rulesets.panzerblitz_v2.combat import sp_value
 from simulator.rulesets.panzerblitz_v2.tables import ALL_MA, CITY, PROHIBITED, TOWN, WOODS
 
 UNREACHED = 1 << 40
@@ -59,9 +59,30 @@ def reachable(t, st, u, start, spent0, ma, roads):
     it (15.3.2); no road rate into a block or fortification hex (14.3.9, 15.3.2.2)."""
     side = t.u_side[u]
     infantry = t.t_infantry[t.u_type[u]]
+    # The other counters' stacking points of the side and the enemy's presence by hex, once (the
+    # same sums as combat.stack_sp and enemy_in, read per neighbour below); labels by call stamp.
+    for h in range(t.n_hexes):
+        st.hex_sp[h] = 0
+        st.hex_enemy[h] = False
+    for v in range(t.n_units):
+        h = st.hex[v]
+        if h < 0:
+            continue
+        if t.u_side[v] != side:
+            st.hex_enemy[h] = True
+        elif v != u:
+            sp = sp_value(t, st, v)
+            if (t.cover[h] == TOWN or t.cover[h] == CITY) and t.t_vehicle[t.u_type[v]]:
+                sp *= t.vehicle_town_factor
+            st.hex_sp[h] += sp
+    own_sp = sp_value(t, st, u)
+    own_veh = t.t_vehicle[t.u_type[u]]
+    stamp = st.stamp[0] + 1
+    st.stamp[0] = stamp
     st.reach[start] = spent0
     st.prev[start] = -1
     st.order[0] = start
+    st.listed[start] = stamp
     n_list = 1
     done = 0
     # selection over the (small) list of labelled hexes
@@ -78,6 +99,7 @@ def reachable(t, st, u, start, spent0, ma, roads):
         h = st.order[best]
         st.order[best] = st.order[done]
         st.order[done] = h
+        st.closed[h] = stamp
         done += 1
         if h != start and (st.mine_col[h] >= 0 or st.block[h]):
             continue                                       # 15.2.3, 15.3.2: it stops there
@@ -98,33 +120,26 @@ def reachable(t, st, u, start, spent0, ma, roads):
                     c = ma                                 # 4.1.7 minimum move (whole MA)
                 else:
                     continue
-            if enemy_in(t, st, n, side):
+            if st.hex_enemy[n]:
                 continue
-            if stack_sp(t, st, n, side, u) > t.stack_limit:
+            town = t.cover[n] == TOWN or t.cover[n] == CITY
+            sp = st.hex_sp[n] + (own_sp * t.vehicle_town_factor if town and own_veh else own_sp)
+            sp += st.wreck_sp[n] * (t.vehicle_town_factor if town else 1)     # as combat.stack_sp
+            if st.block[n]:
+                sp += t.block_sp
+            if sp > t.stack_limit:
                 continue
             nc = bc + c
-            seen = False
-            for i in range(n_list):
-                if st.order[i] == n:
-                    seen = True
-                    break
-            if not seen:
+            if st.listed[n] != stamp:
+                st.listed[n] = stamp
                 st.reach[n] = nc
                 st.prev[n] = h
                 st.order[n_list] = n
                 n_list += 1
-            elif nc < st.reach[n] and _pending(st, n, done, n_list):
+            elif nc < st.reach[n] and st.closed[n] != stamp:
                 st.reach[n] = nc
                 st.prev[n] = h
     return n_list
-
-
-@njit(cache=True)
-def _pending(st, h, done, n_list):
-    for i in range(done, n_list):
-        if st.order[i] == h:
-            return True
-    return False
 
 
 @njit(cache=True)
