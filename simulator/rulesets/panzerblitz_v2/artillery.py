@@ -90,18 +90,21 @@ def ar_options(t, st, side):
         st.opts[0, k] = 0
     n = 1
     enemy = 1 - side
+    # the enemy units and steps of each hex, once (speed only)
+    count = np.zeros(t.n_hexes, dtype=np.int64)
+    steps_in = np.zeros(t.n_hexes, dtype=np.int64)
+    for u in range(t.n_units):
+        if st.hex[u] >= 0 and t.u_side[u] == enemy:
+            count[st.hex[u]] += 1
+            steps_in[st.hex[u]] += st.steps[u]
     for a in range(t.n_units):
         if not artillery_ready(t, st, a, side):
             continue
         for h in range(t.n_hexes):
             if not t.play[h] or n >= st.opts.shape[0]:
                 continue
-            k = 0
-            steps = 0
-            for u in range(t.n_units):
-                if st.hex[u] == h and t.u_side[u] == enemy:
-                    k += 1
-                    steps += st.steps[u]
+            k = count[h]
+            steps = steps_in[h]
             if k == 0:
                 continue
             if st.hex[a] >= 0 and t.dist[st.hex[a], h] > t.t_range[t.u_type[a]]:

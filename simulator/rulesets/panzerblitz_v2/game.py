@@ -126,34 +126,39 @@ def seen_by(t, st, h, side):
 
 
 @njit(cache=True)
-def goal_distance(t, st, h, side):
-    """Hexes from h to the nearest objective hex `side` does not control (a player's measure;
-    the objective's own distance when the side controls all of it).  Read from the side's table,
-    computed anew when an objective hex has changed hands since (update_control)."""
-    if st.goal_dirty[side]:
-        _goal_table(t, st, side)
-    return st.goal_d[side, h]
+def watchers(t, st, side, eh, er):
+    """The enemy units seen_by counts (their hexes and ranges in eh, er), for many hexes at once."""
+    k = 0
+    for e in range(t.n_units):
+        h = st.hex[e]
+        if t.u_side[e] == side or h < 0 or st.disrupted[e] or not t.t_combat[t.u_type[e]]:
+            continue
+        eh[k] = h
+        er[k] = t.t_range[t.u_type[e]]
+        k += 1
+    return k
 
 
 @njit(cache=True)
-def _goal_table(t, st, side):
-    open_ = np.empty(t.n_hexes, dtype=np.int64)
-    n_open = 0
-    for o in range(t.n_hexes):
-        if t.s_objective[t.stated_side, o] and st.control[o] != side:
-            open_[n_open] = o
-            n_open += 1
-    for h in range(t.n_hexes):
-        if n_open == 0:
-            st.goal_d[side, h] = t.obj_dist[h]
-            continue
-        best = t.dist[h, open_[0]]
-        for i in range(1, n_open):
-            d = t.dist[h, open_[i]]
-            if d < best:
-                best = d
-        st.goal_d[side, h] = best
-    st.goal_dirty[side] = False
+def seen_from(t, h, eh, er, k):
+    """seen_by(h) over the watchers listed."""
+    n = 0
+    for i in range(k):
+        if t.los[eh[i], h] and t.dist[eh[i], h] <= er[i]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def goal_distance(t, st, h, side):
+    """Hexes from h to the nearest objective hex `side` does not control (a player's measure;
+    the objective's own distance when the side controls all of it): the first objective hex not
+    the side's in the hex's nearest-first list (t.obj_order)."""
+    for i in range(t.obj_order.shape[1]):
+        o = t.obj_order[h, i]
+        if st.control[o] != side:
+            return t.dist[h, o]
+    return t.obj_dist[h]
 
 
 # ----------------------------------------------------------------------------- set-up
@@ -308,10 +313,7 @@ def update_control(t, st):
     """PB2-3.2: a hex is controlled by the last side to have a non-Disrupted unit in it."""
     for u in range(t.n_units):
         h = st.hex[u]
-        if h >= 0 and not st.disrupted[u] and st.control[h] != t.u_side[u]:
-            if t.s_objective[t.stated_side, h]:
-                st.goal_dirty[0] = True            # goal_distance's tables are out of date
-                st.goal_dirty[1] = True
+        if h >= 0 and not st.disrupted[u]:
             st.control[h] = t.u_side[u]
 
 
@@ -507,13 +509,16 @@ def move_unit(t, st, u, start, spent0):
     # an empty carrier that cannot fight (a truck, a wagon) is only worth its passengers
     idle = 1 if (t.t_carrier[t.u_type[u]] >= 0 and not t.t_combat[t.u_type[u]] and not has_passengers(t, st, u)) else 0
     n = 0
+    eh = np.empty(t.n_units, dtype=np.int64)
+    er = np.empty(t.n_units, dtype=np.int64)
+    nw = watchers(t, st, side, eh, er)
     for i in range(nl):
         h = st.order[i]
         st.opts[n, 0] = h
         st.opts[n, 1] = st.reach[h]
         st.opts[n, 2] = goal_distance(t, st, h, side)
         st.opts[n, 3] = tem_for_type(t, u, h)
-        st.opts[n, 4] = seen_by(t, st, h, side)
+        st.opts[n, 4] = seen_from(t, h, eh, er, nw)
         st.opts[n, 5] = t.field_of_fire[h]
         st.opts[n, 6] = t.obj_dist[h]
         st.opts[n, 7] = 1 if ((i == 0 and (st.in_ip[u] or st.in_fort[u]))

@@ -58,7 +58,7 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
     "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "carried_by", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
-    "opts", "firers", "targets", "reach", "prev", "order", "scratch", "goal_d", "goal_dirty", "listed", "closed",
+    "opts", "firers", "targets", "reach", "prev", "order", "scratch", "listed", "closed",
     "stamp", "hex_sp", "hex_enemy",
     "dec", "n_dec",
     "ev", "n_ev", "ts", "snap_hex", "snap_steps", "player", "params", "n_params", "debug", "viol",
@@ -101,10 +101,8 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int32), firers=np.zeros(nu, dtype=np.int64),
         targets=np.zeros(nu, dtype=np.int64), reach=np.zeros(n, dtype=np.int64), prev=np.zeros(n, dtype=np.int64),
         order=np.zeros(n, dtype=np.int64), scratch=np.zeros(n, dtype=np.int64),
-        # speed only (the same games): each side's goal distance by hex, recomputed when an
-        # objective hex changes hands (game.goal_distance); the Dijkstra's labels by call stamp and
-        # the friendly SP / enemy presence by hex of the mover's side (movement.reachable)
-        goal_d=np.zeros((2, n), dtype=np.int64), goal_dirty=np.ones(2, dtype=np.bool_),
+        # speed only (the same games): the Dijkstra's labels by call stamp and the friendly SP /
+        # enemy presence by hex of the mover's side (movement.reachable)
         listed=np.zeros(n, dtype=np.int64), closed=np.zeros(n, dtype=np.int64), stamp=np.zeros(1, dtype=np.int64),
         hex_sp=np.zeros(n, dtype=np.int64), hex_enemy=np.zeros(n, dtype=np.bool_),
         dec=dec if dec is not None else for_play(seed), n_dec=np.zeros(1, dtype=np.int64),

@@ -83,6 +83,8 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # leaving the map (a converted classic card's exited / not_exited measures): from which hexes
     # each side's units may leave, and the cost of the step off the map by movement mode
     "exit_ok", "exit_cost2",
+    # the objective hexes by distance from each hex, nearest first (players' goal distance, speed)
+    "obj_order",
 ])
 
 
@@ -499,5 +501,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         fort_destroy_max=int(_v(art["fortification"]["destroyed_natural_max"])),
         fort_destroy_any_at=fortd == "any_at_natural_le_3",
         # reading (README, "Implemented and not yet"): stepping off the map costs a clear hex
+        obj_order=(obj[np.argsort(dist[:, obj], axis=1, kind="stable")].astype(np.int64) if obj.size
+                   else np.zeros((n, 0), dtype=np.int64)),
         exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids
