@@ -142,15 +142,13 @@ class PBV2Replay:
             elif kind == EV_RECOVER:
                 how = ("recovers", "fails to recover", "catastrophe (natural 12): loses a step")[(1, 0, 2).index(c)]
                 out.append(f"    {self._unit(a)} recovery roll {b} (needs {d} or less): {how}")
-            elif kind == EV_IP:
+            elif kind in (EV_IP, EV_MARKER):
                 if turn != 0:
                     turn = 0
                     out.append("== set-up ==")
-                out.append(f"  {s} places an improved position in {hx(a)} (PB2 15.4)")
-            elif kind == EV_MARKER:
-                if turn != 0:
-                    turn = 0
-                    out.append("== set-up ==")
+                if kind == EV_IP:
+                    out.append(f"  {s} places an improved position in {hx(a)} (PB2 15.4)")
+                    continue
                 what = MARKER_NAMES[b]
                 if b == 0:
                     what += f" ({p.columns[int(t.mk_col[c])]})"
