@@ -384,3 +384,35 @@ def test_cards_with_artificial_terrain_play_in_debug_mode(card):
         for seed in range(1, 21):
             g = play_one(p, seed, pl, debug=True)
             assert violation(g) is None, f"pb-{card} {kind} seed {seed}: {violation(g)}"
+
+
+def test_pb2_15_2_3_4_passengers_forced_out_onto_a_minefield_are_attacked(p12):
+    t = p12.tables
+    (a, b, c), d = open_line(t)
+    truck = units_of(p12, "truck-russian")[0]
+    inf = units_of(p12, "rifle-company-43")[0]
+    attacked = 0
+    for seed in range(1, 40):
+        st = fresh(p12, seed)
+        st.hex[truck] = b
+        st.hex[inf] = -4                                           # CARRIED
+        st.carried_by[inf] = truck
+        st.mine_col[b] = mine_col(p12)
+        st.mine_ok[truck] = True                                    # it was attacked on entering
+        # opportunity fire disrupts the truck: its passenger is forced out onto the minefield
+        combat.apply_result(t, st, np.array([truck]), 1, 4, np.zeros(1, dtype=np.bool_))   # R_D
+        ev = st.ev[:st.n_ev[0]]
+        mines = ev[ev[:, 2] == EV_MINE]
+        assert len(mines) == 1 and mines[0][4] == b and mines[0][7] == 0
+        assert st.carried_by[inf] == -1 and (st.hex[inf] == b or st.hex[inf] == GONE)
+        attacked += 1
+        # the minefield's own attack forcing them out does not attack them again
+        st = fresh(p12, seed)
+        st.hex[truck] = a
+        st.hex[inf] = -4
+        st.carried_by[inf] = truck
+        st.mine_col[b] = mine_col(p12)
+        st.hex[truck] = b
+        game.mine_attack(t, st, truck, b)
+        assert (st.ev[:st.n_ev[0], 2] == EV_MINE).sum() == 1
+    assert attacked

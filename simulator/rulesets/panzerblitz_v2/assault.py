@@ -315,6 +315,7 @@ def cat_step(t, st, side):
                     log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)
                     st.in_ip[u] = False
                     st.hd_hex[u] = -1                      # 15.6.3: hull-down lost on moving
+                    st.mine_ok[u] = False                  # (no minefield there, 9.2.4)
                     st.hex[u] = h
                     st.in_fort[u] = fort_room(t, st, h, u)  # 9.1.13: into its IP or fortification, free
                     st.in_ip[u] = (not st.in_fort[u]) and ip_room(t, st, h, u)

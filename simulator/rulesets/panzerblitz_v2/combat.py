@@ -20,6 +20,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_FIRE,
     EV_FORT_GONE,
     EV_LOSS,
+    EV_MINE,
     EV_OPP_FIRE,
     EV_OVERRUN,
     EV_REACTION,
@@ -516,6 +517,7 @@ def place_forced(t, st, c, p, h):
                     dest = n
                     break
     st.carried_by[p] = -1
+    st.mine_ok[p] = False
     if dest < 0:
         st.hex[p] = h
         while st.steps[p] > 0 and stack_sp(t, st, h, side, -1) > t.stack_limit:
@@ -526,6 +528,19 @@ def place_forced(t, st, c, p, h):
     st.hex[p] = dest
     st.unspotted[p] = st.unspotted[c]
     log_event(st, EV_UNLOAD, side, c, p, dest, 0, 0)
+    if st.mine_col[dest] >= 0 and not st.mine_busy[0]:
+        # 15.2.3.4: unloading onto a minefield, forced by fire, is movement: the minefield attacks it
+        # (on its column, no modifiers, 15.2.3.1; a passenger carries nobody, so no result is shared
+        # further); not when the minefield's own attack forced it out (it was attacked with its carrier)
+        one = np.empty(1, dtype=np.int64)
+        one[0] = p
+        natural = two_dice(st.streams)
+        res = dft_result(t, st.mine_col[dest], natural, 0)
+        log_event(st, EV_MINE, side, dest, st.mine_col[dest], natural, 0, res * 100 + 1)
+        _apply_result(t, st, one, 1, res, np.zeros(1, dtype=np.bool_))
+        st.mine_ok[p] = False                      # Disrupted below: attacked again when it leaves
+        if st.steps[p] <= 0:
+            return
     disrupt(t, st, p)
 
 

@@ -640,7 +640,9 @@ def mine_attack(t, st, u, h):
     natural = two_dice(st.streams)
     res = dft_result(t, col, natural, 0)
     log_event(st, EV_MINE, t.u_side[u], h, col, natural, 0, res * 100 + 1)
+    st.mine_busy[0] = True
     apply_result(t, st, one, 1, res, was)
+    st.mine_busy[0] = False
     st.mine_ok[u] = st.hex[u] == h and not st.disrupted[u]
     return st.hex[u] < 0 or st.disrupted[u]
 

@@ -205,5 +205,6 @@ def resolve_overrun(t, st, u, h, target_unit, missing):
     if not enemy_in(t, st, h, side) and stack_sp(t, st, h, side, u) <= t.stack_limit:
         log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)     # 8.1.9
         st.hd_hex[u] = -1                                            # 15.6.3
+        st.mine_ok[u] = False                                        # (no minefield there, 8.2.4)
         st.hex[u] = h
     return res

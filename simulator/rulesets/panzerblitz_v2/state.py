@@ -57,7 +57,7 @@ EV_EXIT = 33        # a = unit, b = the edge hex it left the map from
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "carried_by", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch", "listed", "closed",
     "stamp", "hex_sp", "hex_enemy",
     "dec", "n_dec",
@@ -94,7 +94,9 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         # (-1 none); a unit in (under) the fortification; a unit under a minefield's counter (it
         # survived the attack non-Disrupted and may leave unattacked, 15.2.3.1-15.2.3.2)
         mine_col=np.full(n, -1, dtype=np.int64), block=np.zeros(n, dtype=np.bool_), fort=np.full(n, -1, dtype=np.int64),
-        in_fort=np.zeros(nu, dtype=np.bool_), mine_ok=np.zeros(nu, dtype=np.bool_), carried_by=np.full(nu, -1, dtype=np.int64),
+        in_fort=np.zeros(nu, dtype=np.bool_), mine_ok=np.zeros(nu, dtype=np.bool_),
+        mine_busy=np.zeros(1, dtype=np.bool_),   # a minefield's own attack is being resolved (15.2.3.4)
+        carried_by=np.full(nu, -1, dtype=np.int64),
         hd_hex=np.full(nu, -1, dtype=np.int64), hd_turn=np.zeros(nu, dtype=np.int64),
         build_hex=np.full(nu, -1, dtype=np.int64), build_steps=np.zeros(nu, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),

@@ -73,6 +73,8 @@ def load(t, st, c, p, cost):
     st.hex[p] = CARRIED
     st.carried_by[p] = c
     st.in_ip[p] = False
+    st.in_fort[p] = False                  # out of its fortification and from under a minefield's
+    st.mine_ok[p] = False                  # counter (unloading takes the carrier's, 15.2.3.1)
     st.hd_hex[p] = -1
     st.active[p] = False
     log_event(st, EV_LOAD, t.u_side[c], c, p, h, cost, 0)
