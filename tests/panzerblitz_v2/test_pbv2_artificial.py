@@ -416,3 +416,11 @@ def test_pb2_15_2_3_4_passengers_forced_out_onto_a_minefield_are_attacked(p12):
         game.mine_attack(t, st, truck, b)
         assert (st.ev[:st.n_ev[0], 2] == EV_MINE).sum() == 1
     assert attacked
+
+
+def test_pb2_oq_72_fortification_vehicles_switch():
+    p = prepare(load_situation(CARD.format("12"), {"readings.fortification_vehicles": True}))
+    t, st, a, b, c, k, ger = _fort_position(p)
+    st.in_fort[ger[1]] = False
+    st.hex[ger[1]] = -1
+    assert combat.fort_room(t, st, b, units_of(p, "stug-iii-g")[0])   # 2 + 2 SP <= 6

@@ -528,7 +528,7 @@ def place_forced(t, st, c, p, h):
     st.hex[p] = dest
     st.unspotted[p] = st.unspotted[c]
     log_event(st, EV_UNLOAD, side, c, p, dest, 0, 0)
-    if st.mine_col[dest] >= 0 and not st.mine_busy[0]:
+    if st.mine_col[dest] >= 0 and (not st.mine_busy[0] or t.forced_unload_mine_always):
         # 15.2.3.4: unloading onto a minefield, forced by fire, is movement: the minefield attacks it
         # (on its column, no modifiers, 15.2.3.1; a passenger carries nobody, so no result is shared
         # further); not when the minefield's own attack forced it out (it was attacked with its carrier)
@@ -727,8 +727,8 @@ def stack_sp(t, st, h, side, extra):
 @njit(cache=True)
 def fort_room(t, st, h, u):
     """PB2-15.5.2: may unit u go into the fortification of hex h (its printed capacity in SP;
-    non-vehicular units only, readings: docs/panzerblitz-v2/README.md)?"""
-    if st.fort[h] < 0 or t.t_vehicle[t.u_type[u]]:
+    non-vehicular units only unless readings.fortification_vehicles, PB2-OQ-72)?"""
+    if st.fort[h] < 0 or (t.t_vehicle[t.u_type[u]] and not t.fort_vehicles):
         return False
     used = 0
     for v in range(t.n_units):

@@ -82,7 +82,7 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "block_sp", "fort_extra2", "fort_spot", "fort_destroy_max", "fort_destroy_any_at",
     # leaving the map (a converted classic card's exited / not_exited measures): from which hexes
     # each side's units may leave, and the cost of the step off the map by movement mode
-    "exit_ok", "exit_cost2",
+    "exit_ok", "exit_cost2", "fort_vehicles", "forced_unload_mine_always",
     # the objective hexes by distance from each hex, nearest first (players' goal distance, speed)
     "obj_order",
 ])
@@ -503,5 +503,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         # reading (README, "Implemented and not yet"): stepping off the map costs a clear hex
         obj_order=(obj[np.argsort(dist[:, obj], axis=1, kind="stable")].astype(np.int64) if obj.size
                    else np.zeros((n, 0), dtype=np.int64)),
+        fort_vehicles=bool(read.get("fortification_vehicles", False)),
+        forced_unload_mine_always=read.get("forced_unload_minefield", "fire_only") == "always",
         exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids
