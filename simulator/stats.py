@@ -19,6 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.stats import binomtest, chi2, norm
 
+from simulator.paired import mcnemar_exact
+
 
 def _check_level(confidence: float) -> None:
     if not 0.0 < confidence < 1.0:
@@ -191,11 +193,8 @@ def paired_score_gain(better: np.ndarray, base: np.ndarray, confidence: float = 
         alpha = (1.0 - confidence) / 2.0
         lo, hi = (float(x) for x in np.quantile(means, [alpha, 1.0 - alpha]))
     up, down = int((d > 0).sum()), int((d < 0).sum())
-    if up + down == 0:
-        p_sign = p_worse = 1.0
-    else:
-        p_sign = float(binomtest(up, up + down, 0.5).pvalue)
-        p_worse = float(binomtest(down, up + down, 0.5, alternative="greater").pvalue)
+    p_sign = mcnemar_exact(up, down)  # the sign test is McNemar's exact test on the games that differ
+    p_worse = float(binomtest(down, up + down, 0.5, alternative="greater").pvalue) if up + down else 1.0
     return {"mean": mean, "lo": lo, "hi": hi, "better": up, "worse": down, "p_sign": p_sign, "p_worse": p_worse}
 
 
