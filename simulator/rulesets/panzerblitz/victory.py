@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator.areas import resolve_static_area
-from simulator.jit import njit
+from simulator.corridors import edges_joined, widened
 from simulator.rulesets.panzerblitz.state import ELIMINATED, EXITED, ON_MAP, State
 from simulator.rulesets.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.victory_levels import (  # noqa: F401 - the level words live in the core (shared with panzerblitz-v2)
@@ -147,19 +147,13 @@ def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None
         return float(far.max())
     if kind == "line_of_fire":
         covered = _seen(st, t, whose) | _occupied(st, t, whose)
-        return float(_links(game_map, covered, m["between"], t))
+        return float(edges_joined(game_map, t.map_t.neighbours, covered, m["between"]))
     if kind == "open_corridor":
-        blocked = _seen(st, t, whose) | _occupied(st, t, whose)
-        free = ~blocked
         # A corridor `width` hexes wide: every hex of it and its neighbours within
         # (width - 1) // 2 steps are free of enemy units and enemy sight.
-        radius = (m["width"] - 1) // 2
-        wide = free.copy()
-        for _ in range(radius):
-            nb = t.map_t.neighbours
-            ok = np.where(nb >= 0, wide[np.maximum(nb, 0)], True).all(axis=1)
-            wide &= ok
-        return float(_links(game_map, wide, m["between"], t))
+        free = ~(_seen(st, t, whose) | _occupied(st, t, whose))
+        wide = widened(free, t.map_t.neighbours, m["width"])
+        return float(edges_joined(game_map, t.map_t.neighbours, wide, m["between"]))
     raise ValueError(f"unknown measure {kind!r}")
 
 
@@ -200,41 +194,6 @@ def _controls(st: State, t: Tables, side: int, h: int) -> bool:
     if (occupied & (st.side != side)).any():
         return False
     return bool(st.control[h] == side)
-
-
-def _links(game_map, ok: np.ndarray, between: list[str], t: Tables) -> bool:
-    start = np.zeros(game_map.n_hexes, dtype=np.bool_)
-    goal = np.zeros(game_map.n_hexes, dtype=np.bool_)
-    start[game_map.edge_hexes(between[0])] = True
-    goal[game_map.edge_hexes(between[1])] = True
-    return _connected(t.map_t.neighbours, ok.astype(np.bool_), start, goal)
-
-
-@njit(cache=True)
-def _connected(neighbours, ok, start, goal):
-    """Whether a path of `ok` hexes joins a `start` hex to a `goal` hex (breadth-first search).
-    Compiled: the decided-turn evaluation asks this at the end of every game-turn."""
-    n = ok.shape[0]
-    seen = np.zeros(n, dtype=np.bool_)
-    queue = np.empty(n, dtype=np.int64)
-    tail = 0
-    for h in range(n):
-        if start[h] and ok[h]:
-            seen[h] = True
-            queue[tail] = h
-            tail += 1
-    head = 0
-    while head < tail:
-        h = queue[head]
-        head += 1
-        if goal[h]:
-            return True
-        for x in neighbours[h]:
-            if x >= 0 and ok[x] and not seen[x]:
-                seen[x] = True
-                queue[tail] = x
-                tail += 1
-    return False
 
 
 def provisional(st: State, t: Tables) -> list[Outcome]:

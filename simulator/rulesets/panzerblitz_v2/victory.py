@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.corridors import edges_joined, widened
 from simulator.rulesets.panzerblitz_v2.schema import LEVEL_KEYS, PBV2Situation
 from simulator.rulesets.panzerblitz_v2.state import EXITED
 from simulator.victory_levels import (
@@ -99,12 +100,9 @@ def measure_value(m: dict, sit: PBV2Situation, fs: FinalState, me: int) -> float
         if on.any():
             covered |= fs.los[np.unique(fs.hex[on])].any(axis=0).astype(bool)
         if kind == "line_of_fire":
-            return float(_links(sit.map, covered, m["between"]))
-        wide = ~covered
-        nb = sit.map.neighbours
-        for _ in range((m["width"] - 1) // 2):       # every hex within (width - 1) // 2 free too
-            wide &= np.where(nb >= 0, wide[np.maximum(nb, 0)], True).all(axis=1)
-        return float(_links(sit.map, wide, m["between"]))
+            return float(edges_joined(sit.map, sit.map.neighbours, covered, m["between"]))
+        wide = widened(~covered, sit.map.neighbours, m["width"])
+        return float(edges_joined(sit.map, sit.map.neighbours, wide, m["between"]))
     if kind == "furthest_advance":
         if not on.any():
             return 0.0
@@ -113,27 +111,6 @@ def measure_value(m: dict, sit: PBV2Situation, fs: FinalState, me: int) -> float
         far = {"east": col + 1, "west": gm.width - col, "south": row + 1, "north": gm.height - row}[m["toward"]]
         return float(far.max())
     raise ValueError(f"unknown measure {kind!r}")
-
-
-def _links(game_map, ok: np.ndarray, between) -> bool:
-    """Whether `ok` hexes join the two edges (breadth-first search)."""
-    goal = np.zeros(game_map.n_hexes, dtype=bool)
-    goal[game_map.edge_hexes(between[1])] = True
-    seen = np.zeros(game_map.n_hexes, dtype=bool)
-    front = [int(h) for h in game_map.edge_hexes(between[0]) if ok[h]]
-    seen[front] = True
-    nb = game_map.neighbours
-    while front:
-        nxt = []
-        for h in front:
-            if goal[h]:
-                return True
-            for x in nb[h]:
-                if x >= 0 and ok[x] and not seen[x]:
-                    seen[x] = True
-                    nxt.append(int(x))
-        front = nxt
-    return False
 
 
 def evaluate(sit: PBV2Situation, fs: FinalState) -> Outcome:
