@@ -24,6 +24,7 @@ from simulator.tablespec import kernel_struct, to_kernel
 MapT = struct_of_arrays("MapT", module=__name__, fields=[
     "neighbours", "side_features", "level", "dist", "los", "concealing", "terrain_mod",
     "town", "closed", "brown_bit", "edge_mask", "swamp", "overrun_ok", "swamp_hexes",
+    "by_dist", "within",
 ])
 # The kernels' structs of the movement and combat tables and unit types: made from their
 # declarations (movement.py, combat.py, units.py; simulator/tablespec.py) and filled by field name.
@@ -80,13 +81,15 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     edge_mask = np.zeros(m.n_hexes, dtype=np.int64)
     for name, bit in EDGE_BITS.items():
         edge_mask[m.edge_hexes(name)] |= bit
+    dist = distance_matrix(m.q, m.r)
     map_t = MapT(
         neighbours=m.neighbours.astype(np.int64), side_features=m.side_features.astype(np.int64),
-        level=m.elevation.astype(np.int64), dist=distance_matrix(m.q, m.r), los=los_table,
+        level=m.elevation.astype(np.int64), dist=dist, los=los_table,
         concealing=concealing, terrain_mod=terrain_mod, town=m.has_feature("town").copy(),
         closed=closed, brown_bit=m.side_bit("brown"), edge_mask=edge_mask,
         swamp=m.has_feature("swamp").copy(), overrun_ok=overrun_ok,
         swamp_hexes=np.flatnonzero(m.has_feature("swamp")).astype(np.int64),
+        **_rings(dist),
     )
     move_t = to_kernel(MoveT, movement)
     combat_t = to_kernel(CombatT, combat)
@@ -97,6 +100,20 @@ def build_tables(sit: Situation, los_table: np.ndarray | None = None) -> Tables:
     check_columns(sit, units)  # PB-SIT-7
     limits = np.array([stacking_limit(rs, s) for s in rs.sides], dtype=np.int64)
     return Tables(sit, units, combat, movement, map_t, move_t, combat_t, unit_t, limits, _objective_mask(sit))
+
+
+def _rings(dist: np.ndarray) -> dict:
+    """Every hex's hexes by distance: by_dist[h] lists the map's hexes nearest h first (ties in hex
+    order), within[h, d] how many of them lie within d hexes of h, so by_dist[h, :within[h, r]] is
+    the disc of radius r.  A kernel that spreads something over a weapon's range or a support
+    radius walks that disc instead of testing the whole map's distances (docs/performance.md)."""
+    n = dist.shape[0]
+    by_dist = np.argsort(dist, axis=1, kind="stable").astype(np.int32)
+    top = int(dist.max()) if n else 0
+    within = np.zeros((n, top + 1), dtype=np.int32)
+    for h in range(n):
+        within[h] = np.cumsum(np.bincount(dist[h], minlength=top + 1))
+    return {"by_dist": by_dist, "within": within}
 
 
 def _objective_mask(sit: Situation) -> np.ndarray:

@@ -174,6 +174,9 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
     los = mt.los
     concealing = mt.concealing
     level = mt.level
+    by_dist = mt.by_dist
+    within = mt.within
+    top = within.shape[1] - 1
     for e in range(st.utype.shape[0]):
         if st.status[e] == ON_MAP and st.side[e] == enemy and ut.fort[st.utype[e]]:
             fort_hex[st.hex[e]] = True
@@ -223,13 +226,14 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
         los_e = los[he]
         level_e = level[he]
         in_fort = fort_hex[he]
-        for h in range(n_hex):
+        # Only the hexes within its range, nearest first (`by_dist`; the sums do not depend on
+        # the order).  by_dist[he, 0] is its own hex: PB-FORT-13, the units inside a fort fire at
+        # the units on top of it as if adjacent (pb-01: T-34s drove onto the fort on Hill 129 and
+        # its 88 dispersed them turn after turn; the hex read as out of all fire)
+        ring = by_dist[he]
+        for i in range(0 if in_fort else 1, within[he, min(r, top)]):
+            h = ring[i]
             d = dist_e[h]
-            # PB-FORT-13: the units inside a fort fire at the units on top of it as if adjacent
-            # (pb-01: T-34s drove onto the fort on Hill 129 and its 88 dispersed them turn after
-            # turn; the hex read as out of all fire)
-            if d > r or (d == 0 and not in_fort):
-                continue
             if d > 1 and (not los_e[h] or (concealing[h] and not spotter[h])):
                 continue
             halved = hill_halves(level_e, level[h], d <= 1, False)
@@ -271,6 +275,10 @@ def overrun_field(st, ut, mt, side, out):
     PB-OVR-2).  Halftracks (I class) are left out: they may not overrun armored targets."""
     out[:] = 0
     enemy = 1 - side
+    overrun_ok = mt.overrun_ok
+    by_dist = mt.by_dist
+    within = mt.within
+    top = within.shape[1] - 1
     for e in range(st.utype.shape[0]):
         if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
             continue
@@ -279,9 +287,14 @@ def overrun_field(st, ut, mt, side, out):
             continue
         he = st.hex[e]
         reach = ut.movement[t] // 3  # two thirds of its MF (movement is kept in half MF)
-        for h in range(out.shape[0]):
-            if mt.overrun_ok[h] and 0 < mt.dist[he, h] <= reach:
-                out[h] += ut.attack[t]
+        if reach <= 0:
+            continue
+        a = ut.attack[t]
+        ring = by_dist[he]
+        for i in range(1, within[he, min(reach, top)]):  # 0 < distance <= reach
+            h = ring[i]
+            if overrun_ok[h]:
+                out[h] += a
 
 
 @njit(cache=True)
@@ -292,6 +305,9 @@ def assault_field(st, ut, mt, side, out):
     is assaulted at 1-1 with -2 on the die (PB-CAT-6) turn after turn (pb-05)."""
     out[:] = 0
     enemy = 1 - side
+    by_dist = mt.by_dist
+    within = mt.within
+    top = within.shape[1] - 1
     for e in range(st.utype.shape[0]):
         if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
             continue
@@ -299,11 +315,11 @@ def assault_field(st, ut, mt, side, out):
         if not ut.can_assault[t] or ut.attack[t] <= 0:
             continue
         he = st.hex[e]
-        one_move = ut.movement[t] > 0
-        for h in range(out.shape[0]):
-            d = mt.dist[he, h]
-            if d == 1 or (d == 2 and one_move):
-                out[h] += ut.attack[t]
+        a = ut.attack[t]
+        reach = 2 if ut.movement[t] > 0 else 1  # the hexes at distance 1 (and 2 after a move)
+        ring = by_dist[he]
+        for i in range(within[he, 0], within[he, min(reach, top)]):
+            out[ring[i]] += a
 
 
 @njit(cache=True)
@@ -347,13 +363,16 @@ def corridor_watchers(st, ut, mt, pt, side, out):
     enemy = 1 - side
     n_units = st.utype.shape[0]
     sees = np.zeros((n_units, n_lines), dtype=np.bool_)
+    los = mt.los
+    hex_line = pt.hex_line
     for e in range(n_units):
         if not is_piece(st, ut, e) or st.side[e] != enemy or st.hex[e] < 0:
             continue
         he = st.hex[e]
-        for h in range(mt.los.shape[0]):
-            if h == he or mt.los[he, h]:
-                sees[e, pt.hex_line[h]] = True
+        los_e = los[he]
+        for h in range(los.shape[0]):
+            if h == he or los_e[h]:
+                sees[e, hex_line[h]] = True
     best = -1
     best_n = n_units + 1
     for b in range(n_lines - w + 1):
@@ -400,10 +419,72 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
     enemy = 1 - side
     out[:] = 0.0
     fire_out[:] = 0.0
+    # Everything the loops below need is read out of the structs once, and each of the side's
+    # units' part worked out once, not once per enemy stack: a struct-taking helper called per
+    # (stack, unit) pair cost more in numba's reference counting than in its arithmetic
+    # (docs/performance.md).  The sums run over the same units in the same order as before.
+    status = st.status
+    hexes = st.hex
+    sides = st.side
+    utype = st.utype
+    carried_by = st.carried_by
+    dispersed = st.dispersed
+    positional = ut.positional
+    attack = ut.attack
+    dist = mt.dist
+    unit_value = pt.unit_value
+    victory_weight = pt.victory_weight
+    share_armed = prm[DISPERSE_VALUE]
+    share_unarmed = prm[DISPERSE_VALUE_UNARMED]
     stack = np.zeros(n_hex, dtype=np.bool_)
+    # (wk, wd, wdd) of every enemy stack (`stack_worths`, before the goal's factor)
+    worth_k = np.zeros(n_hex)
+    worth_d = np.zeros(n_hex)
+    worth_dd = np.zeros(n_hex)
     for e in range(n_units):
-        if is_piece(st, ut, e) and st.side[e] == enemy and st.hex[e] >= 0:
-            stack[st.hex[e]] = True
+        t = utype[e]
+        if status[e] != ON_MAP or sides[e] == side or positional[t] or hexes[e] < 0:
+            continue
+        he = hexes[e]
+        if carried_by[e] < 0 and sides[e] == enemy:
+            stack[he] = True
+        w = unit_value[t] + victory_weight[side, t]
+        worth_k[he] += w
+        if dispersed[e]:
+            worth_dd[he] += w
+        else:
+            worth_d[he] += w * (share_armed if attack[t] > 0 else share_unarmed)
+    # the side's units that could attack: where they stand, their range and hexes a turn, the
+    # modified AF of their fire on an armored and on a soft target, their close-assault AF
+    own_hex = np.empty(n_units, dtype=np.int64)
+    own_mv = np.empty(n_units, dtype=np.int64)
+    own_r = np.empty(n_units, dtype=np.int64)
+    own_fires = np.zeros(n_units, dtype=np.bool_)
+    own_af_armored = np.zeros(n_units, dtype=np.int64)
+    own_af_soft = np.zeros(n_units, dtype=np.int64)
+    own_cat = np.zeros(n_units, dtype=np.int64)  # its AF if it can close-assault, else 0
+    n_own = 0
+    wec = ct.wec
+    halving = ct.halving
+    for u in range(n_units):
+        t = utype[u]
+        if status[u] != ON_MAP or positional[t] or carried_by[u] >= 0 or sides[u] != side or hexes[u] < 0:
+            continue
+        a = attack[t]
+        if a <= 0:
+            continue
+        r = ut.range[t]
+        wc = ut.weapon[t]
+        own_hex[n_own] = hexes[u]
+        own_mv[n_own] = max(ut.movement[t] // 2, 1)  # hexes a turn (movement is kept in half MF)
+        own_r[n_own] = r
+        if wc >= 0 and r > 0:
+            own_fires[n_own] = True
+            own_af_armored[n_own] = modified_attack(a, wc, True, max(r // 2, 1), r, False, wec, halving)
+            own_af_soft[n_own] = modified_attack(a, wc, False, max(r // 2, 1), r, False, wec, halving)
+        if ut.can_assault[t]:
+            own_cat[n_own] = a
+        n_own += 1
     futile = np.zeros(n_hex, dtype=np.int64)
     futile_cat = np.zeros(n_hex, dtype=np.int64)
     futile_attacks(st, side, futile, futile_cat)
@@ -412,6 +493,10 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
     decay = prm[FUTILITY_DECAY]
     watching = np.zeros(n_units, dtype=np.bool_)
     corridor = corridor_watchers(st, ut, mt, pt, side, watching)
+    near_goal = pt.goal_kind[side] != NO_GOAL
+    goal_dist = pt.goal_dist[side]
+    goal_factor = prm[GOAL_TARGET_FACTOR]
+    terrain_mod = mt.terrain_mod
     for h in range(n_hex):
         if not stack[h]:
             continue
@@ -421,27 +506,29 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
         armored = kind != NON_ARMORED  # armored or a tie (PB-WEC-6)
         fire = 0.0
         cat = 0.0
-        for u in range(n_units):
-            if not is_piece(st, ut, u) or st.side[u] != side or st.hex[u] < 0:
-                continue
-            t = st.utype[u]
-            if ut.attack[t] <= 0:
-                continue
-            d = mt.dist[st.hex[u], h]
-            mv = max(ut.movement[t] // 2, 1)  # hexes a turn (movement is kept in half MF)
-            r = ut.range[t]
-            if ut.weapon[t] >= 0 and r > 0 and d <= r + 2 * mv:
-                af = modified_attack(ut.attack[t], ut.weapon[t], armored, max(r // 2, 1), r, False, ct.wec, ct.halving)
+        for i in range(n_own):
+            d = dist[own_hex[i], h]
+            mv = own_mv[i]
+            r = own_r[i]
+            if own_fires[i] and d <= r + 2 * mv:
+                af = own_af_armored[i] if armored else own_af_soft[i]
                 fire += af if d <= r + mv else 0.5 * af
-            if ut.can_assault[t] and d <= 2 * mv + 1:
-                cat += ut.attack[t] if d <= mv + 1 else 0.5 * ut.attack[t]
-        wk, wd, wdd = stack_worths(st, ut, mt, pt, prm, side, h)
+            a = own_cat[i]
+            if a > 0 and d <= 2 * mv + 1:
+                cat += a if d <= mv + 1 else 0.5 * a
+        wk = worth_k[h]
+        wd = worth_d[h]
+        wdd = worth_dd[h]
+        if near_goal and goal_dist[h] <= 2:
+            wk *= goal_factor
+            wd *= goal_factor
+            wdd *= goal_factor
         if corridor:
             f = watcher_factor(st, ut, prm, side, h, watching)
             wk *= f
             wd *= f
             wdd *= f
-        mod = mt.terrain_mod[h]
+        mod = terrain_mod[h]
         col_f = odds_of(ct, int(fire), df) if fire > 0 else -1
         col_c = odds_of(ct, int(cat), df) if cat > 0 else -1
         # Each way of attacking it loses worth with each such attack that came to nothing: fire
@@ -478,17 +565,20 @@ def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_
     best = vals.max()
     target_value[:] = 0
     if best <= 1e-9:
-        target_dist[:] = enemy_dist
+        for h in range(n_hex):  # a loop, not a slice assignment: see docs/performance.md (cold start)
+            target_dist[h] = enemy_dist[h]
         return
     target_dist[:] = FAR
     extra = prm[TARGET_CHOICE_HEXES]
+    dist = mt.dist
     for e in range(n_hex):
         if vals[e] <= 0.0:
             continue
         pen = int(extra * (1.0 - vals[e] / best) + 0.5)
         v = int(100 * vals[e])
+        dist_e = dist[e]
         for h in range(n_hex):
-            d = mt.dist[e, h] + pen
+            d = dist_e[h] + pen
             if d < target_dist[h]:
                 target_dist[h] = d
                 target_value[h] = v
@@ -508,13 +598,14 @@ def supporter(st, ut, u):
 def note_unit(mt, prm, fields, h, delta):
     """A unit of the side arrives in (delta 1) or leaves (-1) hex h: the OWN_NEAR field of every
     hex within `support_radius` changes by delta."""
-    if h < 0:
-        return
     r = int(prm[SUPPORT_RADIUS])
+    if h < 0 or r < 0:
+        return
     own_near = fields[OWN_NEAR]
-    for x in range(own_near.shape[0]):
-        if mt.dist[h, x] <= r:
-            own_near[x] += delta
+    within = mt.within
+    ring = mt.by_dist[h]  # the hexes within r of h are its first within[h, r]
+    for i in range(within[h, min(r, within.shape[1] - 1)]):
+        own_near[ring[i]] += delta
 
 
 @njit(cache=True)
@@ -1407,6 +1498,25 @@ def threat_share(st, ut, mt, ct, side, u, h, fields):
 
 
 @njit(cache=True)
+def by_key(items, keys, n):
+    """items[:n] ordered by keys[:n], smallest first, equal keys in their order (a stable sort,
+    as argsort's mergesort, which costs about 2 s of compile at a cold start)."""
+    out = np.empty(n, dtype=items.dtype)
+    k = np.empty(n, dtype=keys.dtype)
+    for i in range(n):
+        x = items[i]
+        kx = keys[i]
+        j = i
+        while j > 0 and k[j - 1] > kx:
+            out[j] = out[j - 1]
+            k[j] = k[j - 1]
+            j -= 1
+        out[j] = x
+        k[j] = kx
+    return out
+
+
+@njit(cache=True)
 def plan_fire(st, ut, mt, ct, pt, prm, side, occ, rows_hex, rows_af, start, target_of, fields):
     """PB-SEQ-2 S2: declare every attack of the turn at once (PB-SEQ-3.3).
 
@@ -1573,7 +1683,7 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, occ, rows_hex, rows_af, start, targ
         keys = np.empty(n_c, dtype=np.int64)
         for c in range(n_c):
             keys[c] = -af[order[c], h]
-        sorted_idx = order[:n_c][np.argsort(keys, kind="mergesort")]
+        sorted_idx = by_key(order, keys, n_c)
         total = 0
         used = 0
         for c in range(n_c):
@@ -1712,7 +1822,7 @@ def plan_assaults(st, ut, mt, ct, pt, prm, side, cand, n_cand, target_of):
                         order[n_c] = v
                         keys[n_c] = -_assault_af(st, ut, mt, ct, v, h)
                         n_c += 1
-        picked = order[:n_c][np.argsort(keys[:n_c], kind="mergesort")]
+        picked = by_key(order, keys, n_c)
         total = 0
         for c in range(n_c):
             v = picked[c]
@@ -1840,7 +1950,8 @@ def pick_technique(st, ut, mt, ct, pt, prm, side, h, attackers, n_att, spotted, 
         if g > best_gain + 1e-9:
             best_gain = g
             best = MULTIPLE
-            assign[:n_att] = trial
+            for i in range(n_att):
+                assign[i] = trial[i]
     return best
 
 
