@@ -364,7 +364,11 @@ def _hears(what, st, ut, mt, ct, side, u, h, was_piece, pl):
     ws = pl.ws
     if what == BEGIN_SETUP:
         read_enemy(st, ut, mt, ct, side, pl, True)  # a new game: nothing kept from the last one
-        ws.occ[:, :] = occupancy(st, ut, mt.neighbours.shape[0])
+        occ = occupancy(st, ut, mt.neighbours.shape[0])
+        ws_occ = ws.occ
+        for h in range(occ.shape[0]):  # loops, not slice assignments (game.fire_phase says why)
+            ws_occ[h, 0] = occ[h, 0]
+            ws_occ[h, 1] = occ[h, 1]
         ws.pairing[:] = 0
     elif what == PLACED:
         t = st.utype[u]
@@ -453,7 +457,10 @@ PLAN_FIRE = Indirect("panzerblitz.heuristic.plan_fire", K_PLAN_FIRE, _plan_fire,
 def _plan_assaults(st, ut, mt, ct, side, cand, n_cand, pl):
     """The heuristic's close-assault plan (called through its address, PLAN_ASSAULT)."""
     ws = pl.ws
-    ws.cand[:, :] = cand
+    ws_cand = ws.cand
+    for v in range(cand.shape[0]):  # loops, not a slice assignment (game.fire_phase says why)
+        for q in range(cand.shape[1]):
+            ws_cand[v, q] = cand[v, q]
     hp.plan_assaults(st, ut, mt, ct, pl.pt, pl.params[side], side, ws.cand, n_cand, ws.plan)
 
 

@@ -263,7 +263,11 @@ def fire_phase(st, ut, mt, ct, side, pl):
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
     spotted = spotted_hexes(st, ut, mt, ct, side)  # spotters in place at the start of the turn
-    pl.seen[:] = spotted
+    # Copies as loops: a slice assignment from an array compiles numba's shape-mismatch error
+    # message (`raise_with_shape_context`, seconds of a cold start; docs/performance.md).
+    seen = pl.seen
+    for h in range(n_hex):
+        seen[h] = spotted[h]
     occ = occupancy(st, ut, n_hex)
     if ct.indirect_fire or ut.card_indirect.any():
         # PB-OPT-IF-2/3 (PB-SIT-8: the card's own rule): what the CPs observe for indirect fire
@@ -300,8 +304,9 @@ def fire_phase(st, ut, mt, ct, side, pl):
         if not may_fire(st, ut, u, side):
             continue
         n = fire_options_at(st, ut, mt, ct, side, spotted, targets, u, opt_hex, opt_af, stack_kind)
-        rows_hex[start[u]:start[u] + n] = opt_hex[:n]
-        rows_af[start[u]:start[u] + n] = opt_af[:n]
+        for i in range(n):
+            rows_hex[start[u] + i] = opt_hex[i]
+            rows_af[start[u] + i] = opt_af[i]
         start[u + 1] = start[u] + n
         may_intensive[u] = may_fire_intensively(st, ut, ct, u, side)
     ask.begin_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af, start, may_intensive, pl)
@@ -502,10 +507,15 @@ def record_turn(st, ut, turn):
                 held[st.hex[u], s] = True
     for s in range(2):
         row[s, TS_OBJECTIVES] = held[:, s].sum()
-    st.snap_hex[turn, :] = st.hex
-    st.snap_status[turn, :] = st.status
-    st.snap_control[turn, :] = st.control
-    st.snap_visited[turn, :] = st.visited
+    # (loops, not slice assignments: see fire_phase)
+    snap_hex, snap_status, hexes, status = st.snap_hex[turn], st.snap_status[turn], st.hex, st.status
+    for u in range(hexes.shape[0]):
+        snap_hex[u] = hexes[u]
+        snap_status[u] = status[u]
+    snap_control, snap_visited, control, visited = st.snap_control[turn], st.snap_visited[turn], st.control, st.visited
+    for h in range(control.shape[0]):
+        snap_control[h] = control[h]
+        snap_visited[h] = visited[h]
 
 
 @njit(cache=True)

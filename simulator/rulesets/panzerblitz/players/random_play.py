@@ -13,6 +13,9 @@ answering "none" to each kind (holding fire, staying put, not loading, ...).
 
 from __future__ import annotations
 
+import numpy as np
+from numba.np.random.random_methods import random_interval
+
 from simulator.decisions import random_option
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz.decision_kinds import (
@@ -92,11 +95,28 @@ def _distinct(options, n):
 
 
 @njit(cache=True)
+def random_order(rng, n):
+    """0..n-1 in a random order: the same order, from the same draws, as `rng.permutation(n)`
+    (numba's Generator shuffle: Fisher-Yates from the end, each swap partner drawn by
+    `random_interval`), without compiling numba's general shuffle of any array along any axis,
+    about 7 s of a cold start (docs/performance.md).  tests/panzerblitz/test_random_order.py
+    holds it to `rng.permutation`."""
+    out = np.arange(n)
+    for i in range(n - 1, 0, -1):
+        j = np.int64(random_interval(rng.bit_generator, i))
+        if i != j:
+            x = out[i]
+            out[i] = out[j]
+            out[j] = x
+    return out
+
+
+@njit(cache=True)
 def random_plan_fire(rng, prm, start, may_intensive, plan, intensive):
     """PB-SEQ-2 S2: every unit, in a random order, picks one of its `start[u + 1] - start[u]`
     targets or holds fire, and fires intensively now and then where it may (PB-OPT-AMMO-1).
     `plan[u]`: the row chosen among the unit's, or -1."""
-    for u in rng.permutation(start.shape[0] - 1):
+    for u in random_order(rng, start.shape[0] - 1):
         i = choose(rng, prm, FIRE_TARGET, start[u + 1] - start[u])
         if i >= 0:
             plan[u] = i
@@ -107,5 +127,5 @@ def random_plan_fire(rng, prm, start, may_intensive, plan, intensive):
 @njit(cache=True)
 def random_plan_assaults(rng, prm, n_cand, plan):
     """PB-CAT: every unit, in a random order, picks one of its `n_cand[u]` hexes or none."""
-    for u in rng.permutation(n_cand.shape[0]):
+    for u in random_order(rng, n_cand.shape[0]):
         plan[u] = choose(rng, prm, ASSAULT_TARGET, n_cand[u])
