@@ -23,10 +23,15 @@ from simulator.rulesets.panzerblitz.state import MARCH_OVER
 @njit(cache=True)
 def may_assault(st, ut, u, side):
     """PB-CAT-1/3/9: infantry or cavalry, face-up, not fired, moved at most one hex, not just unloaded."""
-    if not is_piece(st, ut, u) or st.side[u] != side:
+    # The commonest refusals first (the other side, a unit that never assaults): players ask
+    # this of every unit for every target hex, and each state field read takes and drops a
+    # reference (docs/performance.md).
+    if st.side[u] != side:
         return False
     t = st.utype[u]
-    return (ut.can_assault[t] and not st.dispersed[u] and not st.fired[u] and not st.assaulted[u]
+    if not ut.can_assault[t] or not is_piece(st, ut, u):
+        return False
+    return (not st.dispersed[u] and not st.fired[u] and not st.assaulted[u]
             and st.steps[u] <= 1 and ut.attack[t] > 0 and st.march_state[st.group[u]] == MARCH_OVER)  # PB-SIT-7
 
 

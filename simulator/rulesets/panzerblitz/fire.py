@@ -222,7 +222,7 @@ def spend_intensive(st, attackers, n_att):
 @njit(cache=True)
 def may_fire(st, ut, u, side):
     """PB-CBT-4 / PB-SEQ-3 / PB-TRANS-4: face-up, undispersed, not aboard, armed, not yet fired."""
-    if not is_piece(st, ut, u) or st.side[u] != side:
+    if st.side[u] != side or not is_piece(st, ut, u):  # the commonest refusal first (see may_assault)
         return False
     t = st.utype[u]
     return ((not st.dispersed[u]) and (not st.fired[u]) and ut.attack[t] > 0 and ut.weapon[t] >= 0

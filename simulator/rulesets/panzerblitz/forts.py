@@ -41,7 +41,7 @@ def defends(st, ut, d, h, side, f):
     or multiple attack may pick: a unit of `side` there outside any fort (on top of one
     included), or `side`'s fort there (`f`, fort_in's answer), which stands for itself and the
     units inside it (never attacked separately)."""
-    if st.status[d] != ON_MAP or st.hex[d] != h or st.side[d] != side:
+    if st.hex[d] != h or st.status[d] != ON_MAP or st.side[d] != side:  # the hex first: most fail there
         return False
     if f >= 0:
         return d == f or (st.on_top[d] and is_piece(st, ut, d))

@@ -57,7 +57,8 @@ def self_destroy(st, ut, u):
 @njit(cache=True)
 def mine_removal_targets(st, ut, mt, side, u, out):
     """PB-MINE-9: the minefields adjacent to an undispersed engineer that has not fired."""
-    if not is_piece(st, ut, u) or st.side[u] != side or not ut.engineer[st.utype[u]]:
+    # the commonest refusals first (close_assault.may_assault says why)
+    if st.side[u] != side or not ut.engineer[st.utype[u]] or not is_piece(st, ut, u):
         return 0
     if st.dispersed[u] or st.fired[u]:
         return 0
