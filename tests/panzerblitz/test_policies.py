@@ -1039,3 +1039,44 @@ def test_defenders_hold_their_ground_instead_of_shuffling(tables_of):
             back += 1
         last[u] = (a, b)
     assert back <= 2
+
+
+# ---------------------------------------------------------------- issue 15 round 6
+
+def test_one_enemy_gun_is_not_shared_among_the_friends_near_a_hex(tmp_path):
+    # Issue 15 round 6 (pb-01, seed 5): T-34s drove onto and beside the German fort at 2I7, whose
+    # 88 inside killed them at 4-1; the danger of those hexes was the 88's 40 AF shared with the
+    # tanks and cavalry behind them (2-1, 1-1).  A unit fires at one target: friends near a hex
+    # share the fire of several enemy units, never take a single gun's fire off this one.
+    from simulator.rulesets.panzerblitz.players.heuristic import danger_hexes
+
+    RUSSIAN = 1 - GERMAN
+
+    def danger(friends):
+        units = [("german", "88mm-at", "3K3"), ("russian", "t-34-c", "3K9")]
+        units += [("russian", "t-34-c", h) for h in friends]
+        t, st, pt, params, fields = fields_in_position(tmp_path, units, RUSSIAN)
+        tank = unit_of(t, st, "t-34-c")
+        hexes = np.array([hexn(t, "3K4")], dtype=np.int64)  # beside the gun
+        nears, dangers = np.empty(1, dtype=np.int64), np.empty(1)
+        danger_hexes(st, t.unit_t, t.map_t, t.combat_t, pt, params[RUSSIAN], RUSSIAN, tank, hexes, 1,
+                     fields, nears, dangers)
+        return nears[0], dangers[0]
+
+    alone_near, alone = danger([])
+    company_near, company = danger(["3K5", "3J5", "3L5"])
+    assert company_near > alone_near and alone > 0
+    assert company == pytest.approx(alone)  # the lone 88's fire is not shared
+
+
+def test_tanks_do_not_drive_onto_the_guns_of_a_fort(tables_of):
+    # Issue 15 round 6 (pb-01, seed 5): T-34 #6 drove onto the German fort at 2I7 on Hill 129,
+    # the best view on the board (its outlook counted whether or not the tank lived), and T-34 #7
+    # beside it to 2H8; the 88 inside killed both at 4-1.  No Russian tank is lost in that game now.
+    t = tables_of("pb-01")
+    rus = t.situation.ruleset.sides.index("russian")
+    rec = play(t, 5, ("heuristic", "heuristic"))
+    st, ut = rec.state, t.unit_t
+    lost = [t.units.names[st.utype[u]] for u in range(len(st.utype))
+            if st.side[u] == rus and ut.armored[st.utype[u]] and st.status[u] == 3]  # ELIMINATED
+    assert lost == []

@@ -123,10 +123,14 @@ PARAM_NAMES = (
 # than the best (`target_choice_hexes`); TARGET_VALUE: 100 x that stack's worth as a target.
 # OVERRUN_AF: the printed AF of the enemy's armored vehicles that could overrun a stack there in
 # their next movement phase (PB-OVR).  ASSAULT_AF: the printed AF of the enemy's infantry and
-# cavalry that could close-assault a stack there in their next turn (PB-CAT).
+# cavalry that could close-assault a stack there in their next turn (PB-CAT).  TOP_SOFT,
+# TOP_ARMORED: the largest of those AFs that one enemy unit alone brings on the hex (round 6: a
+# unit fires at one target, so its fire is not shared among the side's units near the hex).
+# HIDDEN: CONTACT's part from enemies in woods or towns alone: the contact worth having for a unit
+# that cannot close-assault (it spots them; a fort in the open is seen from anywhere).
 THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR, ENEMY_MINES, TARGET_DIST, \
-    TARGET_VALUE, OVERRUN_AF, ASSAULT_AF = range(12)
-N_FIELDS = 12
+    TARGET_VALUE, OVERRUN_AF, ASSAULT_AF, TOP_SOFT, TOP_ARMORED, HIDDEN = range(15)
+N_FIELDS = 15
 
 OWN_MINE_BARRED = 1e6  # score of ending on the side's own minefield: only if nothing else is allowed
 MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
@@ -158,11 +162,17 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
     enemy = 1 - side
     threat_soft = fields[THREAT_SOFT]
     threat_armored = fields[THREAT_ARMORED]
+    top_soft = fields[TOP_SOFT]
+    top_armored = fields[TOP_ARMORED]
     enemy_dist = fields[ENEMY_DIST]
     target_near = fields[TARGET_NEAR]
     contact = fields[CONTACT]
+    hidden = fields[HIDDEN]
+    hidden[:] = 0
     threat_soft[:] = 0
     threat_armored[:] = 0
+    top_soft[:] = 0
+    top_armored[:] = 0
     enemy_dist[:] = FAR
     target_near[:] = FAR
     contact[:] = 0
@@ -199,6 +209,8 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
                 nb = mt.neighbours[he, k]
                 if nb >= 0:
                     contact[nb] += w
+                    if concealing[he]:
+                        hidden[nb] += w
         if not st.dispersed[e]:
             spotter[he] = True
             for k in range(6):
@@ -237,11 +249,17 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
             if d > 1 and (not los_e[h] or (concealing[h] and not spotter[h])):
                 continue
             halved = hill_halves(level_e, level[h], d <= 1, False)
-            threat_soft[h] += soft_halved if halved else soft
+            a_soft = soft_halved if halved else soft
             if d <= r // 2:
-                threat_armored[h] += near_halved if halved else near
+                a_armored = near_halved if halved else near
             else:
-                threat_armored[h] += far_halved if halved else far
+                a_armored = far_halved if halved else far
+            threat_soft[h] += a_soft
+            threat_armored[h] += a_armored
+            if a_soft > top_soft[h]:
+                top_soft[h] = a_soft
+            if a_armored > top_armored[h]:
+                top_armored[h] = a_armored
     overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
     assault_field(st, ut, mt, side, fields[ASSAULT_AF])
     mines = fields[ENEMY_MINES]
@@ -863,6 +881,8 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
     threat_soft = fields[THREAT_SOFT]
     overrun_af = fields[OVERRUN_AF]
     assault_af = fields[ASSAULT_AF]
+    top = fields[TOP_ARMORED] if armored_type else fields[TOP_SOFT]
+    top_armored = fields[TOP_ARMORED]
     mod_overrun = ct.mod_overrun
     mod_assault = ct.mod_close_assault
     town = mt.town
@@ -896,7 +916,13 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
         threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
         if threat > 0:
             if near > 0:
-                threat = int(threat / (1.0 + split * min(near, MAX_SUPPORT)))
+                # Shared among the unit and its friends near h, but only as far as the fire comes
+                # from several units: one unit fires at one target, so the strongest enemy unit
+                # that reaches h can still turn all its fire on this one (round 6, pb-01 seed 5:
+                # an 88 inside the fort at 2I7 killed T-34s at 4-1 on and beside the fort, read
+                # as 2-1 and 1-1 shared with the tanks and cavalry behind them).
+                shared = int(threat / (1.0 + split * min(near, MAX_SUPPORT)))
+                threat = max(shared, top_armored[h] if town[h] else top[h])
             col = -1  # odds_column(threat, danger_df, col_attack, col_defense)
             for j in range(n_columns):
                 if col_attack[j] * danger_df <= threat * col_defense[j]:
@@ -1044,7 +1070,10 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     target_value = fields[TARGET_VALUE]
     target_near = fields[TARGET_NEAR]
     pairing = fields[PAIRING]
-    contact = fields[CONTACT]
+    # A unit that cannot close-assault gains by contact only the enemies it spots (round 6, pb-01
+    # seed 5: T-34 #8 drove to 2W6 beside the fort of a command post, worth five kills to the
+    # Russians, a fort it could neither spot nor assault, and was dispersed there for the game).
+    contact = fields[CONTACT] if ut.can_assault[t] else fields[HIDDEN]
     enemy_mines = fields[ENEMY_MINES]
     concealing = mt.concealing
     level = mt.level
@@ -1105,12 +1134,16 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
         # Cover and observation.
         if concealing[h]:
             s += conceal_bonus  # unseen at range (PB-SPOT-1) and +1 on the die (PB-CBT-10)
+        # A hilltop and the view from it are worth only as far as the unit lives to use them
+        # (round 6, pb-01 seed 5: T-34 #6 drove onto the German fort on Hill 129, the best view
+        # on the board, under the 88 inside it at 4-1, and died there).
         if level[h] == HILLTOP:
-            s += hill_bonus
+            s += hill_bonus * alive
         if observer:
             # (half in the open: what sees the ways from there is seen from them; a gun in woods
             # or a town is hidden until the enemy stands beside it, PB-SPOT-1)
-            s += outlook_w * outlook[h] * outlook_f + way_view_w * way_view[h] * (1.0 if concealing[h] else 0.5)
+            s += (outlook_w * outlook[h] * outlook_f +
+                  way_view_w * way_view[h] * (1.0 if concealing[h] else 0.5)) * alive
             if target_near[h] <= rng:
                 s += fire_bonus * alive
         if contact_w > 0 and contact[h] > 0:
