@@ -678,7 +678,8 @@ def test_tanks_leave_a_stack_that_shrugs_off_their_fire_for_better_targets(tmp_p
         return fired_at(t, st, 1, policy, params), target
 
     fort = [("german", "security-platoon-german", "3D4"), ("russian", "t-34-c", "3G4"), ("russian", "t-34-c", "3H4")]
-    behind = [("german", "88mm-at", "3S4"), ("german", "20mm-aa", "3T4")]
+    # (beyond the 88's reach of the tanks, round 6: a tank in it steps out rather than fire)
+    behind = [("german", "88mm-at", "3X4"), ("german", "20mm-aa", "3Y4")]
     fired, target = plan(fort + behind, 0)
     assert fired and set(fired) == {target}     # a fresh target: fire
     fired, _ = plan(fort, 5)
