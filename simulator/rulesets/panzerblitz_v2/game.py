@@ -36,7 +36,7 @@ from simulator.rulesets.panzerblitz_v2.efficiency import (
 )
 from simulator.rulesets.panzerblitz_v2.invariants import check
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
-from simulator.rulesets.panzerblitz_v2.overrun import overrun_options, resolve_overrun
+from simulator.rulesets.panzerblitz_v2.overrun import any_target, overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
     BUILD_IP,
@@ -654,6 +654,8 @@ def try_overrun(t, st, u):
     fire, then the overrun.  Returns True if the unit went for an overrun."""
     side = t.u_side[u]
     start = st.hex[u]
+    if not any_target(t, st, u, start):
+        return False                                   # (speed only: no search without a target)
     nl = reachable(t, st, u, start, 0, t.t_ma[t.u_type[u]], False)
     n = overrun_options(t, st, u, start, nl)
     if n <= 1:
@@ -1047,60 +1049,48 @@ def chit_options(t, st, side, radius):
     st.opts[0, 0] = -1
     for k in range(1, 8):
         st.opts[0, k] = 0
-    # units that could act, and whether each has a target now
+    # units that could act, and whether each has a target now; then, unit by unit along its row of
+    # distances (speed only: one pass), the hexes within the radius and what they would activate
+    # (kind: 0 nothing, 1 disrupted, 2 fresh, 3 fresh with a target)
     cand = st.reach
     for h in range(t.n_hexes):
         cand[h] = 0
-    has_target = np.zeros(t.n_units, dtype=np.bool_)
+    fresh = np.zeros(t.n_hexes, dtype=np.int64)
+    dis = np.zeros(t.n_hexes, dtype=np.int64)
+    tgt = np.zeros(t.n_hexes, dtype=np.int64)
     for u in range(t.n_units):
         if t.u_side[u] != side or st.hex[u] < 0 or st.spent[u]:
             continue
+        has_target = False
         for e in range(t.n_units):
             if t.u_side[e] != side and st.hex[e] >= 0 and can_fire(t, st, u, st.hex[e], t.t_armored[t.u_type[e]]) > 0:
-                has_target[u] = True
+                has_target = True
                 break
-        for h in range(t.n_hexes):
-            if t.play[h] and t.dist[st.hex[u], h] <= radius:
-                cand[h] = 1
-    # what each unit of the side would count for (0 nothing, 1 disrupted, 2 fresh, 3 fresh with a target)
-    kind = np.zeros(t.n_units, dtype=np.int64)
-    mine = np.empty(t.n_units, dtype=np.int64)
-    nm = 0
-    for u in range(t.n_units):
-        if t.u_side[u] != side or st.hex[u] < 0 or st.spent[u]:
-            continue
+        kind = 0
         if st.disrupted[u]:
-            kind[u] = 1
-        elif has_target[u]:
-            kind[u] = 3
+            kind = 1
+        elif has_target:
+            kind = 3
         elif may_move(t, st, u):
-            kind[u] = 2
-        if kind[u] > 0:
-            mine[nm] = u
-            nm += 1
+            kind = 2
+        row = t.dist[st.hex[u]]
+        for h in range(t.n_hexes):
+            if row[h] <= radius and t.play[h]:
+                cand[h] = 1
+                if kind == 1:
+                    dis[h] += 1
+                elif kind >= 2:
+                    fresh[h] += 1
+                    if kind == 3:
+                        tgt[h] += 1
     for h in range(t.n_hexes):
         if cand[h] == 0:
             continue
-        fresh = 0
-        dis = 0
-        tgt = 0
-        sp = 0
-        for i in range(nm):
-            u = mine[i]
-            if t.dist[st.hex[u], h] > radius:
-                continue
-            if kind[u] == 1:
-                dis += 1
-            else:
-                fresh += 1
-                sp += 1
-                if kind[u] == 3:
-                    tgt += 1
         st.opts[n, 0] = h
-        st.opts[n, 1] = fresh
-        st.opts[n, 2] = dis
-        st.opts[n, 3] = tgt
-        st.opts[n, 4] = sp
+        st.opts[n, 1] = fresh[h]
+        st.opts[n, 2] = dis[h]
+        st.opts[n, 3] = tgt[h]
+        st.opts[n, 4] = fresh[h]            # SP activated: one a fresh unit
         n += 1
     return n
 

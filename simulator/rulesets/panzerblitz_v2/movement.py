@@ -85,7 +85,10 @@ def reachable(t, st, u, start, spent0, ma, roads):
     st.listed[start] = stamp
     n_list = 1
     done = 0
-    # selection over the (small) list of labelled hexes
+    # selection over the (small) list of labelled hexes: the first of the cheapest.  Costs are never
+    # negative, so no label is below the last one closed (`floor`): the first label at the floor is
+    # the one the whole scan would pick (speed only, the same order).
+    floor = spent0
     while True:
         best = -1
         bc = UNREACHED
@@ -94,6 +97,9 @@ def reachable(t, st, u, start, spent0, ma, roads):
             if st.reach[h] < bc:
                 bc = st.reach[h]
                 best = i
+                if bc <= floor:
+                    break
+        floor = bc
         if best < 0:
             break
         h = st.order[best]

@@ -108,6 +108,41 @@ def _add(t, st, u, h, target_unit, frm, missing, n, tg):
 
 
 @njit(cache=True)
+def enemy_hexes(t, st, enemy):
+    """The hexes holding a unit of `enemy` (speed only: the others are never a target)."""
+    occupied = np.zeros(t.n_hexes, dtype=np.bool_)
+    for e in range(t.n_units):
+        if st.hex[e] >= 0 and t.u_side[e] == enemy:
+            occupied[st.hex[e]] = True
+    return occupied
+
+
+@njit(cache=True)
+def target_hex(t, st, h, start, enemy, occupied):
+    """May hex h be overrun from a move starting at `start`: in LoS, no OVR marker yet (8.2.5),
+    no artificial terrain (8.2.4, 15.5.7), a spotted enemy unit in it (8.2.1.2)?"""
+    if not occupied[h] or not t.play[h] or not t.overrun_ok[h] or st.ovr_op[h] == st.op[0] or not t.los[start, h]:
+        return False
+    if st.mine_col[h] >= 0 or st.block[h] or st.fort[h] >= 0:
+        return False                                   # 8.2.4, 15.5.7: no overrun into artificial terrain
+    for e in range(t.n_units):
+        if st.hex[e] == h and t.u_side[e] == enemy and (not st.unspotted[e] or spotted_now(t, st, e)):
+            return True
+    return False                                       # 8.2.1.2
+
+
+@njit(cache=True)
+def any_target(t, st, u, start):
+    """Is there a hex unit u could overrun from `start` (before its moves are searched)?"""
+    enemy = 1 - t.u_side[u]
+    occupied = enemy_hexes(t, st, enemy)
+    for h in range(t.n_hexes):
+        if target_hex(t, st, h, start, enemy, occupied):
+            return True
+    return False
+
+
+@njit(cache=True)
 def overrun_options(t, st, u, start, nl):
     """OVERRUN options for unit u at `start`, st.reach / st.order[:nl] holding its moves without
     the road rate: row 0 = no overrun; then (target hex, armored unit or -1, hex attacked from,
@@ -123,20 +158,10 @@ def overrun_options(t, st, u, start, nl):
     reached = np.zeros(t.n_hexes, dtype=np.bool_)
     for i in range(nl):
         reached[st.order[i]] = True
+    occupied = enemy_hexes(t, st, enemy)
     for h in range(t.n_hexes):
-        if not t.play[h] or not t.overrun_ok[h] or st.ovr_op[h] == st.op[0] or not t.los[start, h]:
+        if not target_hex(t, st, h, start, enemy, occupied):
             continue
-        if st.mine_col[h] >= 0 or st.block[h] or st.fort[h] >= 0:
-            continue                               # 8.2.4, 15.5.7: no overrun into artificial terrain
-        spotted = False
-        anyone = False
-        for e in range(t.n_units):
-            if st.hex[e] == h and t.u_side[e] == enemy:
-                anyone = True
-                if not st.unspotted[e] or spotted_now(t, st, e):
-                    spotted = True
-        if not anyone or not spotted:
-            continue                                   # 8.2.1.2
         best = -1
         best_cost = UNREACHED
         best_tem = -99
