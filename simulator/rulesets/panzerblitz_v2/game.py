@@ -140,13 +140,19 @@ def watchers(t, st, side, eh, er):
 
 
 @njit(cache=True)
-def seen_from(t, h, eh, er, k):
-    """seen_by(h) over the watchers listed."""
-    n = 0
+def seen_from(t, hexes, nh, eh, er, k, out):
+    """seen_by of each of the nh hexes listed (out[j] for hexes[j]) over the k watchers listed;
+    watcher by watcher, so that each reads along its own rows of LoS and distance (speed only)."""
+    for j in range(nh):
+        out[j] = 0
     for i in range(k):
-        if t.los[eh[i], h] and t.dist[eh[i], h] <= er[i]:
-            n += 1
-    return n
+        los = t.los[eh[i]]
+        dist = t.dist[eh[i]]
+        r = er[i]
+        for j in range(nh):
+            h = hexes[j]
+            if los[h] and dist[h] <= r:
+                out[j] += 1
 
 
 @njit(cache=True)
@@ -512,13 +518,15 @@ def move_unit(t, st, u, start, spent0):
     eh = np.empty(t.n_units, dtype=np.int64)
     er = np.empty(t.n_units, dtype=np.int64)
     nw = watchers(t, st, side, eh, er)
+    seen = np.empty(max(nl, 1), dtype=np.int64)
+    seen_from(t, st.order, nl, eh, er, nw, seen)
     for i in range(nl):
         h = st.order[i]
         st.opts[n, 0] = h
         st.opts[n, 1] = st.reach[h]
         st.opts[n, 2] = goal_distance(t, st, h, side)
         st.opts[n, 3] = tem_for_type(t, u, h)
-        st.opts[n, 4] = seen_from(t, h, eh, er, nw)
+        st.opts[n, 4] = seen[i]
         st.opts[n, 5] = t.field_of_fire[h]
         st.opts[n, 6] = t.obj_dist[h]
         st.opts[n, 7] = 1 if ((i == 0 and (st.in_ip[u] or st.in_fort[u]))
