@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 V2 = ROOT / "situations" / "rulesets" / "panzerblitz-v2"
 OUT = ROOT / "situations" / "panzerblitz-v2" / "classic"
 PLAYED = ("destroyed", "in_area", "ratio", "furthest_advance", "prevent_enemy", "entered", "open_corridor",
-          "line_of_fire", "exited", "not_exited")
+          "line_of_fire", "exited", "not_exited", "round_trip")
 CLASSIC_ONLY_FILTERS = ("terrain", "hexsides", "with_unit", "min_distance_from_unit")
 ENTER_DROPPED = ("road_march", "column")
 LEVELS = ("marginal", "tactical", "decisive")
@@ -83,8 +83,9 @@ def goal_of(card: dict) -> tuple[str, dict, str]:
             return s["name"], {"edge": v["toward"]}, f"the {s['name']} advance toward this edge"
     for s in card["side"]:
         v = s["victory"]
-        if v.get("measure") in ("exited", "not_exited"):
-            # the side whose units leave by the edge goes for it (the other bars the way)
+        if v.get("measure") in ("exited", "not_exited", "round_trip"):
+            # the side whose units leave by the edge goes for it (the other bars the way); a round
+            # trip's way back is steered by the engine (exits.py: its final edge)
             other = next(x["name"] for x in card["side"] if x["name"] != s["name"])
             who = s["name"] if v.get("whose", "own") == "own" else other
             return who, {"edge": v["edge"]}, f"the {who} units leave the map by the {v['edge']} edge"

@@ -29,7 +29,8 @@ def test_generated_classic_files_are_current(tool):
 
 
 def test_converted_cards_and_the_rest_named():
-    assert CARDS == ["pb-01", "pb-02", "pb-03", "pb-04", "pb-06", "pb-07", "pb-08", "pb-09", "pb-10", "pb-11", "pb-12"]
+    assert CARDS == ["pb-01", "pb-02", "pb-03", "pb-04", "pb-05", "pb-06", "pb-07", "pb-08", "pb-09", "pb-10", "pb-11",
+                     "pb-12"]
 
 
 def test_classic_board_conversion_keeps_the_hexes_and_makes_levels():
@@ -187,6 +188,82 @@ def test_classic_exited_units_leave_by_the_counted_edge_only():
     r9 = sit9.side_names.index("russian")
     fs = FinalState(np.array([EXITED, GONE, 5]), np.array([2, 0, 2]), np.array([r9] * 3), ["t-34-c"] * 3, [g_rus] * 3)
     assert evaluate(sit9, fs).values["german"] == 2.0
+
+
+def test_pb_sit_5_round_trip_out_off_three_turns_back_where_it_left_out_by_the_final_edge():
+    """PB-SIT-5 (pb-05, exits.py): a German unit leaves by the south edge, stays off three whole
+    turns, is activated back by an Ops chit whose radius reaches the hex it left from, comes back on
+    there (an adjacent hex when an enemy holds it), may then leave only by the north edge, and that
+    completes its round trip (the card's `round_trip` measure counts it from that turn on)."""
+    from simulator.rulesets.panzerblitz_v2 import game
+    from simulator.rulesets.panzerblitz_v2.batch import player_arrays
+    from simulator.rulesets.panzerblitz_v2.exits import exit_allowed, may_return, ops_hex
+    from simulator.rulesets.panzerblitz_v2.state import EV_EXIT, EV_RETURN, EXITED, new_state
+
+    sit = load_situation(CLASSIC / "pb-05.toml")
+    t = prepare(sit).tables
+    ger, rus = sit.side_names.index("german"), sit.side_names.index("russian")
+    south, north = sit.map.edge_hexes("south"), sit.map.edge_hexes("north")
+    assert t.exit_ok[ger, south].all() and t.exit_ok[ger].sum() == len(south) and not t.exit_ok[rus].any()
+    assert t.trip_final[ger, north].all() and t.trip_final[ger].sum() == len(north) and not t.trip_final[rus].any()
+    assert t.trip_stay[ger] == 3 and t.trip_stay[rus] == -1
+    kinds, params = player_arrays(RULESET.players.parse(["random"], sit.side_names), sit.side_names)
+    tank = int(np.flatnonzero((t.u_side == ger) & t.t_armored[t.u_type])[0])
+    mode = t.t_mode[t.u_type[tank]]
+    h = int(next(x for x in south if 0 < t.move_cost[x, mode] <= 4))
+    for seed in range(60):                      # the random player takes the exit row now and then
+        st = new_state(t, seed, kinds, params)
+        st.turn[0] = 2
+        st.hex[tank] = h
+        game.move_unit(t, st, tank, h, 0)
+        if st.hex[tank] == EXITED:
+            break
+    assert st.hex[tank] == EXITED and st.trip_hex[tank] in south and st.exit_turn[tank] == 2
+    h = int(st.trip_hex[tank])                  # the hex it left from (it may have driven along the edge)
+    e = st.ev[st.n_ev[0] - 1]
+    assert e[2] == EV_EXIT and e[4] == tank and e[5] == h and e[6] == 1      # the outward leg
+    for turn in (3, 4, 5):                      # off the whole turns 3, 4 and 5
+        st.turn[0] = turn
+        assert not may_return(t, st, tank) and ops_hex(t, st, tank) == -1
+    st.turn[0] = 6
+    assert may_return(t, st, tank) and ops_hex(t, st, tank) == h
+    # an Ops chit's radius reaches it at the hex it left from (3.1.2.1): the chit's rows count it
+    n = game.chit_options(t, st, ger, 2)
+    rows = {int(st.opts[i, 0]): int(st.opts[i, 1]) for i in range(1, n)}
+    assert rows and all(t.dist[h, x] <= 2 for x in rows) and all(v == 1 for v in rows.values())
+    snap = st.hex.copy(), st.n_ev[0]
+    back = None
+    for seed in range(60):                      # row 0 stays off; the others come back on
+        st.hex[:] = snap[0]
+        st.returned[tank] = False
+        game.return_unit(t, st, tank)
+        if st.returned[tank]:
+            back = int(np.flatnonzero(st.ev[:st.n_ev[0], 2] == EV_RETURN)[-1])
+            break
+    assert back is not None and st.ev[back, 5] == h and st.hex[tank] >= 0
+    assert st.spent[tank]
+    assert not exit_allowed(t, st, tank, h) or h in north
+    assert all(exit_allowed(t, st, tank, x) for x in north) and not any(exit_allowed(t, st, tank, x) for x in south)
+    # the hex it left from held by the enemy: it comes back next to it (as 3.1.2.3)
+    st = new_state(t, 7, kinds, params)
+    st.turn[0] = 6
+    st.hex[tank] = EXITED
+    st.trip_hex[tank] = h
+    st.exit_turn[tank] = 2
+    foe = int(np.flatnonzero(t.u_side == rus)[0])
+    st.hex[foe] = h
+    for _ in range(60):
+        game.return_unit(t, st, tank)
+        if st.returned[tank]:
+            break
+    e = st.ev[int(np.flatnonzero(st.ev[:st.n_ev[0], 2] == EV_RETURN)[-1])]
+    assert e[5] != h and t.dist[e[5], h] == 1
+    # the measure: units whose trip was done by the turn evaluated
+    g = sit.side("german").groups[0].name
+    fs = FinalState(np.array([EXITED, EXITED, h]), np.array([2, 2, 2]), np.array([ger] * 3), ["pzkw-iv-h"] * 3,
+                    [g] * 3, trip_done=np.array([True, False, False]), exit_turn=np.array([9, 3, 0]), turn=10)
+    o = evaluate(sit, fs)
+    assert o.values["german"] == 1.0 and o.levels["german"] == "none" and o.winner == "russian"
 
 
 def test_victory_levels_are_one_core_module_for_both_rulesets():

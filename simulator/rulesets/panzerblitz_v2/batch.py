@@ -172,7 +172,8 @@ def final_state(p: Prepared, st, turn: int, first_in: np.ndarray | None = None) 
     nu = t.n_units
     return FinalState(st.snap_hex[turn, :nu], st.snap_steps[turn, :nu], t.u_side,
                       [p.type_ids[i] for i in t.u_type], [groups[i] for i in t.u_group],
-                      None if first_in is None else first_in <= turn, t.los)
+                      None if first_in is None else first_in <= turn, t.los,
+                      (st.trip_done[:nu] > 0) & (st.trip_done[:nu] <= turn), st.exit_turn[:nu].copy(), turn)
 
 
 def outcome(p: Prepared, g: Game) -> Outcome:

@@ -34,6 +34,7 @@ from simulator.rulesets.panzerblitz_v2.efficiency import (
     efficiency_roll,
     may_try_hull_down,
 )
+from simulator.rulesets.panzerblitz_v2.exits import exit_allowed, may_return, note_exit, ops_hex
 from simulator.rulesets.panzerblitz_v2.invariants import check
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
 from simulator.rulesets.panzerblitz_v2.overrun import any_target, overrun_options, resolve_overrun
@@ -69,6 +70,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_MOVE,
     EV_OVR_MOVE,
     EV_RECOVER,
+    EV_RETURN,
     EV_SETUP,
     EV_UNPLAYED,
     EXITED,
@@ -524,7 +526,8 @@ def move_unit(t, st, u, start, spent0):
         h = st.order[i]
         st.opts[n, 0] = h
         st.opts[n, 1] = st.reach[h]
-        st.opts[n, 2] = goal_distance(t, st, h, side)
+        # a unit back from its round trip heads for the final edge (exits.py)
+        st.opts[n, 2] = t.final_dist[side, h] if st.returned[u] else goal_distance(t, st, h, side)
         st.opts[n, 3] = tem_for_type(t, u, h)
         st.opts[n, 4] = seen[i]
         st.opts[n, 5] = t.field_of_fire[h]
@@ -542,7 +545,7 @@ def move_unit(t, st, u, start, spent0):
         # off the map by an edge the card's victory counts (exited / not_exited): as the hex it
         # leaves from, one step further (goal distance -1, column 9 = 1)
         h = st.order[i]
-        if t.exit_ok[side, h] and mode != TOWED and st.reach[h] + t.exit_cost2[mode] <= ma and n < st.opts.shape[0]:
+        if exit_allowed(t, st, u, h) and mode != TOWED and st.reach[h] + t.exit_cost2[mode] <= ma and n < st.opts.shape[0]:
             for k in range(OPT_COLS_MOVE):
                 st.opts[n, k] = st.opts[i, k]
             st.opts[n, 2] = -1
@@ -623,14 +626,14 @@ def exit_map(t, st, u):
         if st.carried_by[p] == u:
             st.carried_by[p] = -1
             st.hex[p] = EXITED
-            log_event(st, EV_EXIT, side, p, h, 0, 0, 0)
+            log_event(st, EV_EXIT, side, p, h, note_exit(t, st, p, h), 0, 0)
     st.hex[u] = EXITED
     st.in_ip[u] = False
     st.in_fort[u] = False
     st.mine_ok[u] = False
     st.active[u] = False
     st.hd_hex[u] = -1
-    log_event(st, EV_EXIT, side, u, h, 0, 0, 0)
+    log_event(st, EV_EXIT, side, u, h, note_exit(t, st, u, h), 0, 0)
 
 
 @njit(cache=True)
@@ -691,7 +694,13 @@ def move_step(t, st, side):
     overrun-capable one may overrun instead (8.0); an AFV that moved at most half its MA may then
     assault-fire (7.10)."""
     for u in range(t.n_units):
-        if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0:
+        if t.u_side[u] != side or not st.active[u]:
+            continue
+        if st.hex[u] == EXITED and may_return(t, st, u):
+            return_unit(t, st, u)                       # PB-SIT-5 (exits.py): back on, then on its way
+            check(t, st)
+            continue
+        if st.hex[u] < 0:
             continue
         if st.spent[u] or st.disrupted[u] or st.fired[u] or st.fo[u] or t.t_ma[t.u_type[u]] <= 0:
             continue                                    # an FO may not move (11.2.2, 4.1.2)
@@ -1067,10 +1076,13 @@ def chit_options(t, st, side, radius):
     dis = np.zeros(t.n_hexes, dtype=np.int64)
     tgt = np.zeros(t.n_hexes, dtype=np.int64)
     for u in range(t.n_units):
-        if t.u_side[u] != side or st.hex[u] < 0 or st.spent[u]:
+        at = ops_hex(t, st, u)                 # where the radius reaches it (exits.py: a unit waiting to return)
+        if t.u_side[u] != side or at < 0 or st.spent[u]:
             continue
         has_target = False
         for e in range(t.n_units):
+            if st.hex[u] < 0:
+                break                          # waiting off the map to come back: no target
             if t.u_side[e] != side and st.hex[e] >= 0 and can_fire(t, st, u, st.hex[e], t.t_armored[t.u_type[e]]) > 0:
                 has_target = True
                 break
@@ -1081,7 +1093,7 @@ def chit_options(t, st, side, radius):
             kind = 3
         elif may_move(t, st, u):
             kind = 2
-        row = t.dist[st.hex[u]]
+        row = t.dist[at]
         for h in range(t.n_hexes):
             if row[h] <= radius and t.play[h]:
                 cand[h] = 1
@@ -1117,9 +1129,11 @@ def operation(t, st, side, radius):
             st.acted[u] = False
             st.mp_op[u] = 0
             st.road_op[u] = False
-            if t.u_side[u] == side and st.hex[u] >= 0 and not st.spent[u] and t.dist[st.hex[u], centre] <= radius:
-                st.active[u] = True
-                activated += 1
+            if t.u_side[u] == side and not st.spent[u]:
+                hu = ops_hex(t, st, u)
+                if hu >= 0 and t.dist[hu, centre] <= radius:
+                    st.active[u] = True
+                    activated += 1
     log_event(st, EV_CHIT, side, centre, radius, activated, 0, 0)
     if centre < 0:
         return
@@ -1232,6 +1246,47 @@ def reinforcement(t, st, side):
         st.active[u] = False
         check(t, st)
     update_control(t, st)
+
+
+@njit(cache=True)
+def return_unit(t, st, u):
+    """PB-SIT-5 (exits.py): an activated unit off the map after its outward leg comes back on at
+    the hex it left from, or an adjacent one when that is blocked (as 3.1.2.3), or stays off
+    (ENTRY_HEX, row 0; its column 1 = 99 hexes so that no objective pulls it); it pays the hex's
+    entry cost (3.1.2.3), draws minefield and opportunity fire, and moves on with the rest of its MA."""
+    side = t.u_side[u]
+    ty = t.u_type[u]
+    mode = t.t_mode[ty]
+    st.opts[0, 0] = -1
+    st.opts[0, 1] = 99
+    n = 1
+    for ring in range(2):
+        for d in range(1 if ring == 0 else 6):
+            h = st.trip_hex[u] if ring == 0 else t.neighbours[st.trip_hex[u], d]
+            if h < 0 or not t.play[h] or enemy_in(t, st, h, side) or st.block[h] or \
+                    stack_sp(t, st, h, side, u) > t.stack_limit or entry_cost(t, h, mode) == PROHIBITED:
+                continue
+            st.opts[n, 0] = h
+            st.opts[n, 1] = t.final_dist[side, h]
+            n += 1
+        if n > 1:
+            break
+    i = decide(ENTRY_HEX, n, t, st, side)
+    if i == 0:
+        return
+    h = st.opts[i, 0]
+    cost = entry_cost(t, h, mode)
+    st.hex[u] = h
+    st.returned[u] = True
+    st.unspotted[u] = True
+    log_event(st, EV_RETURN, side, u, h, cost, 0, 0)
+    if st.mine_col[h] >= 0 and mine_attack(t, st, u, h):
+        pass                                            # 15.2.3: came back onto a minefield
+    elif not opportunity_fire(t, st, u, h, False) and cost < t.t_ma[ty]:
+        move_unit(t, st, u, h, cost)
+    if st.hex[u] >= 0:
+        st.spent[u] = True
+    st.acted[u] = True
 
 
 # ----------------------------------------------------------------------------- the turn

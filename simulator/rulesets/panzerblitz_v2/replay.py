@@ -33,6 +33,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_OVR_MOVE,
     EV_REACTION,
     EV_RECOVER,
+    EV_RETURN,
     EV_SCATTER,
     EV_SETUP,
     EV_SPOTTED,
@@ -159,7 +160,10 @@ class PBV2Replay:
                 out.append(f"    the minefield in {hx(a)} attacks ({s} unit): column {p.columns[b]}, roll {c} "
                            f"-> {RESULTS[x // 100]} (PB2 15.2.3.1)")
             elif kind == EV_EXIT:
-                out.append(f"    {self._unit(a)} ({s}) leaves the map from {hx(b)}")
+                trip = " (the outward leg of its round trip, PB-SIT-5)" if c == 1 else ""
+                out.append(f"    {self._unit(a)} ({s}) leaves the map from {hx(b)}{trip}")
+            elif kind == EV_RETURN:
+                out.append(f"    {self._unit(a)} ({s}) comes back on at {hx(b)} (PB-SIT-5), paying {c / 2:g} MP")
             elif kind == EV_FORT_GONE:
                 out.append(f"      the fortification in {hx(a)} is destroyed (PB2 15.5.5)")
             elif kind == EV_WRECK:
@@ -210,7 +214,7 @@ class PBV2Replay:
             if kind not in (EV_SETUP, EV_IP, EV_MARKER) and not started:
                 frame(0)
                 started = True
-            if kind in (EV_SETUP, EV_ENTER):
+            if kind in (EV_SETUP, EV_ENTER, EV_RETURN):
                 pos[int(e[4])] = int(e[5])
             elif kind in (EV_MOVE, EV_ADVANCE):
                 pos[int(e[4])] = int(e[6])

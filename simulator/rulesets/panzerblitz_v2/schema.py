@@ -23,12 +23,13 @@ MEASURES = ("hexes_controlled", "prevent_enemy")
 # The classic cards' measures (a converted classic situation keeps its card's victory conditions,
 # docs/panzerblitz-v2/conversion.md#victory), evaluated on the final state by victory.py.
 CLASSIC_MEASURES = ("destroyed", "in_area", "ratio", "furthest_advance", "entered", "open_corridor", "line_of_fire",
-                    "exited", "not_exited")
+                    "exited", "not_exited", "round_trip")
 LEVEL_KEYS = ("marginal", "tactical", "decisive", "victory")   # "victory": a card with one level (pb-03, pb-11)
 COMPARES = (">=", ">")
 LEVEL_COMPARES = (">=", ">", "<=", "<", "==")
 MEASURE_KEYS = {"measure", "whose", "weights", "units", "group", "area", "toward", "numerator", "denominator",
-                "compare", "also", "threshold", "width", "between", "edge", *LEVEL_KEYS}
+                "compare", "also", "threshold", "width", "between", "edge", "final_edge", "stay_off_turns", "return_leg",
+                *LEVEL_KEYS}
 ALSO_KEYS = {"rule", "level", "all"}
 GOAL_KEYS = {"side", "area", "why"}
 SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory"}
@@ -296,8 +297,18 @@ def _classic_measure(v, game_map, rs, ctx, fld: str, areas: dict, top: bool) -> 
             probs.add(f"{fld}.weights", f"unknown unit {uid!r}", "a unit of units-classic.toml or units-hod.toml")
     if kind in ("in_area", "entered") and check_area(v.get("area"), game_map, rs, probs, f"{fld}.area"):
         areas[repr(sorted(v["area"].items()))] = resolve_static_area(v["area"], game_map, rs, ctx.where, f"{fld}.area")
-    if kind in ("exited", "not_exited") and v.get("edge") not in ("north", "south", "east", "west"):
+    if kind in ("exited", "not_exited", "round_trip") and v.get("edge") not in ("north", "south", "east", "west"):
         probs.add(f"{fld}.edge", f"got {v.get('edge')!r}", "north, south, east or west (the edge units leave by)")
+    if kind == "round_trip":
+        # PB-SIT-5 (exits.py): out by `edge`, off `stay_off_turns` turns, back, out by `final_edge`
+        if v.get("return_leg", True) is not True and v.get("return_leg") is not False:
+            probs.add(f"{fld}.return_leg", f"got {v.get('return_leg')!r}", "true or false")
+        if v.get("return_leg", True) and (v.get("final_edge") not in ("north", "south", "east", "west")
+                                          or v.get("final_edge") == v.get("edge")):
+            probs.add(f"{fld}.final_edge", f"got {v.get('final_edge')!r}",
+                      "north, south, east or west, not the outward `edge` (the edge a returned unit leaves by)")
+        if not isinstance(v.get("stay_off_turns", 0), int) or v.get("stay_off_turns", 0) < 0:
+            probs.add(f"{fld}.stay_off_turns", f"got {v.get('stay_off_turns')!r}", "whole turns off the map, >= 0")
     if kind in ("open_corridor", "line_of_fire"):
         b = v.get("between")
         if not (isinstance(b, list) and len(b) == 2 and all(x in ("north", "south", "east", "west") for x in b)):

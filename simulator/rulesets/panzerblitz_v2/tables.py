@@ -82,7 +82,11 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "block_sp", "fort_extra2", "fort_spot", "fort_destroy_max", "fort_destroy_any_at",
     # leaving the map (a converted classic card's exited / not_exited measures): from which hexes
     # each side's units may leave, and the cost of the step off the map by movement mode
-    "exit_ok", "exit_cost2", "fort_vehicles", "forced_unload_mine_always",
+    "exit_ok", "exit_cost2",
+    # a round trip (PB-SIT-5): the edge hexes a side's returned units leave by, hexes from each hex
+    # to the nearest of them, and the whole turns a unit stays off before it may come back (-1: no return)
+    "trip_final", "final_dist", "trip_stay",
+    "fort_vehicles", "forced_unload_mine_always",
     # the objective hexes by distance from each hex, nearest first (players' goal distance, speed)
     "obj_order",
 ])
@@ -409,18 +413,30 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     # Exits: a card whose victory counts units leaving by an edge (exited / not_exited: pb-08, pb-09)
     # lets that side's units step off that edge of the play area.
     exit_ok = np.zeros((2, n), dtype=np.bool_)
+    # A round trip (PB-SIT-5, pb-05): out by `edge`, off `stay_off_turns` whole turns, back on
+    # where it left, out again by `final_edge` (return_leg = false: out and off only).
+    trip_final = np.zeros((2, n), dtype=np.bool_)
+    trip_stay = np.full(2, -1, dtype=np.int64)
 
     def exits(v, me):
         if not isinstance(v, dict):
             return
-        if v.get("measure") in ("exited", "not_exited"):
+        if v.get("measure") in ("exited", "not_exited", "round_trip"):
             who = me if v.get("whose", "own") == "own" else 1 - me
             exit_ok[who, m.edge_hexes(v["edge"])] = True
+            if v["measure"] == "round_trip" and v.get("return_leg", True):
+                trip_final[who, m.edge_hexes(v["final_edge"])] = True
+                trip_stay[who] = int(v.get("stay_off_turns", 0))
         for part in ("numerator", "denominator"):
             exits(v.get(part), me)
     for si, s in enumerate(sit.sides):
         exits(s.victory, si)
     exit_ok &= sit.play_area.astype(np.bool_)[None, :]
+    trip_final &= sit.play_area.astype(np.bool_)[None, :]
+    final_dist = np.zeros((2, n), dtype=np.int64)
+    for si in range(2):
+        if trip_final[si].any():
+            final_dist[si] = dist[:, trip_final[si]].min(axis=1)
     clear_move = hexes["clear"]["move"]
     fortd = read.get("fort_destroy", "positive_differential_natural_le_3")
     if fortd not in ("positive_differential_natural_le_3", "any_at_natural_le_3"):
@@ -505,5 +521,6 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                    else np.zeros((n, 0), dtype=np.int64)),
         fort_vehicles=bool(read.get("fortification_vehicles", False)),
         forced_unload_mine_always=read.get("forced_unload_minefield", "fire_only") == "always",
+        trip_final=trip_final, final_dist=final_dist, trip_stay=trip_stay,
         exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids

@@ -53,6 +53,11 @@ class FinalState:
     # The situation's line-of-sight table (int8[n_hexes, n_hexes], read only) for the corridor and
     # line-of-fire measures (pb-03, pb-11).
     los: np.ndarray | None = None
+    # PB-SIT-5 (`round_trip`, exits.py): the units whose trip was done by this turn (out, off, back
+    # and out by the final edge), and the turn each last left the map (0: never), for return_leg = false.
+    trip_done: np.ndarray | None = None
+    exit_turn: np.ndarray | None = None
+    turn: int = 0
 
 
 def _mask(m: dict, fs: FinalState, side: int) -> np.ndarray:
@@ -85,6 +90,12 @@ def measure_value(m: dict, sit: PBV2Situation, fs: FinalState, me: int) -> float
         # units that left the map (the engine lets them leave only by the edge the card counts)
         out = fs.hex == EXITED
         return _weighted(m, fs, mask & (out if kind == "exited" else ~out))
+    if kind == "round_trip":
+        if m.get("return_leg", True):
+            return _weighted(m, fs, mask & fs.trip_done)
+        # the reading without the return leg: out by the edge and off the turns the card asks
+        out = (fs.hex == EXITED) & (fs.exit_turn > 0) & (fs.turn - fs.exit_turn >= m.get("stay_off_turns", 0))
+        return _weighted(m, fs, mask & out)
     if kind == "entered":
         area = sit.areas[repr(sorted(m["area"].items()))]
         return _weighted(m, fs, mask & fs.visited[:, area].any(axis=1))
