@@ -269,53 +269,65 @@ def cat_step(t, st, side):
             return
         h = st.opts[i, 0]
         a = st.opts[i, 1]
-        armored = a >= 1
-        na = _attackers(t, st, h, armored, side, att)
-        # 9.1.8: reaction fire at the attacking hex with the most attackers
-        best_hex = -1
-        best_k = 0
+        na = _attackers(t, st, h, a >= 1, side, att)
+        resolve_cat(t, st, att, na, h, a, side, tgt)
+
+
+@njit(cache=True)
+def resolve_cat(t, st, att, na, h, a, side, tgt):
+    """One CAT (9.1) by the units att[:na] on the defenders of type `a` in hex h (also the
+    Panzer Blitz assault's, 10.1): the defenders' reaction fire at the attacking hex with the most
+    attackers (9.1.8, 7.9); those it disrupts drop out (7.9.1); the attack; the advance into an
+    emptied hex (9.1.13).  att is rewritten (the attackers left)."""
+    armored = a >= 1
+    # 9.1.8: reaction fire at the attacking hex with the most attackers
+    best_hex = -1
+    best_k = 0
+    for j in range(na):
+        k = 0
+        for m in range(na):
+            if st.hex[att[m]] == st.hex[att[j]]:
+                k += 1
+        if k > best_k:
+            best_k = k
+            best_hex = st.hex[att[j]]
+    reaction_fire(t, st, h, best_hex, att, na, 1 - side)
+    # 7.9.1: attackers disrupted (or lost) by reaction fire drop out
+    m = 0
+    for j in range(na):
+        u = att[j]
+        if st.hex[u] >= 0 and not st.disrupted[u]:
+            att[m] = u
+            m += 1
+    nt = _targets(t, st, h, a, 1 - side, tgt)
+    if m == 0 or nt == 0:
         for j in range(na):
-            k = 0
-            for m in range(na):
-                if st.hex[att[m]] == st.hex[att[j]]:
-                    k += 1
-            if k > best_k:
-                best_k = k
-                best_hex = st.hex[att[j]]
-        reaction_fire(t, st, h, best_hex, att, na, 1 - side)
-        # 7.9.1: attackers disrupted (or lost) by reaction fire drop out
-        m = 0
-        for j in range(na):
-            u = att[j]
-            if st.hex[u] >= 0 and not st.disrupted[u]:
-                att[m] = u
-                m += 1
-        nt = _targets(t, st, h, a, 1 - side, tgt)
-        if m == 0 or nt == 0:
-            for j in range(na):
-                st.fired[att[j]] = True       # they were committed to the assault
-                st.spent[att[j]] = True
-            continue
-        col = cat_column(t, st, att, m, tgt, nt, armored)
-        if col < 0:
-            continue
-        adrm = cat_attacker_drm(t, st, att, m, h, tgt, nt, armored)
-        resolve_attack(t, st, att[:m].copy(), m, np.ones(m, dtype=np.int64), h, tgt[:nt].copy(), nt, armored, K_CAT,
-                       False, False, side, col, adrm)
-        # 9.1.13: advance into an emptied hex (no movement cost, no opportunity fire)
-        empty = True
-        for u in range(t.n_units):
-            if st.hex[u] == h and t.u_side[u] != side:
-                empty = False
-                break
-        if empty:
-            for j in range(m):
-                u = att[j]
-                if st.hex[u] >= 0 and stack_sp(t, st, h, side, u) <= t.stack_limit:
-                    log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)
-                    st.in_ip[u] = False
-                    st.hd_hex[u] = -1                      # 15.6.3: hull-down lost on moving
-                    st.mine_ok[u] = False                  # (no minefield there, 9.2.4)
-                    st.hex[u] = h
-                    st.in_fort[u] = fort_room(t, st, h, u)  # 9.1.13: into its IP or fortification, free
-                    st.in_ip[u] = (not st.in_fort[u]) and ip_room(t, st, h, u)
+            st.fired[att[j]] = True       # they were committed to the assault
+            st.spent[att[j]] = True
+        return
+    col = cat_column(t, st, att, m, tgt, nt, armored)
+    if col < 0:
+        return
+    adrm = cat_attacker_drm(t, st, att, m, h, tgt, nt, armored)
+    resolve_attack(t, st, att[:m].copy(), m, np.ones(m, dtype=np.int64), h, tgt[:nt].copy(), nt, armored, K_CAT,
+                   False, False, side, col, adrm)
+    advance_if_empty(t, st, att, m, h, side)
+
+
+@njit(cache=True)
+def advance_if_empty(t, st, att, m, h, side):
+    """9.1.13 (and 10.1.5): the attackers advance into hex h if no enemy is left in it (no
+    movement cost, no opportunity fire), each while the hex has room."""
+    for u in range(t.n_units):
+        if st.hex[u] == h and t.u_side[u] != side:
+            return
+    for j in range(m):
+        u = att[j]
+        if st.hex[u] >= 0 and stack_sp(t, st, h, side, u) <= t.stack_limit:
+            log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)
+            st.in_ip[u] = False
+            st.hd_hex[u] = -1                      # 15.6.3: hull-down lost on moving
+            st.mine_ok[u] = False                  # (no minefield there, 9.2.4)
+            st.hex[u] = h
+            st.in_fort[u] = fort_room(t, st, h, u)  # 9.1.13: into its IP or fortification, free
+            st.in_ip[u] = (not st.in_fort[u]) and ip_room(t, st, h, u)

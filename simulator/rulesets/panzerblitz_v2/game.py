@@ -37,6 +37,7 @@ from simulator.rulesets.panzerblitz_v2.efficiency import (
 from simulator.rulesets.panzerblitz_v2.exits import exit_allowed, may_return, note_exit, ops_hex
 from simulator.rulesets.panzerblitz_v2.invariants import check
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
+from simulator.rulesets.panzerblitz_v2 import pbassault
 from simulator.rulesets.panzerblitz_v2.overrun import any_target, overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
@@ -678,9 +679,17 @@ def try_overrun(t, st, u):
     target_unit = st.opts[i, 1]
     frm = st.opts[i, 2]
     missing = st.opts[i, 7]
-    log_event(st, EV_OVR_MOVE, side, u, h, frm, missing, 0)
+    pb = has_passengers(t, st, u) and pbassault.declare(t, st, u, st.opts[i, 3], st.opts[i, 4], st.opts[i, 5])
+    log_event(st, EV_OVR_MOVE, side, u, h, frm, missing, 1 if pb else 0)
     if frm == start or walk(t, st, u, frm, 0):
+        riders = np.empty(t.n_units, dtype=np.int64)
+        k = pbassault.unload_for_assault(t, st, u, riders) if pb else 0   # PB2-10.1, 4.3.7.4
+        for j in range(k):
+            if st.hex[riders[j]] >= 0 and not st.disrupted[riders[j]]:
+                opportunity_fire(t, st, riders[j], frm, False)              # 4.3.10
         resolve_overrun(t, st, u, h, target_unit, missing)
+        if k > 0:
+            pbassault.assault_after_overrun(t, st, riders, k, h, side)      # 10.1, 10.1.5
     if st.hex[u] >= 0:
         st.spent[u] = True                             # 8.1.1, 8.1.10: the overrunner is Spent
     st.acted[u] = True

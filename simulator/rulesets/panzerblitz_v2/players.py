@@ -36,7 +36,10 @@ DECISION_KINDS = (
                  ("0 = hold / 1 = fire", "firers", "DFT column", "DRM")),
     DecisionKind("RECOVER", "a disrupted unit's recovery attempt (PB2-13.1)",
                  ("0 = no / 1 = try", "chance of success in 36ths")),
-    DecisionKind("ENTRY_HEX", "where a reinforcement enters (PB2-3.1.2.3)", ("hex", "hexes to the objective")),
+    DecisionKind("ENTRY_HEX", "where a reinforcement enters (PB2-3.1.2.3), or a unit back from the outward leg of a "
+                              "round trip (PB-SIT-5, exits.py: hex -1 stays off)",
+                 ("hex (-1: stay off the map)", "hexes to the objective (a round trip's return: to its final edge; "
+                                               "99 for staying off)")),
     DecisionKind("CAT", "a close assault, or stop (PB2-9)",
                  ("target hex (-1 = stop)", "0 non-armored / 1 armored defenders", "attackers", "DFT column", "DRM",
                   "defenders", "disrupted defenders")),
@@ -70,9 +73,13 @@ DECISION_KINDS = (
                                "(PB2-15.2.2, 15.3.1, 15.5.1)",
                  ("hex", "kind (0 minefield, 1 block, 2 fortification)", "TEM", "hexes to the objective",
                   "hexes seen", "a road runs through it (0/1)")),
+    DecisionKind("PB_ASSAULT", "a carrier about to overrun declares a Panzer Blitz assault: its infantry unload next "
+                               "to the hex, it overruns, they close-assault (PB2-10, 10.1.1)",
+                 ("0 = the overrun alone / 1 = Panzer Blitz assault", "passengers that would assault",
+                  "their AP in half factors", "the overrun's DFT column", "its DRM", "defenders")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
- IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX) = range(18)
+ IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT) = range(19)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -202,6 +209,10 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
                 s = -abs(d - 2.0) + 1.0 * opts[i, 5] + p[P_VIEW] * opts[i, 4]
         elif kind == ENTRY_HEX:    # hex, hexes to the objective
             s = -0.5 * opts[i, 1]
+        elif kind == PB_ASSAULT:   # assault?, passengers, their AP, overrun column, DRM, defenders
+            # the infantry add a close assault to the overrun: declare it (i20f; i20g may weigh it)
+            s = 1.0 if opts[i, 0] == 1 else 0.5
+            jit_ = 0.0
         elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar
             s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
         s += jit_ * rng.random()

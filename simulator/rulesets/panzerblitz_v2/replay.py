@@ -129,7 +129,8 @@ class PBV2Replay:
                 out.append(f"    {self._unit(a)} advances {hx(b)} -> {hx(c)} (PB2 9.1.13, 8.1.9)")
             elif kind == EV_OVR_MOVE:
                 out.append(f"    {self._unit(a)} goes to overrun {hx(b)} from {hx(c)}"
-                           + (f" ({d} MP short: +{d}, PB2 8.1.10)" if d else " (PB2 8.1.1)"))
+                           + (f" ({d} MP short: +{d}, PB2 8.1.10)" if d else " (PB2 8.1.1)")
+                           + (": a Panzer Blitz assault, its infantry to unload and close-assault (PB2 10.1)" if x else ""))
             elif kind == EV_ENTER:
                 out.append(f"    {self._unit(a)} enters at {hx(b)} ({c / 2:g} MP)")
             elif kind == EV_LOAD:

@@ -59,6 +59,9 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
     "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat", "t_engineer", "t_overrun",
     "t_carrier", "t_cargo", "tr_cost", "enter_loaded",
+    # 10.2.1: a carrier's passengers may Panzer Blitz assault from it (by the carrier's kind), and
+    # a passenger's nation may do so from an AFV
+    "t_pb_carrier", "t_pb_afv_rider",
     # counters of the situation
     "n_units", "u_type", "u_side", "u_group", "u_enter_turn", "u_value", "u_offboard",
     "t_indirect", "t_mortar", "t_soft_if", "tem_if_soft", "tem_if_hard", "scat_max", "scat_hexes", "scat_offboard",
@@ -261,6 +264,13 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
             tr_cost[ci, CARGO.index(cargo)] = TR_HALF if cost == "half" else TR_ALL
     t_carrier = np.full(nt, -1, dtype=np.int64)
     t_cargo = np.full(nt, -1, dtype=np.int64)
+    pba = data["transport"].get("panzer_blitz_assault", {})
+    for name in pba.get("from_carriers", []):
+        if name not in carriers:
+            raise DataError(where, "transport.panzer_blitz_assault.from_carriers", f"got {name!r}",
+                            f"a carrier kind of transport.carrier {carriers} (PB2 10.2.1)")
+    t_pb_carrier = np.zeros(nt, dtype=np.bool_)
+    t_pb_afv_rider = np.zeros(nt, dtype=np.bool_)
     for ti, uid in enumerate(type_ids):
         u = units[uid]
         full, red = u["full"], u.get("reduced", u["full"])
@@ -291,6 +301,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         ctype = "afv" if u.get("rider") else u.get("carrier_type", "")
         if (u.get("carrier") or u.get("rider")) and ctype in carriers:
             t_carrier[ti] = carriers.index(ctype)
+            t_pb_carrier[ti] = ctype in pba.get("from_carriers", [])
+        t_pb_afv_rider[ti] = u.get("side") in pba.get("afv_nations", [])
         if not flags["vehicle"][ti] and u.get("kind") != "marker":
             # 4.3: what it rides as: a towed gun by its size (T/. light, T/.. heavy), else infantry
             gun = u.get("gun", "")
@@ -459,7 +471,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         t_ap=t["ap2"], t_at=t["at"], t_df=t["df"], t_sp=t["sp"], t_range=t_range, t_ma=t_ma, t_mode=t_mode,
         t_armored=flags["armored"], t_infantry=flags["infantry"], t_afv=flags["afv"], t_vehicle=flags["vehicle"],
         t_steps=t_steps, t_slope_exempt=flags["slope"], t_long_range=flags["long"], t_combat=flags["combat"],
-        t_engineer=flags["engineer"], t_overrun=flags["overrun"], t_carrier=t_carrier, t_cargo=t_cargo, tr_cost=tr_cost,
+        t_engineer=flags["engineer"], t_overrun=flags["overrun"], t_carrier=t_carrier, t_cargo=t_cargo,
+        t_pb_carrier=t_pb_carrier, t_pb_afv_rider=t_pb_afv_rider, tr_cost=tr_cost,
         enter_loaded=bool(read.get("reinforcements_enter_loaded", True)),
         n_units=len(u_type), u_type=u_type_a, u_side=np.array(u_side, dtype=np.int64),
         u_group=np.array(u_group, dtype=np.int64), u_enter_turn=np.array(u_enter, dtype=np.int64), u_value=u_value,
