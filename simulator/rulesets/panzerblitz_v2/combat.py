@@ -711,16 +711,21 @@ def stack_sp(t, st, h, side, extra):
     with unit `extra` (-1: none) counted as if there."""
     total = 0
     town = t.cover[h] == TOWN or t.cover[h] == CITY
+    eng = 0
     for u in range(t.n_units):
         if (st.hex[u] == h and t.u_side[u] == side) or u == extra:
             sp = sp_value(t, st, u)
             if town and t.t_vehicle[t.u_type[u]]:
                 sp *= t.vehicle_town_factor
             total += sp
+            if t.t_engineer[t.u_type[u]]:
+                eng = max(eng, sp)
     # 15.1.4: a wreck takes its value from the hex's capacity (a vehicle for stacking, 15.1)
     total += st.wreck_sp[h] * (t.vehicle_town_factor if town else 1)
     if st.block[h]:
         total += t.block_sp                        # 15.3.2.2: a block counts 4 SP
+        if t.block_engineer_exempt:
+            total -= eng                           # 17.3.3: one engineer there never overstacks it
     return total
 
 

@@ -37,12 +37,13 @@ from simulator.rulesets.panzerblitz_v2.efficiency import (
 from simulator.rulesets.panzerblitz_v2.exits import exit_allowed, may_return, note_exit, ops_hex
 from simulator.rulesets.panzerblitz_v2.invariants import check
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
-from simulator.rulesets.panzerblitz_v2 import pbassault
+from simulator.rulesets.panzerblitz_v2 import engineers, pbassault
 from simulator.rulesets.panzerblitz_v2.overrun import any_target, overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
     BUILD_IP,
     CHIT_HEX,
+    REMOVE_IP,
     ENTRY_HEX,
     FIRE,
     HULL_DOWN,
@@ -71,6 +72,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_MOVE,
     EV_OVR_MOVE,
     EV_RECOVER,
+    EV_REMOVE_IP,
     EV_RETURN,
     EV_SETUP,
     EV_UNPLAYED,
@@ -713,6 +715,9 @@ def move_step(t, st, side):
             continue
         if st.spent[u] or st.disrupted[u] or st.fired[u] or st.fo[u] or t.t_ma[t.u_type[u]] <= 0:
             continue                                    # an FO may not move (11.2.2, 4.1.2)
+        if t.t_engineer[t.u_type[u]] and engineers.try_work(t, st, u):
+            check(t, st)                                # 17.1, 17.3: a work instead of the move
+            continue
         if t.t_overrun[t.u_type[u]] and try_overrun(t, st, u):
             check(t, st)
             continue
@@ -953,6 +958,23 @@ def may_build_ip(t, st, u):
 
 
 @njit(cache=True)
+def may_remove_ip(t, st, u):
+    """PB2-15.4.3.2: an active non-vehicular unit, not Spent or Disrupted, that began the turn in
+    the hex of an IP nobody occupies and spent no MP, with nobody building or removing there."""
+    h = st.hex[u]
+    ty = t.u_type[u]
+    if h < 0 or not st.ip[h] or st.turn_hex[u] != h or not st.active[u] or t.t_vehicle[ty] or \
+            t.t_mode[ty] == TOWED or t.t_ma[ty] <= 0:
+        return False
+    if st.spent[u] or st.disrupted[u] or st.mp_op[u] > 0 or st.fired[u]:
+        return False
+    for v in range(t.n_units):
+        if (st.hex[v] == h and st.in_ip[v]) or st.build_hex[v] == h or st.remove_hex[v] == h:
+            return False
+    return True
+
+
+@njit(cache=True)
 def declare_ips(t, st, side):
     """PB2-15.4.3.1, at the start of the Operation (before artillery requests): BUILD_IP for each
     unit that may build; a builder spends its whole MA (Spent) and draws opportunity fire, resolved
@@ -969,6 +991,23 @@ def declare_ips(t, st, side):
         if decide(BUILD_IP, 2, t, st, side) == 0:
             continue
         st.build_hex[u] = h
+        st.build_steps[u] = st.steps[u]
+        st.mp_op[u] = t.t_ma[t.u_type[u]]
+        st.spent[u] = True
+        st.acted[u] = True
+        opportunity_fire(t, st, u, h, False)
+    for u in range(t.n_units):                          # 15.4.3.2: removal, declared alike
+        if t.u_side[u] != side or not may_remove_ip(t, st, u):
+            continue
+        h = st.hex[u]
+        st.opts[0, 0] = 0
+        st.opts[1, 0] = 1
+        st.opts[0, 1] = st.opts[1, 1] = efficiency_chance(t, side) if t.ip_removal_roll else 36
+        st.opts[0, 2] = st.opts[1, 2] = seen_by(t, st, h, side)
+        st.opts[0, 3] = st.opts[1, 3] = t.obj_dist[h]
+        if decide(REMOVE_IP, 2, t, st, side) == 0:
+            continue
+        st.remove_hex[u] = h
         st.build_steps[u] = st.steps[u]
         st.mp_op[u] = t.t_ma[t.u_type[u]]
         st.spent[u] = True
@@ -997,6 +1036,25 @@ def finish_ips(t, st, side):
                 if v != u and st.hex[v] == h and not st.spent[v] and ip_room(t, st, h, v):
                     st.in_ip[v] = True
         log_event(st, EV_BUILD_IP, side, u, h, natural, 1 if passed else 0, 0)
+    for u in range(t.n_units):
+        h = st.remove_hex[u]
+        if h < 0 or t.u_side[u] != side:
+            continue
+        st.remove_hex[u] = -1
+        occupied = False
+        for v in range(t.n_units):
+            if st.hex[v] == h and st.in_ip[v]:
+                occupied = True                         # 15.4.3.2: nobody in it when it goes
+        if st.hex[u] != h or st.disrupted[u] or st.steps[u] < st.build_steps[u] or not st.ip[h] or occupied:
+            log_event(st, EV_REMOVE_IP, side, u, h, 0, 0, 0)
+            continue
+        natural = 0
+        passed = True
+        if t.ip_removal_roll:                           # readings.ip_removal_efficiency_roll (PB2-OQ-74)
+            passed, natural = efficiency_roll(t, st, side)
+        if passed:
+            st.ip[h] = False
+        log_event(st, EV_REMOVE_IP, side, u, h, natural, 1 if passed else 0, 0)
 
 
 # ----------------------------------------------------------------------------- recovery (13.1)
@@ -1360,6 +1418,9 @@ def turn_stats(t, st, turn):
 @njit(cache=True)
 def play_turn(t, st, turn):
     st.turn[0] = turn
+    engineers.pre_operations(t, st)                      # 3.1.1: engineers' works advance (17.x)
+    for u in range(t.n_units):
+        st.turn_hex[u] = st.hex[u]                       # where each began the turn (15.4.3.2)
     pool = np.zeros(64, dtype=np.int64)
     n = 0
     for s in range(2):

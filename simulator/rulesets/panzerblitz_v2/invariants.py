@@ -102,6 +102,7 @@ def violation(t, st):
         side = t.u_side[u]
         town = t.cover[h] == TOWN or t.cover[h] == CITY
         total = t.block_sp if st.block[h] else 0          # 15.3.2.2
+        eng = 0
         in_ip = 0
         in_fort = 0
         for v in range(t.n_units):
@@ -117,6 +118,9 @@ def violation(t, st):
             if town and t.t_vehicle[t.u_type[v]]:
                 sp *= t.vehicle_town_factor
             total += sp
+            if st.block[h] and t.block_engineer_exempt and t.t_engineer[t.u_type[v]]:
+                eng = max(eng, sp)
+        total -= eng                                       # 17.3.3: one engineer in a block hex
         # A wreck placed under the survivors of an attack may fill the hex (15.1.4 limits who enters
         # afterwards); the units themselves never exceed the limit.
         if total > t.stack_limit:

@@ -133,6 +133,8 @@ def reachable(t, st, u, start, spent0, ma, roads):
             sp += st.wreck_sp[n] * (t.vehicle_town_factor if town else 1)     # as combat.stack_sp
             if st.block[n]:
                 sp += t.block_sp
+                if t.block_engineer_exempt and t.t_engineer[t.u_type[u]]:
+                    sp -= own_sp                     # 17.3.3 (as combat.stack_sp: one engineer)
             if sp > t.stack_limit:
                 continue
             nc = bc + c

@@ -77,9 +77,17 @@ DECISION_KINDS = (
                                "to the hex, it overruns, they close-assault (PB2-10, 10.1.1)",
                  ("0 = the overrun alone / 1 = Panzer Blitz assault", "passengers that would assault",
                   "their AP in half factors", "the overrun's DFT column", "its DRM", "defenders")),
+    DecisionKind("ENGINEER", "an active engineer starts a three-turn work instead of moving: clear a minefield next to "
+                             "it, build a block in its hex, remove the block of its hex (PB2-17.1, 17.3)",
+                 ("hex (-1 = no work)", "work: 1 clear the minefield / 2 build a block / 3 remove the block",
+                  "hexes to the objective", "enemy units that see the hex", "turns left")),
+    DecisionKind("REMOVE_IP", "an active non-vehicular unit that began the turn in an empty IP's hex removes it, "
+                              "spending its whole MA (PB2-15.4.3.2)",
+                 ("0 = no / 1 = remove", "chance of passing the Efficiency Roll in 36ths (36: none needed)",
+                  "enemy units that see it", "hexes to the objective")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
- IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT) = range(19)
+ IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP) = range(21)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -212,6 +220,22 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
         elif kind == PB_ASSAULT:   # assault?, passengers, their AP, overrun column, DRM, defenders
             # the infantry add a close assault to the overrun: declare it (i20f; i20g may weigh it)
             s = 1.0 if opts[i, 0] == 1 else 0.5
+            jit_ = 0.0
+        elif kind == ENGINEER:     # hex, work, hexes to the objective, seen by, turns left
+            # (i20f) the attacker clears minefields and removes blocks, the defender builds blocks
+            # near the objective, while the work can finish (3 turns)
+            if opts[i, 0] < 0:
+                s = 0.5
+            elif opts[i, 4] < 2:
+                s = 0.0
+            elif opts[i, 1] == 2:
+                s = 1.0 if (defender and 1 <= opts[i, 2] <= 4 and opts[i, 3] == 0) else 0.0
+            else:
+                s = 1.0 if not defender else 0.0
+            jit_ = 0.0
+        elif kind == REMOVE_IP:    # remove?, chance in 36ths, seen by, hexes to the objective
+            # (i20f) the attacker levels an IP on an objective hex it stands on, out of the enemy's sight
+            s = 1.0 if (opts[i, 0] == 1) == (not defender and opts[i, 3] == 0 and opts[i, 2] == 0) else 0.5
             jit_ = 0.0
         elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar
             s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]

@@ -33,12 +33,14 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_OVR_MOVE,
     EV_REACTION,
     EV_RECOVER,
+    EV_REMOVE_IP,
     EV_RETURN,
     EV_SCATTER,
     EV_SETUP,
     EV_SPOTTED,
     EV_UNLOAD,
     EV_UNPLAYED,
+    EV_WORK,
     EV_WRECK,
     OFF_MAP,
 )
@@ -163,6 +165,15 @@ class PBV2Replay:
             elif kind == EV_EXIT:
                 trip = " (the outward leg of its round trip, PB-SIT-5)" if c == 1 else ""
                 out.append(f"    {self._unit(a)} ({s}) leaves the map from {hx(b)}{trip}")
+            elif kind == EV_REMOVE_IP:
+                roll = f", roll {c}" if c else ""
+                out.append(f"    {self._unit(a)} ({s}) removes the IP in {hx(b)}: {'done' if d else 'not removed'}{roll} "
+                           "(PB2 15.4.3.2)")
+            elif kind == EV_WORK:
+                what = ("", "clearing the minefield", "building a block", "removing the block")[c]
+                stage = ("", "starts", "Clear/Set", "done", "halted (disrupted)", "failed")[d]
+                roll = f", roll {x}" if x else ""
+                out.append(f"    {self._unit(a)} ({s}) {what} in {hx(b)}: {stage}{roll} (PB2 17)")
             elif kind == EV_RETURN:
                 out.append(f"    {self._unit(a)} ({s}) comes back on at {hx(b)} (PB-SIT-5), paying {c / 2:g} MP")
             elif kind == EV_FORT_GONE:
@@ -236,6 +247,14 @@ class PBV2Replay:
                 markers[int(e[4]) * 4 + int(e[5])] = (sides[int(e[3])], ("MINES", "BLOCK", "FORT")[int(e[5])])
             elif kind == EV_FORT_GONE:
                 markers.pop(int(e[4]) * 4 + 2, None)
+            elif kind == EV_WORK:
+                u, h, w, stage = int(e[4]), int(e[5]), int(e[6]), int(e[7])
+                if w == 1 and stage == 1:
+                    pos[u] = h                                       # 17.1.1.1: onto the minefield
+                elif stage == 3 and w == 2:
+                    markers[h * 4 + 1] = (sides[int(e[3])], "BLOCK")
+                elif stage == 3:
+                    markers.pop(h * 4 + (0 if w == 1 else 1), None)
             elif kind == EV_ADMIN:
                 frame(int(e[0]))
         return frames

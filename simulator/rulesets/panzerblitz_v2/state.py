@@ -53,12 +53,14 @@ EV_MARKER = 30      # a = hex, b = marker kind (tables.MK_*), c = marker index (
 EV_MINE = 31        # a minefield attack (15.2.3.1), as EV_FIRE (a = hex, e = result*100 + unit)
 EV_FORT_GONE = 32   # a = hex: a fortification destroyed (15.5.5), a wreck in its place
 EV_EXIT = 33        # a = unit, b = the edge hex it left the map from, c = 1 the outward leg of a round trip
+EV_WORK = 35        # engineers (17): a = unit, b = hex, c = work (engineers.W_*), d = stage (engineers.DECLARED...), e = roll
+EV_REMOVE_IP = 36   # a = unit, b = hex, c = natural roll (0: none rolled), d = 1 IP removed (15.4.3.2)
 EV_RETURN = 34      # a = unit, b = hex it came back on at, c = half MP paid (a round trip's return, PB-SIT-5)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch", "listed", "closed",
     "stamp", "hex_sp", "hex_enemy",
     "dec", "n_dec",
@@ -98,13 +100,18 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         in_fort=np.zeros(nu, dtype=np.bool_), mine_ok=np.zeros(nu, dtype=np.bool_),
         mine_busy=np.zeros(1, dtype=np.bool_),   # a minefield's own attack is being resolved (15.2.3.4)
         carried_by=np.full(nu, -1, dtype=np.int64),
+        # an engineer's work (17.1, 17.3; engineers.py): what, where, its stage, failed attempts
+        work=np.zeros(nu, dtype=np.int64), work_hex=np.full(nu, -1, dtype=np.int64),
+        work_stage=np.zeros(nu, dtype=np.int64), work_tries=np.zeros(nu, dtype=np.int64),
         # a converted card's round trip (PB-SIT-5, the `round_trip` measure): the hex a unit left
         # the map from by its side's outward edge (-1 not out), the turn it left (either edge), back
         # on the map, and the turn it then left by the final edge (0: not)
         trip_hex=np.full(nu, -1, dtype=np.int64), exit_turn=np.zeros(nu, dtype=np.int64),
         returned=np.zeros(nu, dtype=np.bool_), trip_done=np.zeros(nu, dtype=np.int64),
         hd_hex=np.full(nu, -1, dtype=np.int64), hd_turn=np.zeros(nu, dtype=np.int64),
-        build_hex=np.full(nu, -1, dtype=np.int64), build_steps=np.zeros(nu, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
+        build_hex=np.full(nu, -1, dtype=np.int64), build_steps=np.zeros(nu, dtype=np.int64),
+        # 15.4.3.2: the IP a unit is removing in this Operation, and the hex each began the turn in
+        remove_hex=np.full(nu, -1, dtype=np.int64), turn_hex=np.full(nu, -1, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int32), firers=np.zeros(nu, dtype=np.int64),
         targets=np.zeros(nu, dtype=np.int64), reach=np.zeros(n, dtype=np.int64), prev=np.zeros(n, dtype=np.int64),

@@ -79,10 +79,12 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "hull_cost_den",
     "spent_units_spot", "idle_stay_fresh", "reinf_carry", "reinf_sp_step", "reinf_mp_step2",
     "wreck_full", "wreck_reduced", "wreck_max", "wreck_extra2", "wreck_on_step_loss",
-    "s_ip", "ip_capacity", "ip_extra2",
+    "s_ip", "ip_capacity", "ip_extra2", "ip_removal_roll",
     # artificial terrain (15.2, 15.3, 15.5): the counters to place, and where each kind may go
     "n_markers", "mk_kind", "mk_side", "mk_group", "mk_col", "mk_df", "mk_cap", "mine_ok", "block_ok", "fort_ok",
-    "block_sp", "fort_extra2", "fort_spot", "fort_destroy_max", "fort_destroy_any_at",
+    "block_sp", "fort_extra2",
+    # engineers (17.3.1, 17.3.2, 17.3.3): where they may build a block, the removal roll, the exemption
+    "block_build_ok", "block_removal_max", "block_engineer_exempt", "fort_spot", "fort_destroy_max", "fort_destroy_any_at",
     # leaving the map (a converted classic card's exited / not_exited measures): from which hexes
     # each side's units may leave, and the cost of the step off the map by movement mode
     "exit_ok", "exit_cost2",
@@ -516,6 +518,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         s_ip=np.array([int(s.markers.get("improved_position", 0)) for s in sit.sides], dtype=np.int64),
         ip_capacity=int(_v(stack["points"]["improved_position_capacity"])),
         ip_extra2=_half(ter["rules"]["ip_enter_or_exit"]),
+        ip_removal_roll=bool(read.get("ip_removal_efficiency_roll", False)),
         n_markers=len(mk_kind), mk_kind=np.array(mk_kind, dtype=np.int64), mk_side=np.array(mk_side, dtype=np.int64),
         mk_group=np.array(mk_group, dtype=np.int64), mk_col=np.array(mk_col, dtype=np.int64),
         mk_df=np.array(mk_df, dtype=np.int64), mk_cap=np.array(mk_cap, dtype=np.int64),
@@ -525,6 +528,10 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         # 15.5.1: no fortification in swamp, all-water, beach, town, city, gully or stream hexes
         fort_ok=~np.isin(cover, [SWAMP, WATER, BEACH, TOWN, CITY, RIVER]) & ~stream & ~gully,
         block_sp=int(_v(stack["points"]["block"])),
+        block_build_ok=(road_side.any(axis=1) | np.isin(cover, [COVERS.index(c) for c in art["block"]["build_terrain"]
+                                                                 if c != "road"])),
+        block_removal_max=int(_v(art["block"]["removal_roll_max"])),
+        block_engineer_exempt=bool(_v(stack["points"].get("engineer_with_block_exempt", False))),
         fort_extra2=_half(ter["rules"]["fortification_enter_or_exit"]),
         fort_spot=int(hexes["town"]["spotting_range"]),                   # 15.5.4: as in a town
         fort_destroy_max=int(_v(art["fortification"]["destroyed_natural_max"])),
