@@ -482,7 +482,7 @@ def test_pb2_11_3_2_each_unit_in_the_hex_attacked_separately():
     for u in victims:
         st.hex[u] = h
     battery = units_of(p, "gb-25pdr-battery")[0]
-    indirect_fire(t, st, battery, h, 0)
+    indirect_fire(t, st, battery, h, 0, False)
     ev = st.ev[:st.n_ev[0]]
     assert (ev[:, 2] == EV_SCATTER).sum() == 0
     fire = ev[ev[:, 2] == EV_IF]

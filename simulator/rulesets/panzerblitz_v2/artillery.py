@@ -15,8 +15,11 @@ defender-disrupted modifiers and no range modifier (readings.if_range_modifiers,
 After an attack the hex hit gets an HE marker until the start of the next administration: units
 firing from it take +1 (11.3.3, `fire_from_he_hex`).
 Before a request is resolved its owner may cancel it (11.3.5, AR_CANCEL).
-Not yet: combining batteries (11.3.4), smoke (12), self-observed fire (11.3.8), pre-registered
-hexes (11.5).
+Smoke (11.1.1, 11.3.7, 12; smoke.py): a unit with the 'S' capability may be asked for smoke instead
+of HE (an ARTILLERY row with column 6 = 1, on the same hexes as HE: the enemy's, to blind them); it
+scatters as HE and lays a smoke counter where it lands, SMOKE 1 side up, SMOKE 2 if it scattered
+(12.2.1), attacking nobody; `smoke_administration` flips and removes them (3.1.3 step 2).
+Not yet: combining batteries (11.3.4), self-observed fire (11.3.8), pre-registered hexes (11.5).
 """
 
 from __future__ import annotations
@@ -40,11 +43,13 @@ from simulator.rulesets.panzerblitz_v2.combat import (
 from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.players import AR_CANCEL, ARTILLERY
 from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
+from simulator.rulesets.panzerblitz_v2.smoke import place_smoke, sees
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_AR,
     EV_AR_CANCEL,
     EV_IF,
     EV_SCATTER,
+    EV_SMOKE,
     OFF_BOARD,
     TS_FIRE,
 )
@@ -53,6 +58,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     M_DEF_DISRUPTED,
     M_FORT,
     M_IP,
+    M_SMOKE_FROM,
     M_UNSPOTTED,
     M_WRECK,
 )
@@ -78,7 +84,7 @@ def observer_for(t, st, side, h, a):
             continue
         if not t.t_infantry[t.u_type[f]] or st.spent[f] or st.disrupted[f] or st.fo[f]:
             continue
-        if t.los[st.hex[f], h]:
+        if sees(t, st, st.hex[f], h):
             return f
     return -1
 
@@ -121,6 +127,11 @@ def ar_options(t, st, side):
             st.opts[n, 6] = 0
             st.opts[n, 7] = 0
             n += 1
+            if t.t_smoke[t.u_type[a]] and t.smoke_ok[h] and n < st.opts.shape[0]:
+                for c in range(8):                     # 11.1.1: the same request, smoke (12.1)
+                    st.opts[n, c] = st.opts[n - 1, c]
+                st.opts[n, 6] = 1
+                n += 1
     return n
 
 
@@ -138,18 +149,20 @@ def ar_step(t, st, side):
         a = st.opts[i, 1]
         f = st.opts[i, 2]
         now = st.opts[i, 5] == 1
+        smoke = st.opts[i, 6] == 1
         st.fo[f] = True                        # No Move (11.2.2); not Spent (11.2.4)
         st.spent[a] = True                     # 11.1.3
         st.acted[a] = True
-        log_event(st, EV_AR, side, h, a, f, 1 if now else 0, 0)
+        log_event(st, EV_AR, side, h, a, f, 1 if now else 0, 1 if smoke else 0)
         if now:
-            indirect_fire(t, st, a, h, side)   # 11.4.2
+            indirect_fire(t, st, a, h, side, smoke)   # 11.4.2
         elif st.n_ar[0] < st.ar.shape[0]:
             k = st.n_ar[0]
             st.ar[k, 0] = h
             st.ar[k, 1] = a
             st.ar[k, 2] = side
             st.ar[k, 3] = st.steps[a]
+            st.ar[k, 4] = 1 if smoke else 0
             st.n_ar[0] = k + 1
 
 
@@ -178,9 +191,16 @@ def scatter(t, st, a, h):
 
 
 @njit(cache=True)
-def indirect_fire(t, st, a, h, side):
-    """11.3.2: every unit in the hex hit attacked separately, in turn, with its own roll."""
+def indirect_fire(t, st, a, h, side, smoke):
+    """11.3.2: every unit in the hex hit attacked separately, in turn, with its own roll; or,
+    `smoke`, a smoke counter where it lands (12.1, 12.2.1)."""
     hit = scatter(t, st, a, h)
+    if smoke:
+        up = place_smoke(t, st, hit, hit != h)
+        if up > 0:
+            log_event(st, EV_SMOKE, side, hit, up, 0, 0, 0)
+        st.ts[st.turn[0], side, TS_FIRE] += 1
+        return
     victims = np.empty(t.n_units, dtype=np.int64)
     nv = 0
     for u in range(t.n_units):
@@ -209,6 +229,8 @@ def indirect_fire(t, st, a, h, side):
             drm += t.drm_value[M_IP]                   # 15.4.4: +1 to all attacks
         if st.in_fort[u] and t.drm_applies[M_FORT, IF_KIND]:
             drm += t.drm_value[M_FORT]                 # 15.5.3: +2 to all attacks
+        if st.hex[a] >= 0 and st.smoke[st.hex[a]] > 0 and t.drm_applies[M_SMOKE_FROM, IF_KIND]:
+            drm += t.drm_value[M_SMOKE_FROM]           # 12.2.6: all fire from a smoke hex
         natural = two_dice(st.streams)
         res = dft_result(t, col, natural, drm)
         log_event(st, EV_IF, side, hit, col, natural, drm, res * 100 + 1)
@@ -255,5 +277,20 @@ def resolve_requests(t, st, first_side):
             if cancelled(t, st, h, side):
                 log_event(st, EV_AR_CANCEL, side, h, a, 1, 0, 0)
                 continue
-            indirect_fire(t, st, a, h, side)
+            indirect_fire(t, st, a, h, side, st.ar[i, 4] == 1)
     st.n_ar[0] = 0
+
+
+@njit(cache=True)
+def smoke_administration(t, st):
+    """3.1.3 step 2, 12.2.1: SMOKE 2 counters are removed, SMOKE 1 counters flipped."""
+    if st.n_smoke[0] == 0:
+        return
+    for h in range(t.n_hexes):
+        if st.smoke[h] == 2:
+            st.smoke[h] = 0
+            st.n_smoke[0] -= 1
+            log_event(st, EV_SMOKE, -1, h, 0, 2, 0, 0)
+        elif st.smoke[h] == 1:
+            st.smoke[h] = 2
+            log_event(st, EV_SMOKE, -1, h, 2, 1, 0, 0)

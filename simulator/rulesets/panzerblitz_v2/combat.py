@@ -12,6 +12,7 @@ import numpy as np
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.efficiency import hull_down
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
+from simulator.rulesets.panzerblitz_v2.smoke import sees
 from simulator.rulesets.panzerblitz_v2.state import (
     CARRIED,
     EV_ASSAULT,
@@ -48,6 +49,8 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     M_OPP_ROAD,
     M_OPP_VEHICLE,
     M_OVR_INF_OPEN,
+    M_SMOKE_FROM,
+    M_SMOKE_IN,
     M_UNSPOTTED,
     M_WRECK,
     PROHIBITED,
@@ -234,6 +237,8 @@ def spotted_now(t, st, u):
     need = t.spot_range[h]
     if st.in_fort[u]:
         need = t.fort_spot                # 15.5.4: as in a town
+    if st.smoke[h] > 0:
+        need = min(need, t.smoke_spot)    # 12.2.4: in smoke, as in a non-clear hex
     if st.spent[u] or st.disrupted[u]:
         need = 1 << 30                    # 6.1.3 c: Spent or Disrupted targets, any range with LoS
     for e in range(t.n_units):
@@ -244,7 +249,7 @@ def spotted_now(t, st, u):
         d = t.dist[st.hex[e], h]
         if d <= 1:
             return True                   # adjacent, whatever the terrain
-        if t.los[st.hex[e], h] and d <= need:
+        if d <= need and sees(t, st, st.hex[e], h):
             return True
     return False
 
@@ -280,7 +285,7 @@ def can_fire(t, st, f, target_hex, armored):
             return 0                      # 7.2.3: infantry attack armor only by CAT / reaction
     elif ap2(t, st, f) <= 0:
         return 0
-    if not t.los[h, target_hex]:
+    if not sees(t, st, h, target_hex):
         return 0
     d = t.dist[h, target_hex]
     if d <= t.t_range[ty]:
@@ -300,10 +305,13 @@ def attacker_drm(t, st, firers, nf, target_hex, kind, force_range):
     adv = 0
     dis = 0
     he = 0
+    smoked = 0
     for i in range(nf):
         h = st.hex[firers[i]]
         if st.he[h]:
             he += 1
+        if st.smoke[h] > 0:
+            smoked += 1
         vals[i] = range_drm(t, t.dist[h, target_hex] if force_range < 0 else force_range)
         if t.level[h] > t.level[target_hex]:
             adv += 1
@@ -316,6 +324,8 @@ def attacker_drm(t, st, firers, nf, target_hex, kind, force_range):
         drm += t.drm_value[M_HEIGHT_DIS]           # 14.9.5.2
     if majority(he, nf) and t.drm_applies[M_FROM_HE, kind]:
         drm += t.drm_value[M_FROM_HE]              # 11.3.3: firing from an HE hex
+    if majority(smoked, nf) and t.drm_applies[M_SMOKE_FROM, kind]:
+        drm += t.drm_value[M_SMOKE_FROM]           # 12.2.6: fire from a smoke hex
     return drm
 
 
@@ -373,6 +383,8 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
         drm += t.drm_value[M_FORT]                 # 15.5.3: in a fortification
     if majority(hull, nt) and t.drm_applies[M_HULL, kind]:
         drm += t.drm_value[M_HULL]                 # 15.6.2: hull-down (not against IF, minefields)
+    if st.smoke[h] > 0 and t.drm_applies[M_SMOKE_IN, kind]:
+        drm += t.drm_value[M_SMOKE_IN]             # 12.2.6: direct fire into a smoke hex
     return drm
 
 

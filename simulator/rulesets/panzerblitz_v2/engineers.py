@@ -29,6 +29,7 @@ from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in
 from simulator.rulesets.panzerblitz_v2.players import ENGINEER
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
+from simulator.rulesets.panzerblitz_v2.smoke import sees
 from simulator.rulesets.panzerblitz_v2.state import EV_WORK
 from simulator.rulesets.panzerblitz_v2.tables import PROHIBITED
 
@@ -52,7 +53,7 @@ def _row(t, st, n, h, kind, side):
     seen = 0
     for e in range(t.n_units):
         eh = st.hex[e]
-        if t.u_side[e] != side and eh >= 0 and t.los[eh, h] and t.dist[eh, h] <= t.t_range[t.u_type[e]]:
+        if t.u_side[e] != side and eh >= 0 and t.dist[eh, h] <= t.t_range[t.u_type[e]] and sees(t, st, eh, h):
             seen += 1
     st.opts[n, 3] = seen
     st.opts[n, 4] = t.turns - st.turn[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz_v2.artillery import ar_step, resolve_requests
+from simulator.rulesets.panzerblitz_v2.artillery import ar_step, resolve_requests, smoke_administration
 from simulator.rulesets.panzerblitz_v2.assault import cat_step
 from simulator.rulesets.panzerblitz_v2.combat import (
     apply_result,
@@ -58,6 +58,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
     UNLOAD,
 )
 from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
+from simulator.rulesets.panzerblitz_v2.smoke import sees, smoke_between
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_ADMIN,
     EV_BUILD_IP,
@@ -125,7 +126,7 @@ def seen_by(t, st, h, side):
         eh = st.hex[e]
         if t.u_side[e] == side or eh < 0 or st.disrupted[e] or not t.t_combat[t.u_type[e]]:
             continue
-        if t.los[eh, h] and t.dist[eh, h] <= t.t_range[t.u_type[e]]:
+        if t.dist[eh, h] <= t.t_range[t.u_type[e]] and sees(t, st, eh, h):
             k += 1
     return k
 
@@ -145,7 +146,7 @@ def watchers(t, st, side, eh, er):
 
 
 @njit(cache=True)
-def seen_from(t, hexes, nh, eh, er, k, out):
+def seen_from(t, st, hexes, nh, eh, er, k, out):
     """seen_by of each of the nh hexes listed (out[j] for hexes[j]) over the k watchers listed;
     watcher by watcher, so that each reads along its own rows of LoS and distance (speed only)."""
     for j in range(nh):
@@ -156,8 +157,8 @@ def seen_from(t, hexes, nh, eh, er, k, out):
         r = er[i]
         for j in range(nh):
             h = hexes[j]
-            if los[h] and dist[h] <= r:
-                out[j] += 1
+            if los[h] and dist[h] <= r and (st.n_smoke[0] == 0 or not smoke_between(t, st, eh[i], h)):
+                out[j] += 1                    # (smoke.sees, row by row: 12.2.2)
 
 
 @njit(cache=True)
@@ -524,7 +525,7 @@ def move_unit(t, st, u, start, spent0):
     er = np.empty(t.n_units, dtype=np.int64)
     nw = watchers(t, st, side, eh, er)
     seen = np.empty(max(nl, 1), dtype=np.int64)
-    seen_from(t, st.order, nl, eh, er, nw, seen)
+    seen_from(t, st, st.order, nl, eh, er, nw, seen)
     for i in range(nl):
         h = st.order[i]
         st.opts[n, 0] = h
@@ -1363,6 +1364,7 @@ def administration(t, st, last_side):
     """PB2-3.1.3 steps 1, 2 (HE markers; smoke waits for 12), 4, 5, 6."""
     for h in range(t.n_hexes):
         st.he[h] = False                                # 2, 11.3.3: HE markers go now
+    smoke_administration(t, st)                         # 2, 12.2.1: SMOKE 2 go, SMOKE 1 flip
     for u in range(t.n_units):
         if st.spent[u] and st.disrupted[u]:
             st.spent[u] = False                         # 1: S/D -> Disrupted
@@ -1384,7 +1386,7 @@ def administration(t, st, last_side):
             eh = st.hex[e]
             if t.u_side[e] == t.u_side[u] or eh < 0 or st.disrupted[e] or not t.t_combat[t.u_type[e]]:
                 continue
-            if t.dist[eh, h] <= 1 or (t.los[eh, h] and t.dist[eh, h] <= t.spot_range[h]):
+            if t.dist[eh, h] <= 1 or (t.dist[eh, h] <= t.spot_range[h] and sees(t, st, eh, h)):
                 from_combat = True
                 break
         if not from_combat:

@@ -119,6 +119,8 @@ def reachable(t, st, u, start, spent0, ma, roads):
             c = enter_cost(t, u, h, d, n, roads and st.wreck_sp[n] == 0 and not st.block[n] and st.fort[n] < 0)
             if st.wreck_sp[n] > 0 and c != PROHIBITED and c != ALL_MA:
                 c += t.wreck_extra2                            # 15.1.3
+            if st.smoke[n] > 0 and c != PROHIBITED and c != ALL_MA:
+                c += t.smoke_extra2                            # 12.2.5
             if c == PROHIBITED:
                 continue
             if c == ALL_MA or bc + c > ma:

@@ -46,7 +46,7 @@ DECISION_KINDS = (
     DecisionKind("ASSAULT_FIRE", "a moved AFV's assault fire, or none (PB2-7.10)", _FIRE_COLUMNS),
     DecisionKind("ARTILLERY", "an artillery request through an FO, or none (PB2-11)",
                  ("target hex (-1 = none)", "artillery unit", "FO", "enemy units", "enemy steps",
-                  "mortar (fires now)")),
+                  "mortar (fires now)", "0 HE / 1 smoke (PB2-11.1.1, 12)")),
     DecisionKind("OVERRUN", "an overrun before moving, or a plain move (PB2-8)",
                  ("target hex (-1 = no overrun: move)", "armored target unit or -1", "hex attacked from",
                   "DFT column", "DRM", "defenders", "disrupted defenders", "MP missing (8.1.10)")),
@@ -239,6 +239,8 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             jit_ = 0.0
         elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar
             s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
+            if opts[i, 6] == 1:
+                s = -1.0           # (i20f) smoke: not asked for by this heuristic yet
         s += jit_ * rng.random()
         if s > best_s:
             best_s = s

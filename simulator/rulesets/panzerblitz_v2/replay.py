@@ -37,6 +37,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_RETURN,
     EV_SCATTER,
     EV_SETUP,
+    EV_SMOKE,
     EV_SPOTTED,
     EV_UNLOAD,
     EV_UNPLAYED,
@@ -117,8 +118,13 @@ class PBV2Replay:
             elif kind == EV_MOVE:
                 out.append(f"    {self._unit(a)} {hx(b)} -> {hx(c)} ({d / 2:g} MP)")
             elif kind == EV_AR:
-                out.append(f"    {s} artillery request on {hx(a)}: {self._unit(b)}, observed by {self._unit(c)}"
+                out.append(f"    {s} {'smoke' if x else 'artillery'} request on {hx(a)}: {self._unit(b)}, observed by "
+                           f"{self._unit(c)}"
                            + (" (mortar: fires now, 11.4.2)" if d else " (resolved in the administration)"))
+            elif kind == EV_SMOKE:
+                what = ("placed", "flipped", "removed")[c]
+                side_up = f", SMOKE {b} side up" if b else ""
+                out.append(f"      smoke in {hx(a)} {what}{side_up} (PB2 12.2.1)")
             elif kind == EV_AR_CANCEL:
                 out.append(f"    {s} request on {hx(a)} by {self._unit(b)} cancelled: "
                            + ("by its owner (11.3.5)" if c == 1 else "the artillery disrupted or hit (11.3.6)"))
@@ -247,6 +253,11 @@ class PBV2Replay:
                 markers[int(e[4]) * 4 + int(e[5])] = (sides[int(e[3])], ("MINES", "BLOCK", "FORT")[int(e[5])])
             elif kind == EV_FORT_GONE:
                 markers.pop(int(e[4]) * 4 + 2, None)
+            elif kind == EV_SMOKE:
+                if e[5] > 0:
+                    markers[int(e[4]) * 4 + 3] = ("", f"SMOKE {int(e[5])}")
+                else:
+                    markers.pop(int(e[4]) * 4 + 3, None)
             elif kind == EV_WORK:
                 u, h, w, stage = int(e[4]), int(e[5]), int(e[6]), int(e[7])
                 if w == 1 and stage == 1:

@@ -55,12 +55,13 @@ EV_FORT_GONE = 32   # a = hex: a fortification destroyed (15.5.5), a wreck in it
 EV_EXIT = 33        # a = unit, b = the edge hex it left the map from, c = 1 the outward leg of a round trip
 EV_WORK = 35        # engineers (17): a = unit, b = hex, c = work (engineers.W_*), d = stage (engineers.DECLARED...), e = roll
 EV_REMOVE_IP = 36   # a = unit, b = hex, c = natural roll (0: none rolled), d = 1 IP removed (15.4.3.2)
+EV_SMOKE = 37       # a = hex, b = side up after the event (1, 2; 0 removed), c = 0 placed / 1 flipped / 2 removed (12.2.1)
 EV_RETURN = 34      # a = unit, b = hex it came back on at, c = half MP paid (a round trip's return, PB-SIT-5)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch", "listed", "closed",
     "stamp", "hex_sp", "hex_enemy",
     "dec", "n_dec",
@@ -91,6 +92,8 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         cat_target_op=np.full(nu, -1, dtype=np.int64), fo=np.zeros(nu, dtype=np.bool_),
         ar=np.zeros((64, 5), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), he=np.zeros(n, dtype=np.bool_),
+        # 12.2: the smoke counter of each hex (0 none, 1 SMOKE 1, 2 SMOKE 2) and how many lie on the map
+        smoke=np.zeros(n, dtype=np.int64), n_smoke=np.zeros(1, dtype=np.int64),
         ovr_op=np.full(n, -1, dtype=np.int64), wreck_sp=np.zeros(n, dtype=np.int64),
         ip=np.zeros(n, dtype=np.bool_), in_ip=np.zeros(nu, dtype=np.bool_),
         # 15.2-15.5: a minefield's DFT column (-1 none), a block, the fortification's marker index

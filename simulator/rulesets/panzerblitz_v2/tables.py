@@ -38,10 +38,11 @@ DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disa
              "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
              "cat", "cat_with_engineer", "cat_vs_armor_in_town_or_city", "cat_from_city_vs_vehicle_in_city",
              "overrun", "overrun_vs_infantry_in_open", "overrun_per_missing_mp", "fire_from_he_hex", "wreck_hex",
-             "improved_position", "hull_down", "fortification")
+             "improved_position", "hull_down", "fortification", "fire_into_smoke", "fire_from_smoke")
 M_UNSPOTTED, M_DEF_DISRUPTED, M_HEIGHT_ADV, M_HEIGHT_DIS, M_OPP_ROAD, M_OPP_VEHICLE, M_OPP_INF_OPEN = range(7)
 M_CAT, M_CAT_ENGINEER, M_CAT_ARMOR_TOWN, M_CAT_CITY_VEHICLE = range(7, 11)
 M_OVR, M_OVR_INF_OPEN, M_OVR_MISSING_MP, M_FROM_HE, M_WRECK, M_IP, M_HULL, M_FORT = range(11, 19)
+M_SMOKE_IN, M_SMOKE_FROM = 19, 20
 # Artificial terrain counters a situation's groups place at set-up (PB2 15.2, 15.3, 15.5).
 MK_MINE, MK_BLOCK, MK_FORT = 0, 1, 2
 MARKER_CATEGORIES = {"minefield": MK_MINE, "roadblock": MK_BLOCK, "fortification": MK_FORT}
@@ -62,6 +63,9 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # 10.2.1: a carrier's passengers may Panzer Blitz assault from it (by the carrier's kind), and
     # a passenger's nation may do so from an AFV
     "t_pb_carrier", "t_pb_afv_rider",
+    # smoke (12): who may fire it, where it may lie, the extra cost to enter it, the spotting range of
+    # a unit in it (12.2.4: a non-clear hex), and the axial index the LoS check through it needs
+    "t_smoke", "smoke_ok", "smoke_extra2", "smoke_spot", "ax_index", "ax_q0", "ax_r0",
     # counters of the situation
     "n_units", "u_type", "u_side", "u_group", "u_enter_turn", "u_value", "u_offboard",
     "t_indirect", "t_mortar", "t_soft_if", "tem_if_soft", "tem_if_hard", "scat_max", "scat_hexes", "scat_offboard",
@@ -240,8 +244,9 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         for hkey, cell in row.items():
             pn[int(dkey), int(hkey)], pd[int(dkey), int(hkey)] = int(cell["num"]), int(cell["den"])
 
-    from simulator.hexgrid import distance_matrix
+    from simulator.hexgrid import axial_index, distance_matrix
     dist = distance_matrix(m.q, m.r).astype(np.int64)
+    ax_index, ax_q0, ax_r0 = axial_index(m.q.astype(np.int64), m.r.astype(np.int64))
 
     # --- unit types used by the situation.
     units = data["units"]
@@ -252,7 +257,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     t_ma = np.zeros(nt, dtype=np.int64)
     t_mode = np.zeros(nt, dtype=np.int64)
     flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat",
-                                                        "engineer", "indirect", "mortar", "soft_if", "overrun")}
+                                                        "engineer", "indirect", "mortar", "soft_if", "overrun",
+                                                        "smoke")}
     t_steps = np.zeros(nt, dtype=np.int64)
     # 4.3.5: carriers by kind (an AFV carries riders only where 4.3.7 lets it: units.*.rider).
     tr = data["transport"]["carrier"]
@@ -298,6 +304,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         flags["overrun"][ti] = bool(u.get("overrun", False)) and flags["armored"][ti]
         flags["indirect"][ti] = bool(u.get("indirect_fire", False)) or bool(u.get("mortar", False))
         flags["mortar"][ti] = bool(u.get("mortar", False))
+        flags["smoke"][ti] = flags["indirect"][ti] and bool(u.get("smoke", False))     # 12.0: 'S' or SN
         # 14.4.5: "Infantry (Leg), Truck, and Wagon units" take -1 in woods against IF
         flags["soft_if"][ti] = t_mode[ti] == LEG or u.get("carrier_type") in ("truck", "wagon")
         ctype = "afv" if u.get("rider") else u.get("carrier_type", "")
@@ -528,6 +535,11 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         # 15.5.1: no fortification in swamp, all-water, beach, town, city, gully or stream hexes
         fort_ok=~np.isin(cover, [SWAMP, WATER, BEACH, TOWN, CITY, RIVER]) & ~stream & ~gully,
         block_sp=int(_v(stack["points"]["block"])),
+        # 12.2.3: no smoke in all-water, swamp or river hexes (SN rivers: the river cover)
+        t_smoke=flags["smoke"], smoke_ok=~np.isin(cover, [SWAMP, WATER, RIVER]),
+        smoke_extra2=_half(ter["rules"]["smoke_extra"]),
+        smoke_spot=int(hexes["woods"]["spotting_range"]),                # 12.2.4: a non-clear hex (reading)
+        ax_index=ax_index.astype(np.int64), ax_q0=int(ax_q0), ax_r0=int(ax_r0),
         block_build_ok=(road_side.any(axis=1) | np.isin(cover, [COVERS.index(c) for c in art["block"]["build_terrain"]
                                                                  if c != "road"])),
         block_removal_max=int(_v(art["block"]["removal_roll_max"])),
