@@ -233,7 +233,7 @@ def test_pb_sit_5_round_trip_out_off_three_turns_back_where_it_left_out_by_the_f
     assert rows and all(t.dist[h, x] <= 2 for x in rows) and all(v == 1 for v in rows.values())
     snap = st.hex.copy(), st.n_ev[0]
     back = None
-    for seed in range(60):                      # row 0 stays off; the others come back on
+    for _ in range(60):                         # row 0 stays off; the others come back on
         st.hex[:] = snap[0]
         st.returned[tank] = False
         game.return_unit(t, st, tank)

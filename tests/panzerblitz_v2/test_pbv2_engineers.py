@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from simulator.rulesets.panzerblitz_v2 import engineers
-from simulator.rulesets.panzerblitz_v2.batch import play_one, player_arrays, prepare, violation
+from simulator.rulesets.panzerblitz_v2.batch import play_one, prepare, violation
 from simulator.rulesets.panzerblitz_v2.combat import sp_value, stack_sp
 from simulator.rulesets.panzerblitz_v2.engineers import (
     CLEAR_SET,
@@ -25,9 +24,11 @@ from simulator.rulesets.panzerblitz_v2.engineers import (
     W_REMOVE_BLOCK,
 )
 from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
-from simulator.rulesets.panzerblitz_v2.state import EV_MINE, EV_WORK, new_state
+from simulator.rulesets.panzerblitz_v2.state import EV_MINE, EV_WORK
 from simulator.rulesets.panzerblitz_v2.tables import CLEAR, TOWN, WOODS
 from simulator.situation import load_situation
+from tests.panzerblitz_v2 import positions
+from tests.panzerblitz_v2.positions import events, units_of
 
 PB09 = str(Path(__file__).resolve().parents[2] / "situations" / "panzerblitz-v2" / "classic" / "pb-09.toml")
 
@@ -37,22 +38,8 @@ def p9():
     return prepare(load_situation(PB09))
 
 
-def units_of(p, type_id):
-    ti = p.type_ids.index(type_id)
-    return [int(u) for u in np.flatnonzero(p.tables.u_type == ti)]
-
-
 def state(p, seed=1, turn=2):
-    kinds, params = player_arrays(RULESET.players.parse(["random"], p.sides), p.sides)
-    st = new_state(p.tables, seed, kinds, params)
-    st.turn[0] = turn
-    st.op[0] = 1
-    return st
-
-
-def events(st, kind):
-    ev = st.ev[:st.n_ev[0]]
-    return ev[ev[:, 2] == kind]
+    return positions.state(p, ("random",), seed, turn)
 
 
 def start(p, place, want, first=0, seeds=200):

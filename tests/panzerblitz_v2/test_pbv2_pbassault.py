@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from simulator.rulesets.panzerblitz_v2 import game, pbassault, transport
-from simulator.rulesets.panzerblitz_v2.batch import play_one, player_arrays, prepare, violation
+from simulator.rulesets.panzerblitz_v2.batch import play_one, prepare, violation
 from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
 from simulator.rulesets.panzerblitz_v2.state import (
     CARRIED,
@@ -20,10 +20,10 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_OVERRUN,
     EV_OVR_MOVE,
     EV_UNLOAD,
-    new_state,
 )
 from simulator.rulesets.panzerblitz_v2.tables import TR_HALF
 from simulator.situation import load_situation
+from tests.panzerblitz_v2.positions import events, state, units_of
 
 PB04 = str(Path(__file__).resolve().parents[2] / "situations" / "panzerblitz-v2" / "classic" / "pb-04.toml")
 
@@ -31,19 +31,6 @@ PB04 = str(Path(__file__).resolve().parents[2] / "situations" / "panzerblitz-v2"
 @pytest.fixture(scope="module")
 def p4():
     return prepare(load_situation(PB04))
-
-
-def units_of(p, type_id):
-    ti = p.type_ids.index(type_id)
-    return [int(u) for u in np.flatnonzero(p.tables.u_type == ti)]
-
-
-def state(p, policy=None, seed=1):
-    kinds, params = player_arrays(RULESET.players.parse(policy, p.sides), p.sides)
-    st = new_state(p.tables, seed, kinds, params)
-    st.turn[0] = 1
-    st.op[0] = 1
-    return st
 
 
 def open_row(t, k):
@@ -60,11 +47,6 @@ def open_row(t, k):
         if len(row) == k and all(t.los[row[0], x] for x in row):
             return row
     raise AssertionError("no open ground")
-
-
-def events(st, kind):
-    ev = st.ev[:st.n_ev[0]]
-    return ev[ev[:, 2] == kind]
 
 
 def position(p, seed, policy=("random",)):

@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 
 from simulator.rulesets.panzerblitz_v2 import artillery, combat, movement
-from simulator.rulesets.panzerblitz_v2.batch import play_one, player_arrays, prepare, violation
+from simulator.rulesets.panzerblitz_v2.batch import play_one, prepare, violation
 from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
 from simulator.rulesets.panzerblitz_v2.smoke import place_smoke, sees
-from simulator.rulesets.panzerblitz_v2.state import EV_AR, EV_IF, EV_SMOKE, new_state
+from simulator.rulesets.panzerblitz_v2.state import EV_AR, EV_IF, EV_SMOKE
 from simulator.rulesets.panzerblitz_v2.tables import CLEAR, K_DF, K_IF
 from simulator.situation import load_situation
+from tests.panzerblitz_v2 import positions
+from tests.panzerblitz_v2.positions import events, units_of
 
 PB04 = str(Path(__file__).resolve().parents[2] / "situations" / "panzerblitz-v2" / "classic" / "pb-04.toml")
 
@@ -27,17 +29,8 @@ def p4():
     return prepare(load_situation(PB04))
 
 
-def units_of(p, type_id):
-    ti = p.type_ids.index(type_id)
-    return [int(u) for u in np.flatnonzero(p.tables.u_type == ti)]
-
-
-def state(p, seed=1, policy=("random",)):
-    kinds, params = player_arrays(RULESET.players.parse(list(policy), p.sides), p.sides)
-    st = new_state(p.tables, seed, kinds, params)
-    st.turn[0] = 1
-    st.op[0] = 1
-    return st
+def state(p, seed=1):
+    return positions.state(p, ("random",), seed)
 
 
 def clear_line(t, k):
@@ -55,11 +48,6 @@ def clear_line(t, k):
             if len(row) == k and t.los[row[0], row[-1]] and t.level[row].min() == t.level[row].max():
                 return row
     raise AssertionError("no clear line")
-
-
-def events(st, kind):
-    ev = st.ev[:st.n_ev[0]]
-    return ev[ev[:, 2] == kind]
 
 
 def test_pb2_12_2_2_smoke_blocks_the_line_at_all_elevations_not_into_or_out_of_its_hex(p4):

@@ -15,6 +15,7 @@ from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
 from simulator.rulesets.panzerblitz_v2.state import CARRIED, EV_LOAD, EV_UNLOAD, OFF_MAP, new_state
 from simulator.rulesets.panzerblitz_v2.tables import R_1X, R_D, TR_ALL, TR_HALF, TR_NONE
 from simulator.situation import load_situation
+from tests.panzerblitz_v2.positions import state, units_of
 
 PB04 = str(Path(__file__).resolve().parents[2] / "situations" / "panzerblitz-v2" / "classic" / "pb-04.toml")
 
@@ -22,19 +23,6 @@ PB04 = str(Path(__file__).resolve().parents[2] / "situations" / "panzerblitz-v2"
 @pytest.fixture(scope="module")
 def p4():
     return prepare(load_situation(PB04))
-
-
-def units_of(p, type_id):
-    ti = p.type_ids.index(type_id)
-    return [int(u) for u in np.flatnonzero(p.tables.u_type == ti)]
-
-
-def state(p, policy=None, seed=1):
-    kinds, params = player_arrays(RULESET.players.parse(policy, p.sides), p.sides)
-    st = new_state(p.tables, seed, kinds, params)
-    st.turn[0] = 1
-    st.op[0] = 1
-    return st
 
 
 def open_hexes(t, k=3):

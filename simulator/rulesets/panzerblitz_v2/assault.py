@@ -232,27 +232,33 @@ def cat_options(t, st, side):
             if nt == 0:
                 continue
             na = _attackers(t, st, h, armored, side, att)
-            if na == 0:
-                continue
-            col = cat_column(t, st, att, na, tgt, nt, armored)
-            if col < 0:
-                continue
-            dis = 0
-            for i in range(nt):
-                if st.disrupted[tgt[i]]:
-                    dis += 1
-            drm = cat_attacker_drm(t, st, att, na, h, tgt, nt, armored) + \
-                defender_drm(t, st, tgt, nt, False, K_CAT, False, False)
-            st.opts[n, 0] = h
-            st.opts[n, 1] = a
-            st.opts[n, 2] = na
-            st.opts[n, 3] = col
-            st.opts[n, 4] = drm
-            st.opts[n, 5] = nt
-            st.opts[n, 6] = dis
-            st.opts[n, 7] = 0
-            n += 1
+            if na > 0:
+                n = cat_option(t, st, n, h, a, att, na, tgt, nt)
     return n
+
+
+@njit(cache=True)
+def cat_option(t, st, n, h, a, att, na, tgt, nt):
+    """CAT row n: (target hex, defender type a, attackers, column, DRM, defenders, disrupted
+    defenders) for att[:na] on tgt[:nt]; returns n + 1, or n when the odds give no column."""
+    armored = a >= 1
+    col = cat_column(t, st, att, na, tgt, nt, armored)
+    if col < 0:
+        return n
+    dis = 0
+    for i in range(nt):
+        if st.disrupted[tgt[i]]:
+            dis += 1
+    st.opts[n, 0] = h
+    st.opts[n, 1] = a
+    st.opts[n, 2] = na
+    st.opts[n, 3] = col
+    st.opts[n, 4] = cat_attacker_drm(t, st, att, na, h, tgt, nt, armored) + \
+        defender_drm(t, st, tgt, nt, False, K_CAT, False, False)
+    st.opts[n, 5] = nt
+    st.opts[n, 6] = dis
+    st.opts[n, 7] = 0
+    return n + 1
 
 
 @njit(cache=True)

@@ -8,7 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz_v2.artillery import ar_step, resolve_requests, smoke_administration
+from simulator.rulesets.panzerblitz_v2 import engineers, pbassault
+from simulator.rulesets.panzerblitz_v2.artillery import (
+    ar_step,
+    resolve_requests,
+    smoke_administration,
+)
 from simulator.rulesets.panzerblitz_v2.assault import cat_step
 from simulator.rulesets.panzerblitz_v2.combat import (
     apply_result,
@@ -37,13 +42,11 @@ from simulator.rulesets.panzerblitz_v2.efficiency import (
 from simulator.rulesets.panzerblitz_v2.exits import exit_allowed, may_return, note_exit, ops_hex
 from simulator.rulesets.panzerblitz_v2.invariants import check
 from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
-from simulator.rulesets.panzerblitz_v2 import engineers, pbassault
 from simulator.rulesets.panzerblitz_v2.overrun import any_target, overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
     BUILD_IP,
     CHIT_HEX,
-    REMOVE_IP,
     ENTRY_HEX,
     FIRE,
     HULL_DOWN,
@@ -54,6 +57,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
     OPP_FIRE,
     OVERRUN,
     RECOVER,
+    REMOVE_IP,
     SETUP_HEX,
     UNLOAD,
 )
@@ -980,40 +984,27 @@ def declare_ips(t, st, side):
     """PB2-15.4.3.1, at the start of the Operation (before artillery requests): BUILD_IP for each
     unit that may build; a builder spends its whole MA (Spent) and draws opportunity fire, resolved
     without the IP (15.4.5)."""
-    for u in range(t.n_units):
-        if t.u_side[u] != side or not may_build_ip(t, st, u):
-            continue
-        h = st.hex[u]
-        st.opts[0, 0] = 0
-        st.opts[1, 0] = 1
-        st.opts[0, 1] = st.opts[1, 1] = efficiency_chance(t, side)
-        st.opts[0, 2] = st.opts[1, 2] = seen_by(t, st, h, side)
-        st.opts[0, 3] = st.opts[1, 3] = t.obj_dist[h]
-        if decide(BUILD_IP, 2, t, st, side) == 0:
-            continue
-        st.build_hex[u] = h
-        st.build_steps[u] = st.steps[u]
-        st.mp_op[u] = t.t_ma[t.u_type[u]]
-        st.spent[u] = True
-        st.acted[u] = True
-        opportunity_fire(t, st, u, h, False)
-    for u in range(t.n_units):                          # 15.4.3.2: removal, declared alike
-        if t.u_side[u] != side or not may_remove_ip(t, st, u):
-            continue
-        h = st.hex[u]
-        st.opts[0, 0] = 0
-        st.opts[1, 0] = 1
-        st.opts[0, 1] = st.opts[1, 1] = efficiency_chance(t, side) if t.ip_removal_roll else 36
-        st.opts[0, 2] = st.opts[1, 2] = seen_by(t, st, h, side)
-        st.opts[0, 3] = st.opts[1, 3] = t.obj_dist[h]
-        if decide(REMOVE_IP, 2, t, st, side) == 0:
-            continue
-        st.remove_hex[u] = h
-        st.build_steps[u] = st.steps[u]
-        st.mp_op[u] = t.t_ma[t.u_type[u]]
-        st.spent[u] = True
-        st.acted[u] = True
-        opportunity_fire(t, st, u, h, False)
+    for k in range(2):                                  # k = 1: removal, 15.4.3.2, declared alike
+        for u in range(t.n_units):
+            if t.u_side[u] != side or not (may_remove_ip(t, st, u) if k else may_build_ip(t, st, u)):
+                continue
+            h = st.hex[u]
+            st.opts[0, 0] = 0
+            st.opts[1, 0] = 1
+            st.opts[0, 1] = st.opts[1, 1] = efficiency_chance(t, side) if (k == 0 or t.ip_removal_roll) else 36
+            st.opts[0, 2] = st.opts[1, 2] = seen_by(t, st, h, side)
+            st.opts[0, 3] = st.opts[1, 3] = t.obj_dist[h]
+            if decide(REMOVE_IP if k else BUILD_IP, 2, t, st, side) == 0:
+                continue
+            if k:
+                st.remove_hex[u] = h
+            else:
+                st.build_hex[u] = h
+            st.build_steps[u] = st.steps[u]
+            st.mp_op[u] = t.t_ma[t.u_type[u]]
+            st.spent[u] = True
+            st.acted[u] = True
+            opportunity_fire(t, st, u, h, False)
 
 
 @njit(cache=True)

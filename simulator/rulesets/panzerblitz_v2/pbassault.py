@@ -23,12 +23,15 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz_v2.assault import _targets, advance_if_empty, cat_attacker_drm, cat_column, \
-    resolve_cat
-from simulator.rulesets.panzerblitz_v2.combat import ap2, at_value, defender_drm, stack_sp
+from simulator.rulesets.panzerblitz_v2.assault import (
+    _targets,
+    advance_if_empty,
+    cat_option,
+    resolve_cat,
+)
+from simulator.rulesets.panzerblitz_v2.combat import ap2, at_value, stack_sp
 from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.players import CAT, PB_ASSAULT
-from simulator.rulesets.panzerblitz_v2.tables import K_CAT
 from simulator.rulesets.panzerblitz_v2.transport import passengers_sp, unload
 
 
@@ -110,25 +113,8 @@ def assault_after_overrun(t, st, riders, k, h, side):
             if (a >= 1 and at_value(t, st, att[j]) > 0) or (a == 0 and ap2(t, st, att[j]) > 0):
                 sub[na] = att[j]
                 na += 1
-        if na == 0:
-            continue
-        col = cat_column(t, st, sub, na, tgt, nt, a >= 1)
-        if col < 0:
-            continue
-        dis = 0
-        for i in range(nt):
-            if st.disrupted[tgt[i]]:
-                dis += 1
-        st.opts[n, 0] = h
-        st.opts[n, 1] = a
-        st.opts[n, 2] = na
-        st.opts[n, 3] = col
-        st.opts[n, 4] = cat_attacker_drm(t, st, sub, na, h, tgt, nt, a >= 1) + \
-            defender_drm(t, st, tgt, nt, False, K_CAT, False, False)
-        st.opts[n, 5] = nt
-        st.opts[n, 6] = dis
-        st.opts[n, 7] = 0
-        n += 1
+        if na > 0:
+            n = cat_option(t, st, n, h, a, sub, na, tgt, nt)
     if n > 0:
         i = decide(CAT, n, t, st, side)
         a = st.opts[i, 1]
