@@ -122,7 +122,8 @@ def enemy_hexes(t, st, enemy):
 def target_hex(t, st, h, start, enemy, occupied):
     """May hex h be overrun from a move starting at `start`: in LoS, no OVR marker yet (8.2.5),
     no artificial terrain (8.2.4, 15.5.7), a spotted enemy unit in it (8.2.1.2)?"""
-    if not occupied[h] or not t.play[h] or not t.overrun_ok[h] or st.ovr_op[h] == st.op[0] or not sees(t, st, start, h):
+    if not occupied[h] or not t.play[h] or not t.overrun_ok[h] or st.ovr_op[h] == st.op[0] or \
+            not sees(t, st, start, h):
         return False
     if st.mine_col[h] >= 0 or st.block[h] or st.fort[h] >= 0:
         return False                                   # 8.2.4, 15.5.7: no overrun into artificial terrain
