@@ -141,9 +141,10 @@ class PBV2Report:
                 "(PB2 3.2). There are no draws.")
 
     def notes(self, summary: dict) -> list[str]:
-        return ["Panzer Blitz v2.0 engine, not yet complete: Panzer Blitz assault, smoke, minefields, blocks, "
-                "fortifications, air support and engineers' works are not played yet (docs/panzerblitz-v2/README.md, "
-                "'Implemented and not yet'); results are of the rules that are."]
+        return ["Panzer Blitz v2.0 engine, not yet complete: air support and anti-aircraft (16), bridge demolition "
+                "(17.2), dummy minefields (15.2.1) and a few cases of overrun, close assault and transport are not "
+                "played yet (docs/panzerblitz-v2/README.md, 'Implemented and not yet'); results are of the rules "
+                "that are."]
 
     def warnings(self, summary: dict) -> list[str]:
         return []
