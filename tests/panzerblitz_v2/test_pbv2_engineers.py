@@ -65,16 +65,23 @@ def clear_pair(t):
     raise AssertionError
 
 
-def test_pb2_17_1_1_clearing_a_minefield_takes_three_turns(p9):
-    t = p9.tables
-    h, m = clear_pair(t)
-    eng = units_of(p9, "engineer-company")[0]
+def clearing_started(p):
+    """An engineer in clear ground next to a minefield, the random player having chosen to clear it
+    (17.1.1.1): the state, the engineer and the minefield's hex."""
+    h, m = clear_pair(p.tables)
+    eng = units_of(p, "engineer-company")[0]
 
     def place(st):
         st.hex[eng] = h
         st.mine_col[m] = 1
         return eng
-    st, u = start(p9, place, W_CLEAR_MINES)
+    st, u = start(p, place, W_CLEAR_MINES)
+    return st, u, m
+
+
+def test_pb2_17_1_1_clearing_a_minefield_takes_three_turns(p9):
+    t = p9.tables
+    st, u, m = clearing_started(p9)
     # 17.1.1.1: placed on top of the minefield, no minefield attack, marked No Move (Spent here)
     assert st.hex[u] == m and len(events(st, EV_MINE)) == 0 and st.spent[u] and st.work_stage[u] == DECLARED
     st.spent[u] = False                                  # the administration removes Spent markers
@@ -89,14 +96,7 @@ def test_pb2_17_1_1_clearing_a_minefield_takes_three_turns(p9):
 
 def test_pb2_17_1_2_a_disrupted_engineer_halts_and_restarts_at_turn_2(p9):
     t = p9.tables
-    h, m = clear_pair(t)
-    eng = units_of(p9, "engineer-company")[0]
-
-    def place(st):
-        st.hex[eng] = h
-        st.mine_col[m] = 1
-        return eng
-    st, u = start(p9, place, W_CLEAR_MINES)
+    st, u, m = clearing_started(p9)
     st.turn[0] = 3
     engineers.pre_operations(t, st)
     assert st.work_stage[u] == CLEAR_SET
