@@ -1081,3 +1081,58 @@ def test_tanks_do_not_drive_onto_the_guns_of_a_fort(tables_of):
     lost = [t.units.names[st.utype[u]] for u in range(len(st.utype))
             if st.side[u] == rus and ut.armored[st.utype[u]] and st.status[u] == 3]  # ELIMINATED
     assert lost == []
+
+
+# ---------------------------------------------------------------- issue 15 round 7
+
+def _advance_position(tmp_path, units):
+    """A hand-made position where the Russians advance on 3K1 (in_area): tables, state, policy
+    tables, parameters, the Russian side and its heuristic fields."""
+    from simulator.rulesets.panzerblitz.players.heuristic import N_FIELDS, enemy_fields
+    from tests.panzerblitz.test_rules import placed_state, position_file
+
+    advance = ['measure = "in_area"', 'whose = "own"', 'area = { hexes = ["3K1"] }', "marginal = 1"]
+    t = build_tables(load_situation(position_file(tmp_path, units, victory={"russian": advance})))
+    st = placed_state(t)
+    rus = t.situation.ruleset.sides.index("russian")
+    pt = policy_tables(t)
+    _, params = heuristic_players()
+    fields = np.empty((N_FIELDS, t.situation.map.n_hexes), dtype=np.int64)
+    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[rus], rus, fields)
+    assert pt.goal_kind[rus] == ADVANCE
+    return t, st, pt, params, rus, fields
+
+
+def test_a_rider_with_three_turns_walk_rides(tmp_path):
+    # Issue 15 round 7 (pb-12, seed 3): `ride_far` read the movement, kept in half MF, as whole
+    # MF, so a 1-MF rifle company wanted a ride only with more than 2 x 2 + 4 = 8 hexes to go:
+    # seven hexes from the goal (seven turns' walk of a ten-turn card) it walked while the
+    # wagons stood empty.  `ride_far_moves` (2) turns' walk plus `unload_distance` (4) is 6 hexes.
+    from simulator.rulesets.panzerblitz.players.heuristic import needs_ride, ride_far
+
+    units = [("russian", "rifle-company-43", "3K8"), ("german", "command-post", "3GG1")]
+    t, st, pt, params, rus, fields = _advance_position(tmp_path, units)
+    rifle = unit_of(t, st, "rifle-company-43")
+    assert t.unit_t.movement[st.utype[rifle]] == 2  # 1 MF, kept in half MF
+    assert ride_far(t.unit_t, params[rus], st.utype[rifle]) == 6
+    assert pt.goal_dist[rus, hexn(t, "3K8")] == 7
+    assert needs_ride(st, t.unit_t, pt, params[rus], rus, rifle, hexn(t, "3K8"), fields[2])
+
+
+def test_an_empty_carrier_goes_back_for_riders_still_walking(tmp_path):
+    # Issue 15 round 7 (pb-02, seed 2): two Russian trucks that had set their passengers down stood
+    # empty on the east edge for six turns while 25 companies walked a hex a turn 24-30 hexes
+    # behind; an empty carrier was drawn only to riders within its reach this turn.  It is now
+    # drawn back (`fetch_pull`) to the nearest riders that have far to go and would be loaded.
+    units = [("russian", "truck-russian", "3K3"), ("russian", "rifle-company-43", "3K10"),
+             ("german", "command-post", "3GG1")]
+    t, st, pt, params, rus, fields = _advance_position(tmp_path, units)
+    truck = unit_of(t, st, "truck-russian")
+    occ = occupancy(st, t.unit_t, t.situation.map.n_hexes)
+    rng = np.random.default_rng(0)
+
+    def score(label):
+        return hex_score(st, t.unit_t, t.map_t, t.combat_t, pt, params[rus], rus, truck, hexn(t, label), occ,
+                         fields, rng)
+
+    assert score("3K9") > score("3K3")  # back towards the rifle company, away from the goal

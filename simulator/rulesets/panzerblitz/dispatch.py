@@ -375,14 +375,14 @@ def _hears(what, st, ut, mt, ct, side, u, h, was_piece, pl):
         if not ut.positional[t]:
             hp.note_unit(mt, pl.params[side], ws.fields, h, 1)
         ws.occ[h, side] += 1
-        if ut.carrier[t]:
-            ws.pairing[h] -= 1
+        if ut.carrier[t] and not (ut.attack[t] > 0 and ut.weapon[t] >= 0):
+            ws.pairing[h] -= 1  # a truck, wagon or halftrack (a tank fights: hp.pairing_field)
         elif hp.is_rider(ut, t):
             ws.pairing[h] += 1
     elif what == BEGIN_MOVE:
         read_enemy(st, ut, mt, ct, side, pl, False)
     else:
-        hp.moved(st, ut, mt, pl.params[side], ws.fields, u, h, was_piece)
+        hp.moved(st, ut, mt, pl.pt, pl.params[side], side, ws.fields, u, h, was_piece)
 
 
 HEAR = Indirect("panzerblitz.heuristic.hears", K_HEAR, _hears, types.none,

@@ -94,7 +94,7 @@ PARAM_NAMES = (
     "kill_weight_advance", "kill_weight_defend", "kill_weight_exit", "kill_weight_kills", "kill_weight_few_losses",
     "kill_weight_prevent", "risk_weight_few_losses", "risk_weight_kill_ratio", "risk_weight_line",
     "corridor_watcher_bonus", "fire_forgo_move", "fire_escape", "fire_forgo_assault", "way_view_bonus",
-    "approach_pace", "alone_stuck",
+    "approach_pace", "alone_stuck", "fetch_pull",
 )
 (AGGRESSION, MIN_ODDS, ODDS_EASE, EXIT_ODDS_FACTOR, RISK, RISK_EASE, NOISE,
  OBJECTIVE_W, HEX_PROGRESS, PULL_BASE, ON_GOAL_BONUS, EXIT_WORTH, APPROACH_RANGE,
@@ -111,7 +111,7 @@ PARAM_NAMES = (
  KILL_WEIGHT_ADVANCE, KILL_WEIGHT_DEFEND, KILL_WEIGHT_EXIT, KILL_WEIGHT_KILLS, KILL_WEIGHT_FEW_LOSSES,
  KILL_WEIGHT_PREVENT, RISK_WEIGHT_FEW_LOSSES, RISK_WEIGHT_KILL_RATIO, RISK_WEIGHT_LINE,
  CORRIDOR_WATCHER_BONUS, FIRE_FORGO_MOVE, FIRE_ESCAPE, FIRE_FORGO_ASSAULT, WAY_VIEW_BONUS,
- APPROACH_PACE, ALONE_STUCK) = range(len(PARAM_NAMES))
+ APPROACH_PACE, ALONE_STUCK, FETCH_PULL) = range(len(PARAM_NAMES))
 
 # Rows of the per-phase `fields` array (int64[N_FIELDS, n_hex]) that `enemy_fields` fills.
 # PAIRING is the side's own: riders without a carrier minus empty carriers, per hex.  CONTACT:
@@ -128,9 +128,11 @@ PARAM_NAMES = (
 # unit fires at one target, so its fire is not shared among the side's units near the hex).
 # HIDDEN: CONTACT's part from enemies in woods or towns alone: the contact worth having for a unit
 # that cannot close-assault (it spots them; a fort in the open is seen from anywhere).
+# RIDER_DIST: hexes to the nearest hex where riders with far to go (`wants_ride`) outnumber the
+# empty carriers (PAIRING > 0): where an empty carrier is wanted (round 7).
 THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR, ENEMY_MINES, TARGET_DIST, \
-    TARGET_VALUE, OVERRUN_AF, ASSAULT_AF, TOP_SOFT, TOP_ARMORED, HIDDEN = range(15)
-N_FIELDS = 15
+    TARGET_VALUE, OVERRUN_AF, ASSAULT_AF, TOP_SOFT, TOP_ARMORED, HIDDEN, RIDER_DIST = range(16)
+N_FIELDS = 16
 
 OWN_MINE_BARRED = 1e6  # score of ending on the side's own minefield: only if nothing else is allowed
 MAX_SCAN = 24           # farthest range any weapon reaches on these boards (hexes)
@@ -274,9 +276,10 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
 
 @njit(cache=True)
 def own_part(st, ut, mt, ct, pt, prm, side, fields):
-    """The rows of `enemy_fields` that read the side's own units too (PAIRING, TARGET_DIST,
-    TARGET_VALUE, OWN_NEAR), from `enemy_part`'s ENEMY_DIST."""
-    pairing_field(st, ut, pt, prm, side, fields[ENEMY_DIST], fields[PAIRING])
+    """The rows of `enemy_fields` that read the side's own units too (PAIRING, RIDER_DIST,
+    TARGET_DIST, TARGET_VALUE, OWN_NEAR), from `enemy_part`'s ENEMY_DIST."""
+    pairing_field(st, ut, pt, prm, side, fields, fields[PAIRING])
+    rider_field(mt, fields[PAIRING], fields[RIDER_DIST])
     target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE])
     own_near = fields[OWN_NEAR]
     own_near[:] = 0
@@ -627,14 +630,18 @@ def note_unit(mt, prm, fields, h, delta):
 
 
 @njit(cache=True)
-def moved(st, ut, mt, prm, fields, u, before, was_piece):
-    """Keep OWN_NEAR up to date after unit u's move (`before`: its hex, `was_piece`: whether it
-    stood on the map on its own then), so later units of the phase see where it went."""
+def moved(st, ut, mt, pt, prm, side, fields, u, before, was_piece):
+    """Keep OWN_NEAR, PAIRING and RIDER_DIST up to date after unit u's move (`before`: its hex,
+    `was_piece`: whether it stood on the map on its own then), so later units of the phase see
+    where it went: a rider an empty carrier has gone to fetch draws no second one (round 7)."""
     t = st.utype[u]
     armed = ut.attack[t] > 0 and ut.weapon[t] >= 0
+    now = is_piece(st, ut, u)
+    if (ut.carrier[t] and not armed or is_rider(ut, t)) and (now != was_piece or (now and st.hex[u] != before)):
+        pairing_field(st, ut, pt, prm, side, fields, fields[PAIRING])
+        rider_field(mt, fields[PAIRING], fields[RIDER_DIST])
     if not armed:
         return  # it supports nobody (`supporter`)
-    now = is_piece(st, ut, u)
     if was_piece and (not now or st.hex[u] != before):
         note_unit(mt, prm, fields, before, -1)
     if now and (not was_piece or st.hex[u] != before):
@@ -642,10 +649,11 @@ def moved(st, ut, mt, prm, fields, u, before, was_piece):
 
 
 @njit(cache=True)
-def pairing_field(st, ut, pt, prm, side, enemy_dist, pairing):
-    """Per hex: own riders not aboard anything that have far to go (`needs_ride`) minus own empty
-    carriers (where a carrier and a rider can meet to load next turn, PB-TRANS-3).  A rider that
-    walks no farther than a ride would save draws no truck to it (round 4: only these load)."""
+def pairing_field(st, ut, pt, prm, side, fields, pairing):
+    """Per hex: own riders not aboard anything that have far to go and would be loaded there
+    (`wants_ride`) minus own empty carriers (where a carrier and a rider can meet to load next
+    turn, PB-TRANS-3).  A rider that walks no farther than a ride would save draws no truck to it
+    (round 4: only these load), nor one the enemy is too near to load (round 7)."""
     pairing[:] = 0
     for u in range(st.utype.shape[0]):
         if not is_piece(st, ut, u) or st.side[u] != side or st.hex[u] < 0:
@@ -653,8 +661,28 @@ def pairing_field(st, ut, pt, prm, side, enemy_dist, pairing):
         t = st.utype[u]
         if ut.carrier[t] and st.carrying[u] < 0 and not (ut.attack[t] > 0 and ut.weapon[t] >= 0):
             pairing[st.hex[u]] -= 1
-        elif is_rider(ut, t) and st.carried_by[u] < 0 and needs_ride(st, ut, pt, prm, side, u, st.hex[u], enemy_dist):
+        elif is_rider(ut, t) and st.carried_by[u] < 0 and wants_ride(st, ut, pt, prm, side, u, st.hex[u], fields):
             pairing[st.hex[u]] += 1
+
+
+@njit(cache=True)
+def rider_field(mt, pairing, rider_dist):
+    """RIDER_DIST: per hex, the hexes to the nearest hex with more riders that have far to go than
+    empty carriers (PAIRING > 0); FAR where there is none.  An empty carrier that has set its
+    passenger down is drawn back to the riders still walking (round 7, pb-02 seed 2: two trucks
+    stood empty on the east edge for six turns while 25 rifle, SMG and recon companies walked
+    towards it a hex a turn, 24-30 hexes behind)."""
+    n_hex = rider_dist.shape[0]
+    for h in range(n_hex):
+        rider_dist[h] = FAR
+    dist = mt.dist
+    for e in range(n_hex):
+        if pairing[e] <= 0:
+            continue
+        dist_e = dist[e]
+        for h in range(n_hex):
+            if dist_e[h] < rider_dist[h]:
+                rider_dist[h] = dist_e[h]
 
 
 @njit(cache=True)
@@ -677,8 +705,12 @@ def want_return(st, ut, pt, side, u):
 
 @njit(cache=True)
 def ride_far(ut, prm, t):
-    """Hexes to go beyond which a rider of type t rides rather than walks."""
-    return prm[RIDE_FAR_MOVES] * max(ut.movement[t], 1) + prm[UNLOAD_DISTANCE]
+    """Hexes to go beyond which a rider of type t rides rather than walks: `ride_far_moves` turns'
+    walk (hexes a turn: movement is kept in half MF) plus the hexes it walks anyway from where it
+    is set down.  Round 7: read in half MF it took twice the walk, so a 1-MF rifle company rode
+    only with more than eight hexes to go, walked from seven (eight turns of a ten-turn card,
+    pb-12) and left the wagons idle."""
+    return prm[RIDE_FAR_MOVES] * max(ut.movement[t] // 2, 1) + prm[UNLOAD_DISTANCE]
 
 
 @njit(cache=True)
@@ -1000,6 +1032,9 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     # where it is set down (`unload_distance`).
     carry_w = prm[HEX_PROGRESS] * (prm[PULL_BASE] + aggr) * kill_w(pt, prm, side) if carrying and kind == NO_GOAL else 0.0
     risk = prm[RISK] * risk_w(pt, prm, side) * (prm[RISK_EASE] - aggr) * value
+    # An empty carrier weighs the enemy's fire `empty_carrier_risk` times, as it gains nothing at
+    # the front, except where it meets a rider to take aboard (`fetch_risk`, below).
+    fetch_risk = risk
     if empty_carrier:
         risk *= prm[EMPTY_CARRIER_RISK]
     armored_type = ut.armored[t]
@@ -1017,9 +1052,11 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     # north edge while empty trucks waited)
     meeting = home >= 0 and kind != NO_GOAL
     meet_bonus = prm[MEET_BONUS]
-    # needs_ride(), hex by hex: a rider with far to go on foot from h
+    rider_dist = fields[RIDER_DIST]
+    # An empty carrier goes back for the riders still walking far (round 7): `fetch_pull` per hex
+    # nearer the nearest of them, where there are any.
+    fetch_w = prm[FETCH_PULL] if empty_carrier and meeting and rider_dist[home] < FAR else 0.0
     walker = is_rider(ut, t) and not carrying and st.carried_by[u] < 0
-    far = ride_far(ut, prm, t)
     placing = home < 0  # set-up or entry: nothing forces it onto a minefield
     # A gun that cannot move itself fires from where it is set up for the whole game (unless a
     # carrier comes for it): it is set up where it sees the enemy's ways to the side's ground
@@ -1128,7 +1165,12 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
             else:
                 march = pace * excess + (1.0 - pace) * stride * (excess // stride)
             s -= (approach_w + target_pull * target_value[h]) * march * approach_f
-        s -= risk * dgr
+        # Where it meets a rider with far to go (PB-TRANS-3: they load next turn), an empty carrier
+        # has business: it weighs the fire there as a loaded one would (round 7, pb-12 seed 3: four
+        # wagons stood at the back of board 3 on turns 1-3 while the rifle companies walked three
+        # hexes off, a 2 AF howitzer's fire on those hexes weighed three times).
+        fetching = empty_carrier and meeting and pairing[h] + (1 if h == home else 0) > 0
+        s -= (fetch_risk if fetching else risk) * dgr
         if near <= 0 and dgr > 0:
             s -= alone_cost  # alone where the enemy's fire reaches it
         # Cover and observation.
@@ -1159,19 +1201,18 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
                 s -= contact_cost * (ud - ed)
             if concealing[h] and (ed <= ud + 2 or (kind == DEFEND and gd == 0)):
                 s += cover_unload  # where it is set down: short of the enemy, or on its ground
-        if empty_carrier and enemy_dist[h] < standoff:
+        if empty_carrier and enemy_dist[h] < standoff and not fetching:
             s -= truck_w * (standoff - enemy_dist[h])
+        if fetch_w > 0:
+            s -= fetch_w * min(rider_dist[h], 30)
         # Meet to load next turn (PB-TRANS-3): empty carriers go to riders with far to walk,
         # riders wait where an empty carrier is.  The unit's own count in its present hex is
         # left out.
         if meeting:
             here = pairing[h]
-            if empty_carrier:
-                if h == home:
-                    here += 1
-                if here > 0:
-                    s += meet_bonus
-            elif walker and hexes_to_fight(st, ut, pt, side, u, t, h, enemy_dist) > far:
+            if fetching:
+                s += meet_bonus
+            elif walker and wants_ride(st, ut, pt, prm, side, u, h, fields):
                 if h == home:
                     here -= 1
                 if here < 0:
@@ -1875,7 +1916,14 @@ def plan_assaults(st, ut, mt, ct, pt, prm, side, cand, n_cand, target_of):
 def want_load(st, ut, pt, prm, side, carrier, passenger, fields):
     """PB-TRANS-3: load when the passenger has far to go and the enemy is not near, or none of
     its fire reaches the hex (loading costs both their turn under the default OQ-21 reading)."""
-    h = st.hex[carrier]
+    return wants_ride(st, ut, pt, prm, side, passenger, st.hex[carrier], fields)
+
+
+@njit(cache=True)
+def wants_ride(st, ut, pt, prm, side, passenger, h, fields):
+    """Whether rider `passenger` would be taken aboard in hex h (`want_load`): the riders an empty
+    carrier goes to fetch (PAIRING) are those it would load there, not those it would drive to
+    and leave (round 7)."""
     enemy_dist = fields[ENEMY_DIST]
     if pt.goal_kind[side] == EXIT:
         # leaving the map: every rider aboard leaves with its carrier, unless the enemy is at hand
