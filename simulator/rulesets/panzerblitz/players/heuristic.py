@@ -126,8 +126,10 @@ PARAM_NAMES = (
 # cavalry that could close-assault a stack there in their next turn (PB-CAT).  TOP_SOFT,
 # TOP_ARMORED: the largest of those AFs that one enemy unit alone brings on the hex (round 6: a
 # unit fires at one target, so its fire is not shared among the side's units near the hex).
-# HIDDEN: CONTACT's part from enemies in woods or towns alone: the contact worth having for a unit
-# that cannot close-assault (it spots them; a fort in the open is seen from anywhere).
+# HIDDEN: the contact worth having for a unit that cannot close-assault: beside enemy stacks in woods
+# or towns (it spots them; a fort in the open is seen from anywhere), 100 x what the side's fire
+# could gain on them once spotted (`target_values_full`' spot_out; round 7: their worth before, so a
+# T-34 drove alone beside a command post in its fort, worth five kills and proof against its fire).
 # RIDER_DIST: hexes to the nearest hex where riders with far to go (`wants_ride`) outnumber the
 # empty carriers (PAIRING > 0): where an empty carrier is wanted (round 7).
 THREAT_SOFT, THREAT_ARMORED, ENEMY_DIST, TARGET_NEAR, PAIRING, CONTACT, OWN_NEAR, ENEMY_MINES, TARGET_DIST, \
@@ -169,8 +171,6 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
     enemy_dist = fields[ENEMY_DIST]
     target_near = fields[TARGET_NEAR]
     contact = fields[CONTACT]
-    hidden = fields[HIDDEN]
-    hidden[:] = 0
     threat_soft[:] = 0
     threat_armored[:] = 0
     top_soft[:] = 0
@@ -211,8 +211,6 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
                 nb = mt.neighbours[he, k]
                 if nb >= 0:
                     contact[nb] += w
-                    if concealing[he]:
-                        hidden[nb] += w
         if not st.dispersed[e]:
             spotter[he] = True
             for k in range(6):
@@ -280,7 +278,8 @@ def own_part(st, ut, mt, ct, pt, prm, side, fields):
     TARGET_DIST, TARGET_VALUE, OWN_NEAR), from `enemy_part`'s ENEMY_DIST."""
     pairing_field(st, ut, pt, prm, side, fields, fields[PAIRING])
     rider_field(mt, fields[PAIRING], fields[RIDER_DIST])
-    target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE])
+    target_field(st, ut, mt, ct, pt, prm, side, fields[ENEMY_DIST], fields[TARGET_DIST], fields[TARGET_VALUE],
+                 fields[HIDDEN])
     own_near = fields[OWN_NEAR]
     own_near[:] = 0
     for u in range(st.utype.shape[0]):
@@ -427,6 +426,12 @@ def watcher_factor(st, ut, prm, side, h, watching):
 
 @njit(cache=True)
 def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
+    """`target_values_full` without its spot_out."""
+    target_values_full(st, ut, mt, ct, pt, prm, side, out, fire_out, np.zeros(out.shape[0]))
+
+
+@njit(cache=True)
+def target_values_full(st, ut, mt, ct, pt, prm, side, out, fire_out, spot_out):
     """out[h]: what the enemy stack in hex h is worth going for (0 where there is none): the
     expected worth (`gain_at`) of the side's best attack on it over the next turns, with the
     units that could fire at it or close-assault it after a turn's move or two (those a turn
@@ -434,12 +439,14 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
     (weapon class, terrain), as fire, close assault (PB-CAT), or fire that disperses it for the
     close assault to finish (a dispersed unit dies on DD, PB-DISP-4).  A stack the side has
     attacked again and again to no effect is worth `futility_decay` less for each such attack.
-    fire_out[h]: the modified AF that could fire at it so (a turn away fully, two turns half)."""
+    fire_out[h]: the modified AF that could fire at it so (a turn away fully, two turns half);
+    spot_out[h]: the part of out[h] fire alone could buy (what spotting the stack is worth)."""
     n_hex = mt.neighbours.shape[0]
     n_units = st.utype.shape[0]
     enemy = 1 - side
     out[:] = 0.0
     fire_out[:] = 0.0
+    spot_out[:] = 0.0
     # Everything the loops below need is read out of the structs once, and each of the side's
     # units' part worked out once, not once per enemy stack: a struct-taking helper called per
     # (stack, unit) pair cost more in numba's reference counting than in its arithmetic
@@ -558,6 +565,7 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
         best = 0.0
         if col_f >= min_col:
             best = gain_at(pt, wk, wd, wdd, col_f, mod) * decay ** futile[h]
+            spot_out[h] = kw * best
         f_cat = decay ** futile_cat[h]
         cat_mod = mod + ct.mod_close_assault
         if col_c >= min_col:
@@ -574,15 +582,27 @@ def target_values(st, ut, mt, ct, pt, prm, side, out, fire_out):
 
 
 @njit(cache=True)
-def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_value):
+def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_value, hidden):
     """TARGET_DIST: per hex, the distance to the enemy stack most worth going for
     (`target_values`), each stack's distance lengthened by `target_choice_hexes` times the share
     of the best stack's worth it lacks: a side hunting for kills goes for the best target within
     reach, not the nearest.  TARGET_VALUE: 100 x the worth of that stack.  With nothing worth
-    attacking anywhere, the nearest enemy (worth 0)."""
+    attacking anywhere, the nearest enemy (worth 0).  HIDDEN: beside each enemy stack in woods or a
+    town, 100 x what the side's fire could gain on it once spotted (PB-SPOT-2)."""
     n_hex = mt.neighbours.shape[0]
     vals = np.zeros(n_hex)
-    target_values(st, ut, mt, ct, pt, prm, side, vals, np.zeros(n_hex))
+    spot = np.zeros(n_hex)
+    target_values_full(st, ut, mt, ct, pt, prm, side, vals, np.zeros(n_hex), spot)
+    concealing = mt.concealing
+    for h in range(n_hex):
+        hidden[h] = 0
+    for e in range(n_hex):
+        if spot[e] > 0.0 and concealing[e]:
+            w = int(100 * spot[e])
+            for k in range(6):
+                nb = mt.neighbours[e, k]
+                if nb >= 0:
+                    hidden[nb] += w
     best = vals.max()
     target_value[:] = 0
     if best <= 1e-9:
@@ -917,6 +937,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
     top_armored = fields[TOP_ARMORED]
     mod_overrun = ct.mod_overrun
     mod_assault = ct.mod_close_assault
+    mod_dispersed = ct.mod_dispersed  # PB-DISP-2: the next attack on a unit dispersed this turn
     town = mt.town
     terrain_mod = mt.terrain_mod
     col_attack = ct.col_attack
@@ -945,6 +966,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
         # The expected damage if the enemy turned all its fire on the hex, shared among the unit
         # and its friends near h.
         dgr = 0.0
+        fire_disp = 0.0  # P(D or DD) of that fire, for the assault that may follow it
         threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
         if threat > 0:
             if near > 0:
@@ -961,7 +983,8 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
                     col = j
             if col >= 0:
                 m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
-                dgr = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+                fire_disp = p_result[P_D, col, m] + p_result[P_DD, col, m]
+                dgr = p_result[P_X, col, m] + disperse * fire_disp
         if overrun_af[h] > 0:
             # The enemy's armour may drive up and overrun it instead (not shared with friends
             # beside it: the overrun hits the hex): the expected damage of an overrun by that
@@ -986,6 +1009,16 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
             if col >= 0:
                 m = min(max(terrain_mod[h] + mod_assault + MOD_OFFSET, 0), n_mods - 1)
                 o = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
+                if fire_disp > 0:
+                    # The enemy's fire disperses it and its infantry closes in: the assault on a
+                    # unit dispersed this turn comes at -1 more, and DD eliminates it (PB-SEQ-2:
+                    # fire, then movement and close assault; PB-DISP-2/4).  Round 7, pb-01 seed 5:
+                    # T-34 #8 beside the SMG platoon at 2V6 was dispersed by the 50mm AT in the fort
+                    # at 2W7 on turn 7 and assaulted to death at 1-2 the same turn, each read apart.
+                    md = min(max(terrain_mod[h] + mod_assault + mod_dispersed + MOD_OFFSET, 0), n_mods - 1)
+                    kill = p_result[P_X, col, md] + p_result[P_DD, col, md]
+                    fx = dgr - disperse * fire_disp  # the fire's P(X)
+                    o = fx + fire_disp * (kill + (1.0 - kill) * disperse) + (1.0 - fx - fire_disp) * o
                 if o > dgr:
                     dgr = o
         nears[i] = near
@@ -1076,8 +1109,11 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     # Contact: spotting hidden enemies for next turn's fire (PB-SPOT-2) and close-assaulting
     # them or their forts (PB-CAT); units that can fire or assault.
     contact_w = 0.0
-    if armed or ut.can_assault[t]:
+    if ut.can_assault[t]:
         contact_w = prm[CONTACT_BONUS] * kill_w(pt, prm, side) * (prm[PULL_BASE] + aggr) / 100.0
+    elif armed:
+        # HIDDEN is the gain the side's fire could make on what it spots (the kill weight in it)
+        contact_w = prm[CONTACT_BONUS] * (prm[PULL_BASE] + aggr) / 100.0
     supported = armed or armored_type  # combat units seek each other's company
     alone_cost = prm[ALONE_COST] * value if supported else 0.0
     engineer_bonus = prm[ENGINEER_MINE_BONUS] if ut.engineer[t] else 0.0
