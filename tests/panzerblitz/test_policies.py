@@ -1143,3 +1143,21 @@ def test_an_empty_carrier_goes_back_for_riders_still_walking(tmp_path):
                          fields, rng)
 
     assert score("3K9") > score("3K3")  # back towards the rifle company, away from the goal
+
+
+def test_forts_shelter_the_units_that_hold_the_line(tables_of):
+    # Issue 15 round 7 (pb-12, seed 3): the German forts were scored as units and set up along
+    # the north edge of board 2 (2A1, 2I1, 2K1, 2S1, 2U1, 2Y1 with nobody in them), behind the
+    # rifle platoons holding rows 3-4.  A fort is now set up where the most of the side's worth
+    # stands (players.heuristic.pick_fort): every one shelters German units.
+    from simulator.rulesets.panzerblitz.events import EV_SETUP
+
+    t = tables_of("pb-12")
+    rec = play(t, 3, ("heuristic", "heuristic"))
+    ut, st = t.unit_t, rec.state
+    ger = t.situation.ruleset.sides.index("german")
+    placed = {int(r[3]): int(r[4]) for r in rec.events if int(r[2]) == EV_SETUP}
+    forts = [h for u, h in placed.items() if st.side[u] == ger and ut.fort[st.utype[u]]]
+    held = {h for u, h in placed.items() if st.side[u] == ger and not ut.positional[st.utype[u]]}
+    assert len(forts) == 8
+    assert [t.situation.map.labels[h] for h in forts if h not in held] == []

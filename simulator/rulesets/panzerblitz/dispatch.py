@@ -375,8 +375,8 @@ def _hears(what, st, ut, mt, ct, side, u, h, was_piece, pl):
         if not ut.positional[t]:
             hp.note_unit(mt, pl.params[side], ws.fields, h, 1)
         ws.occ[h, side] += 1
-        if ut.carrier[t] and not (ut.attack[t] > 0 and ut.weapon[t] >= 0):
-            ws.pairing[h] -= 1  # a truck, wagon or halftrack (a tank fights: hp.pairing_field)
+        if ut.carrier[t]:
+            ws.pairing[h] -= 1
         elif hp.is_rider(ut, t):
             ws.pairing[h] += 1
     elif what == BEGIN_MOVE:

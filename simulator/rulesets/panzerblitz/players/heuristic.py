@@ -1278,6 +1278,8 @@ def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing,
     best = -1
     best_s = -1e18
     t = st.utype[u]
+    if ut.fort[t]:
+        return pick_fort(st, ut, pt, prm, side, options, n, player_rng)
     rider = is_rider(ut, t)
     carrier = ut.carrier[t]
     scores = np.empty(n)
@@ -1289,6 +1291,32 @@ def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing,
             s += prm[PAIR_EXIT_BONUS] if pt.goal_kind[side] == EXIT else prm[MEET_BONUS]
         elif rider and occ[h, side] == 0 and pt.goal_kind[side] != DEFEND:
             s += prm[ALONE_RIDER_BONUS]  # alone, so a carrier can still join it
+        if s > best_s:
+            best_s = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def pick_fort(st, ut, pt, prm, side, options, n, player_rng):
+    """Set-up of a fort (PB-FORT): it shelters the side's units in its hex, so it goes where the
+    most of their worth stands (`own_value`), on the enemy's ways to the side's ground
+    (`barrier_path`, as a minefield) and in front rather than behind (`barrier_forward`).  A side
+    places its forts of a group after that group's other units (game.setup_side) or with the
+    unit the card names.  Round 7: scored as a unit, pb-12's eight German forts stood on the
+    north edge of board 2 (2A1-2Y1), behind the rifle platoons holding rows 3-4."""
+    worth = np.zeros(pt.barrier_way.shape[1])
+    for v in range(st.utype.shape[0]):
+        if st.side[v] == side and st.status[v] == ON_MAP and st.hex[v] >= 0 and not ut.positional[st.utype[v]]:
+            worth[st.hex[v]] += own_value(st, ut, pt, side, v)
+    best = -1
+    best_s = -1e18
+    for i in range(n):
+        h = options[i]
+        s = worth[h] + prm[BARRIER_PATH] * pt.barrier_way[side, h] - \
+            prm[BARRIER_FORWARD] * min(pt.enemy_start_dist[side, h], 30)
+        if prm[NOISE] > 0:
+            s += prm[NOISE] * player_rng.random()
         if s > best_s:
             best_s = s
             best = i
