@@ -1031,22 +1031,26 @@ def test_defenders_hold_their_ground_instead_of_shuffling(tables_of):
     # as the German stack most worth attacking changed.  A defender on its ground now steps out
     # only to bring a target within range this move (score_hexes: the approach of a DEFEND side is
     # capped at a turn's movement): moves straight back to the hex a unit left are rare.
+    # Round 7: counted over seeds 1-12, not seed 3 alone (one game's count moves with every
+    # change to either side's play: 2 on main at round 6, 6 after round 7, for 39 and 42 over the
+    # twelve; without the cap 62).
     from simulator.rulesets.panzerblitz.events import EV_MOVE
 
     t = tables_of("pb-05")
     rus = t.situation.ruleset.sides.index("russian")
-    rec = play(t, 3, ("heuristic", "heuristic"))
     rifle = t.units.index("rifle-company-43")
-    last: dict[int, tuple[int, int]] = {}
     back = 0
-    for row in rec.events:
-        turn, side, kind, u, a, b = (int(x) for x in row[:6])
-        if kind != EV_MOVE or side != rus or rec.state.utype[u] != rifle:
-            continue
-        if u in last and last[u] == (b, a):
-            back += 1
-        last[u] = (a, b)
-    assert back <= 2
+    for seed in range(1, 13):
+        rec = play(t, seed, ("heuristic", "heuristic"))
+        last: dict[int, tuple[int, int]] = {}
+        for row in rec.events:
+            turn, side, kind, u, a, b = (int(x) for x in row[:6])
+            if kind != EV_MOVE or side != rus or rec.state.utype[u] != rifle:
+                continue
+            if u in last and last[u] == (b, a):
+                back += 1
+            last[u] = (a, b)
+    assert back <= 4 * 12  # at most four a game on average
 
 
 # ---------------------------------------------------------------- issue 15 round 6

@@ -1012,7 +1012,8 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
                 if fire_disp > 0:
                     # The enemy's fire disperses it and its infantry closes in: the assault on a
                     # unit dispersed this turn comes at -1 more, and DD eliminates it (PB-SEQ-2:
-                    # fire, then movement and close assault; PB-DISP-2/4).  Round 7, pb-01 seed 5:
+                    # fire, then movement and close assault; PB-DISP-2/4): infantry that would
+                    # assault a fresh tank at 1-2 finishes a dispersed one.  Round 7, pb-01 seed 5:
                     # T-34 #8 beside the SMG platoon at 2V6 was dispersed by the 50mm AT in the fort
                     # at 2W7 on turn 7 and assaulted to death at 1-2 the same turn, each read apart.
                     md = min(max(terrain_mod[h] + mod_assault + mod_dispersed + MOD_OFFSET, 0), n_mods - 1)
