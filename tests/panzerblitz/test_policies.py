@@ -998,25 +998,15 @@ def test_a_carrier_does_not_load_where_it_would_set_the_passenger_down(tmp_path)
     # fire reached the hex) to drive on.  Loading out of the enemy's fire now starts beyond the
     # distance where `want_unload` sets a passenger down: the two never agree on one hex.
     from simulator.rulesets.panzerblitz.players.heuristic import (
-        N_FIELDS,
         enemy_fields,
         want_load,
         want_unload,
     )
-    from tests.panzerblitz.test_rules import placed_state, position_file
 
     units = [("russian", "truck-russian", "3K9"), ("russian", "rifle-company-43", "3K9"),
              ("german", "command-post", "3K5")]    # unarmed: no enemy fire reaches 3K9
-    advance = ['measure = "in_area"', 'whose = "own"', 'area = { hexes = ["3A1"] }', "marginal = 1"]
-    t = build_tables(load_situation(position_file(tmp_path, units, victory={"russian": advance})))
-    st = placed_state(t)
-    rus = t.situation.ruleset.sides.index("russian")
-    pt = policy_tables(t)
-    _, params = heuristic_players()
-    fields = np.empty((N_FIELDS, t.situation.map.n_hexes), dtype=np.int64)
-    enemy_fields(st, t.unit_t, t.map_t, t.combat_t, pt, params[rus], rus, fields)
+    t, st, pt, params, rus, fields = _advance_position(tmp_path, units, "3A1")
     truck, rifle = unit_of(t, st, "truck-russian"), unit_of(t, st, "rifle-company-43")
-    assert pt.goal_kind[rus] == ADVANCE
     assert want_unload(st, pt, params[rus], rus, truck, fields)          # four hexes from the enemy
     assert not want_load(st, t.unit_t, pt, params[rus], rus, truck, rifle, fields)
     st.hex[truck] = st.hex[rifle] = hexn(t, "3K10")                      # five: still set down
@@ -1096,13 +1086,13 @@ def test_tanks_do_not_drive_onto_the_guns_of_a_fort(tables_of):
 
 # ---------------------------------------------------------------- issue 15 round 7
 
-def _advance_position(tmp_path, units):
-    """A hand-made position where the Russians advance on 3K1 (in_area): tables, state, policy
-    tables, parameters, the Russian side and its heuristic fields."""
+def _advance_position(tmp_path, units, area="3K1"):
+    """A hand-made position where the Russians advance on `area` (in_area, one hex): tables,
+    state, policy tables, parameters, the Russian side and its heuristic fields."""
     from simulator.rulesets.panzerblitz.players.heuristic import N_FIELDS, enemy_fields
     from tests.panzerblitz.test_rules import placed_state, position_file
 
-    advance = ['measure = "in_area"', 'whose = "own"', 'area = { hexes = ["3K1"] }', "marginal = 1"]
+    advance = ['measure = "in_area"', 'whose = "own"', f'area = {{ hexes = ["{area}"] }}', "marginal = 1"]
     t = build_tables(load_situation(position_file(tmp_path, units, victory={"russian": advance})))
     st = placed_state(t)
     rus = t.situation.ruleset.sides.index("russian")

@@ -1310,12 +1310,27 @@ def pick_fort(st, ut, pt, prm, side, options, n, player_rng):
     for v in range(st.utype.shape[0]):
         if st.side[v] == side and st.status[v] == ON_MAP and st.hex[v] >= 0 and not ut.positional[st.utype[v]]:
             worth[st.hex[v]] += own_value(st, ut, pt, side, v)
+    scores = np.empty(n)
+    for i in range(n):
+        h = options[i]
+        scores[i] = way_score(pt, prm, side, h) + worth[h]
+    return noisy_best(prm, scores, n, player_rng)
+
+
+@njit(cache=True)
+def way_score(pt, prm, side, h):
+    """A barrier's or fort's hex: on the enemy's ways to the side's ground (`barrier_path`), in
+    front of the side's units rather than behind them (`barrier_forward`)."""
+    return prm[BARRIER_PATH] * pt.barrier_way[side, h] - prm[BARRIER_FORWARD] * min(pt.enemy_start_dist[side, h], 30)
+
+
+@njit(cache=True)
+def noisy_best(prm, scores, n, player_rng):
+    """The index of the best of n scores, each with the players' noise added in turn."""
     best = -1
     best_s = -1e18
     for i in range(n):
-        h = options[i]
-        s = worth[h] + prm[BARRIER_PATH] * pt.barrier_way[side, h] - \
-            prm[BARRIER_FORWARD] * min(pt.enemy_start_dist[side, h], 30)
+        s = scores[i]
         if prm[NOISE] > 0:
             s += prm[NOISE] * player_rng.random()
         if s > best_s:
@@ -1330,11 +1345,10 @@ def pick_barrier(st, ut, mt, pt, prm, side, u, options, n, occ, player_rng):
     cheapest ways to the side's ground (`goals.barrier_ways`), on roads, in front of the side's
     units rather than behind them, not beside another of its barriers, and never under its own
     units (the side places its barriers before its units, game.setup_side)."""
-    best = -1
-    best_s = -1e18
+    scores = np.empty(n)
     for i in range(n):
         h = options[i]
-        s = prm[BARRIER_PATH] * pt.barrier_way[side, h] - prm[BARRIER_FORWARD] * min(pt.enemy_start_dist[side, h], 30)
+        s = way_score(pt, prm, side, h)
         if pt.road_hex[h]:
             s += prm[BARRIER_ROAD]
         for k in range(6):
@@ -1342,12 +1356,8 @@ def pick_barrier(st, ut, mt, pt, prm, side, u, options, n, occ, player_rng):
             if nb >= 0 and ((st.mine[nb] and st.mine_side[nb] == side) or own_block(st, ut, nb, side)):
                 s -= prm[BARRIER_SPREAD]
         s -= occ[h, side]
-        if prm[NOISE] > 0:
-            s += prm[NOISE] * player_rng.random()
-        if s > best_s:
-            best_s = s
-            best = i
-    return best
+        scores[i] = s
+    return noisy_best(prm, scores, n, player_rng)
 
 
 @njit(cache=True)
