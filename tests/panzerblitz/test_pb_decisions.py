@@ -128,5 +128,6 @@ def test_engine_ready_asks_for_every_kernel_a_heuristic_game_binds():
     from simulator.rulesets.panzerblitz.ruleset import ENGINE_KERNELS
 
     bound = {(k.kernel.py_func.__module__.rsplit(".", 1)[1] + ".py", k.kernel.py_func.__name__)
-             for k in game.ENGINE + (dispatch.DECIDE, dispatch.HEAR, dispatch.PLAN_FIRE, dispatch.PLAN_ASSAULT)}
+             for k in game.ENGINE + (dispatch.DECIDE, dispatch.HEAR, dispatch.PLAN_FIRE, dispatch.PLAN_ASSAULT,
+                                                                 dispatch.READ_ENEMY)}
     assert set(ENGINE_KERNELS) == bound | {("game.py", "run_game")}

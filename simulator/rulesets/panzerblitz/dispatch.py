@@ -124,7 +124,12 @@ K_SETUP_SIDE, K_MOVEMENT_PHASE, K_MOVE_UNIT, K_ATTACK_HEX = range(6, 10)
 # ... and what only some games use: road-march columns (PB-SIT-7), the heuristic's intensive-fire
 # plan (PB-OPT-AMMO, an optional rule); bound only where the situation or the rules have them.
 K_MARCH_COLUMNS, K_PLAN_INTENSIVE = 10, 11
-N_KERNELS = 12
+# ... and two kernels that several of those call: a side's answer to a decision (`choose`, from
+# the set-up, the movement and fire phases, a move, an attack) and the heuristic's read of its
+# fields (`read_enemy`, from its fire plan and what it hears).  Linked into each caller, each
+# was optimised and emitted again in every one of them (docs/performance.md, round 7).
+K_CHOOSE, K_READ_ENEMY = 12, 13
+N_KERNELS = 14
 
 
 def max_options(n_hex: int, n_units: int) -> int:
@@ -159,17 +164,25 @@ def heuristic_kernels(pl: Players, ct) -> tuple:
     """The heuristic's entry points these players need bound: none if both sides play random."""
     if not (pl.policy != RANDOM).any():
         return ()
-    return (DECIDE, HEAR, PLAN_FIRE, PLAN_ASSAULT) + ((PLAN_INTENSIVE,) if ct.intensive_fire else ())
+    return (DECIDE, HEAR, PLAN_FIRE, PLAN_ASSAULT, READ_ENEMY) + ((PLAN_INTENSIVE,) if ct.intensive_fire else ())
 
 
 # ----------------------------------------------------------------------------- decisions
 
 # The notices below are inlined where the engine calls them.  `choose` is not: each of its 17
-# inlined copies cost the compiler ~1.5 s (docs/performance.md, cold start).
+# inlined copies cost the compiler ~1.5 s (docs/performance.md, cold start); and its body is
+# called through its address (CHOOSE), compiled once instead of again in the five engine
+# kernels that ask decisions.
 @njit(cache=True)
 def choose(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
     """The side's answer to one decision: a row of `options[:n]`, or -1 (none, where the kind
     allows it).  No options: -1, and no player is asked."""
+    return call(pl.kernels, CHOOSE, kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl)
+
+
+@njit(cache=True)
+def _choose(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
+    """`choose`, called through its address (CHOOSE)."""
     if n <= 0:
         return -1
     dec = pl.dec
@@ -297,6 +310,8 @@ def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
 _I64, _OPTIONS, _HEXES, _OCC = types.int64, types.int32[:, ::1], types.int64[::1], types.int64[:, ::1]
 DECIDE = Indirect("panzerblitz.heuristic.decide", K_DECIDE, _heuristic, types.int64,
                   (_I64, _OPTIONS, _I64, _I64, _I64, _HEXES, "st", "ut", "mt", "ct", _I64, _OCC, "pl"))
+CHOOSE = Indirect("panzerblitz.choose", K_CHOOSE, _choose, types.int64,
+                  (_I64, _OPTIONS, _I64, _I64, _I64, _HEXES, "st", "ut", "mt", "ct", _I64, _OCC, "pl"))
 
 
 # ----------------------------------------------------------------------------- what players hear
@@ -354,6 +369,11 @@ def read_enemy(st, ut, mt, ct, side, pl, anew):
     hp.own_part(st, ut, mt, ct, pl.pt, prm, side, fields)
 
 
+# Called through its address by `_hears` and `_plan_fire` (K_READ_ENEMY above).
+READ_ENEMY = Indirect("panzerblitz.heuristic.read_enemy", K_READ_ENEMY, read_enemy, types.none,
+                      ("st", "ut", "mt", "ct", _I64, "pl", types.boolean))
+
+
 # What the heuristic hears (`_hears`): the cases of the notices below.
 BEGIN_SETUP, PLACED, BEGIN_MOVE, MOVED = 0, 1, 2, 3
 
@@ -363,7 +383,7 @@ def _hears(what, st, ut, mt, ct, side, u, h, was_piece, pl):
     """The heuristic keeping its reading of the game (called through its address, HEAR)."""
     ws = pl.ws
     if what == BEGIN_SETUP:
-        read_enemy(st, ut, mt, ct, side, pl, True)  # a new game: nothing kept from the last one
+        call(pl.kernels, READ_ENEMY, st, ut, mt, ct, side, pl, True)  # a new game: nothing kept from the last one
         occ = occupancy(st, ut, mt.neighbours.shape[0])
         ws_occ = ws.occ
         for h in range(occ.shape[0]):  # loops, not slice assignments (game.fire_phase says why)
@@ -380,7 +400,7 @@ def _hears(what, st, ut, mt, ct, side, u, h, was_piece, pl):
         elif hp.is_rider(ut, t):
             ws.pairing[h] += 1
     elif what == BEGIN_MOVE:
-        read_enemy(st, ut, mt, ct, side, pl, False)
+        call(pl.kernels, READ_ENEMY, st, ut, mt, ct, side, pl, False)
     else:
         hp.moved(st, ut, mt, pl.pt, pl.params[side], side, ws.fields, u, h, was_piece)
 
@@ -423,7 +443,7 @@ def _plan_fire(st, ut, mt, ct, side, spotted, occ, stack_kind, rows_hex, rows_af
     rows (`rows_hex[start[u]:start[u + 1]]`, `rows_af`: target hex, AF)."""
     ws = pl.ws
     # the enemy as it stands now (its last turn moved it): the danger each firer could step out of
-    read_enemy(st, ut, mt, ct, side, pl, False)
+    call(pl.kernels, READ_ENEMY, st, ut, mt, ct, side, pl, False)
     reach = hp.plan_fire(st, ut, mt, ct, pl.pt, pl.params[side], side, occ, rows_hex, rows_af, start, ws.plan,
                          ws.fields)
     # For the blunder audit: the best odds the player saw in reach (its annotation of the turn).

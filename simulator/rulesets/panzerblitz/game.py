@@ -545,4 +545,4 @@ MOVEMENT_PHASE = Indirect("panzerblitz.movement_phase", ask.K_MOVEMENT_PHASE, mo
                           ("st", "ut", "mt", "mv", "ct", "limits", _I64, types.boolean, "pl"))
 ATTACK_HEX = Indirect("panzerblitz.attack_hex", ask.K_ATTACK_HEX, attack_hex, types.none,
                       ("st", "ut", "mt", "ct", _I64, _I64, _I64S, _I64, _I64S, types.boolean[::1], "pl"))
-ENGINE = (SETUP_SIDE, MOVEMENT_PHASE, MOVE_UNIT, ATTACK_HEX)
+ENGINE = (SETUP_SIDE, MOVEMENT_PHASE, MOVE_UNIT, ATTACK_HEX, ask.CHOOSE)

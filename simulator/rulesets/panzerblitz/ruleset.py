@@ -24,7 +24,8 @@ HERE = Path(__file__).resolve().parent
 # bound for every such game (game.ENGINE, dispatch's heuristic entry points), by the file each is in.
 ENGINE_KERNELS = (("game.py", "run_game"), ("game.py", "setup_side"), ("movement_phase.py", "movement_phase"),
                   ("movement_phase.py", "move_unit"), ("game.py", "attack_hex"), ("dispatch.py", "_heuristic"),
-                  ("dispatch.py", "_hears"), ("dispatch.py", "_plan_fire"), ("dispatch.py", "_plan_assaults"))
+                  ("dispatch.py", "_hears"), ("dispatch.py", "_plan_fire"), ("dispatch.py", "_plan_assaults"),
+                  ("dispatch.py", "_choose"), ("dispatch.py", "read_enemy"))
 
 
 class PanzerBlitzPlayers:
