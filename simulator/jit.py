@@ -62,7 +62,16 @@ class KernelDispatcher(CPUDispatcher):
         if tuple(args) in self.overloads:
             return super().compile(sig)
         with compile_lock(self):
-            return super().compile(sig)
+            _DEPTH[0] += 1
+            try:
+                return super().compile(sig)
+            finally:
+                _DEPTH[0] -= 1
+
+
+# How many KernelDispatcher compiles are open in this process: a kernel compiled while another
+# is (>= 2) is a callee, compiled because its caller's types are being inferred.
+_DEPTH = [0]
 
 
 def njit(**options):
@@ -246,6 +255,18 @@ class _LinkOnDemandLibrary(_codegen.JITCodeLibrary):
         self._codegen._engine._load_defined_symbols(_llvm.parse_bitcode(shared_bitcode))
         self._link_bitcode = shared_bitcode
         return self
+
+    def _optimize_final_module(self):
+        # A library finalised while its caller is being compiled (a callee: _DEPTH >= 2) is linked
+        # into that caller, whose module passes (numba's cheap pass, reference-count pruning, O3)
+        # run over the linked code again, as they do in every kernel above it: its own run was
+        # redone at each level of the call tree.  Skipped, a cold pb-04 start compiles ~9 % less
+        # (docs/performance.md, round 7); its own machine code (used only when Python calls it
+        # directly: tests) is then function-pass optimised only.  BALANCE_CALLEE_MODULE_PASSES=1:
+        # numba's behaviour.
+        if _DEPTH[0] >= 2 and os.environ.get("BALANCE_CALLEE_MODULE_PASSES", "0") != "1":
+            return
+        super()._optimize_final_module()
 
     def _get_module_for_linking(self):
         if self._shared_module is None and self._link_bitcode is not None:

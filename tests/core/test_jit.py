@@ -97,3 +97,40 @@ def test_an_indirect_kernel_is_called_through_the_address_bound_in_the_table():
 def test_a_call_with_an_argument_of_another_type_than_declared_does_not_compile():
     with pytest.raises(errors.TypingError, match="declared int64"):
         _wrong_type(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
+
+
+@njit(cache=False)
+def _inner_sum(a):
+    total = 0
+    for i in range(a.shape[0]):
+        total += a[i] * (i + 1)
+    return total
+
+
+@njit(cache=False)
+def _outer_sum(a):
+    return _inner_sum(a) + 1
+
+
+def test_a_callee_compiled_for_its_caller_skips_the_module_passes_its_caller_runs_again(monkeypatch):
+    """A library compiled because its caller is being compiled is linked into the caller, whose
+    module passes optimise the linked code: its own module passes are skipped (docs/performance.md,
+    round 7); the caller's, and a kernel compiled from Python, still run them."""
+    from numba.core import codegen
+
+    optimised = []
+    original = codegen.CPUCodeLibrary._optimize_final_module
+
+    def record(lib):
+        optimised.append(lib.name)
+        original(lib)
+
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", record)
+    a = np.arange(5, dtype=np.int64)
+    assert _outer_sum(a) == sum(int(v) * (i + 1) for i, v in enumerate(a)) + 1
+    assert any("_outer_sum" in n for n in optimised)
+    assert not any("_inner_sum" in n for n in optimised)
+    assert _inner_sum(np.arange(3, dtype=np.int64)) == 0 + 2 + 6  # callable from Python all the same
+    optimised.clear()
+    assert _inner_sum(np.arange(3.0)) == 8.0  # a new signature compiled from Python: optimised
+    assert any("_inner_sum" in n for n in optimised)
