@@ -273,6 +273,65 @@ class _LinkOnDemandLibrary(_codegen.JITCodeLibrary):
             self._shared_module = _llvm.parse_bitcode(self._link_bitcode)
         return super()._get_module_for_linking()
 
+    # A callee's machine code, emitted only when asked for.  numba emits every library it
+    # finalises, though a callee's code runs only inside its callers (linked into their modules
+    # and emitted there); its own copy is needed only if Python calls it, or an address is taken
+    # (`Indirect.bind`).  A library finalised while its caller compiles is so kept as an LLVM
+    # module, cached as bitcode (numba's "bitcode" kind), and emitted on first use
+    # (`_LazyEntry`, `get_pointer_to_function`).  BALANCE_CALLEE_EMIT=1: numba's behaviour.
+    _deferred = False
+
+    def _finalize_final_module(self):
+        if _DEPTH[0] >= 2 and _DEFER_ALLOWED and os.environ.get("BALANCE_CALLEE_EMIT", "0") != "1":
+            self._deferred = True
+            self._finalized = True  # linkable; emitted by _emit
+            return
+        super()._finalize_final_module()
+
+    def _emit(self):
+        if self._deferred:
+            self._deferred = False
+            super()._finalize_final_module()
+
+    def get_pointer_to_function(self, name):
+        self._emit()
+        return super().get_pointer_to_function(name)
+
+    def serialize_using_object_code(self):
+        if self._deferred:
+            return self.serialize_using_bitcode()  # no object code was made
+        return super().serialize_using_object_code()
+
+
+class _LazyEntry:
+    """The Python entry point of a kernel whose library is not emitted yet: emits it, makes numba's
+    entry point, registers it with the dispatcher and calls it.  Also the key under which numba's
+    lowering finds the kernel's compiled function for its callers (as the entry point is)."""
+
+    __slots__ = ("context", "library", "fndesc", "env", "cfunc", "dispatcher", "sig", "__weakref__")
+
+    def __init__(self, context, library, fndesc, env):
+        self.context, self.library, self.fndesc, self.env = context, library, fndesc, env
+        self.cfunc = self.dispatcher = self.sig = None
+
+    def resolve(self):
+        if self.cfunc is None:
+            self.cfunc = _numba_get_executable(self.context, self.library, self.fndesc, self.env)
+            if self.dispatcher is not None:
+                self.dispatcher._insert(self.sig, self.cfunc, False)
+        return self.cfunc
+
+    def __call__(self, *args, **kws):
+        return self.resolve()(*args, **kws)
+
+
+def _get_executable(context, library, fndesc, env):
+    if isinstance(library, _LinkOnDemandLibrary):
+        library._ensure_finalized()  # numba finalises here, when it asks for the address
+        if library._deferred:
+            return _LazyEntry(context, library, fndesc, env)
+    return _numba_get_executable(context, library, fndesc, env)
+
 
 def _load_link_modules_on_demand() -> None:
     # Only over the class this was written against (numba 0.59-0.68: the JIT codegen's library
@@ -285,6 +344,32 @@ def _load_link_modules_on_demand() -> None:
 
 
 _load_link_modules_on_demand()
+
+# Deferred emission (above) needs numba's CPU context to make entry points through
+# `_get_executable`; only over the versions this was written against.
+from numba.core import cpu as _cpu  # noqa: E402
+from numba.core import dispatcher as _dispatcher  # noqa: E402
+
+_numba_get_executable = _cpu.CPUContext.get_executable
+_DEFER_ALLOWED = (_codegen.JITCPUCodegen._library_class is _LinkOnDemandLibrary
+                  and hasattr(_dispatcher.Dispatcher, "_insert") and hasattr(_dispatcher.Dispatcher, "add_overload"))
+_numba_add_overload = _dispatcher.Dispatcher.add_overload
+
+
+def _add_overload(self, cres):
+    entry = cres.entry_point
+    if isinstance(entry, _LazyEntry):
+        # Not callable from C until emitted: a call from Python misses the C-level table, asks
+        # `compile`, gets the _LazyEntry, which emits the code, registers it and calls it.
+        entry.dispatcher, entry.sig = self, [a._code for a in cres.signature.args]
+        self.overloads[tuple(cres.signature.args)] = cres
+        return
+    _numba_add_overload(self, cres)
+
+
+if _DEFER_ALLOWED:
+    _cpu.CPUContext.get_executable = _get_executable
+    _dispatcher.Dispatcher.add_overload = _add_overload
 
 
 # ----------------------------------------------------------------------------- compiling on two cores

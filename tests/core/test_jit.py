@@ -99,6 +99,7 @@ def test_a_call_with_an_argument_of_another_type_than_declared_does_not_compile(
         _wrong_type(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64))
 
 
+# Not cached: compiled afresh in each test run (a caller loaded from the cache compiles no callee).
 @njit(cache=False)
 def _inner_sum(a):
     total = 0
@@ -112,10 +113,12 @@ def _outer_sum(a):
     return _inner_sum(a) + 1
 
 
-def test_a_callee_compiled_for_its_caller_skips_the_module_passes_its_caller_runs_again(monkeypatch):
+def test_a_callee_compiled_for_its_caller_is_neither_optimised_again_nor_emitted_until_used(monkeypatch):
     """A library compiled because its caller is being compiled is linked into the caller, whose
-    module passes optimise the linked code: its own module passes are skipped (docs/performance.md,
-    round 7); the caller's, and a kernel compiled from Python, still run them."""
+    module passes optimise the linked code and whose machine code contains it: the callee's own
+    module passes are skipped and its machine code is emitted only when Python calls it
+    (docs/performance.md, round 7); the caller, and a kernel compiled from Python, are optimised
+    and emitted as numba does."""
     from numba.core import codegen
 
     optimised = []
@@ -130,7 +133,12 @@ def test_a_callee_compiled_for_its_caller_skips_the_module_passes_its_caller_run
     assert _outer_sum(a) == sum(int(v) * (i + 1) for i, v in enumerate(a)) + 1
     assert any("_outer_sum" in n for n in optimised)
     assert not any("_inner_sum" in n for n in optimised)
-    assert _inner_sum(np.arange(3, dtype=np.int64)) == 0 + 2 + 6  # callable from Python all the same
+    (inner,) = _inner_sum.overloads.values()
+    (outer,) = _outer_sum.overloads.values()
+    assert inner.library._deferred and not outer.library._deferred
+    assert _inner_sum(np.arange(3, dtype=np.int64)) == 0 + 2 + 6  # Python's call emits it
+    assert not inner.library._deferred
+    assert _inner_sum(np.arange(4, dtype=np.int64)) == 0 + 2 + 6 + 12  # now from numba's C table
     optimised.clear()
     assert _inner_sum(np.arange(3.0)) == 8.0  # a new signature compiled from Python: optimised
     assert any("_inner_sum" in n for n in optimised)

@@ -89,3 +89,55 @@ def test_a_kernel_loaded_from_the_cache_keeps_its_link_module_unparsed_until_lin
     assert got["hits"] == 1 and got["class"] == "_LinkOnDemandLibrary"
     assert not got["parsed_at_load"]
     assert got["twice"] == got["expected"]
+
+
+# Two cached kernels, the second calling the first: in a first process the caller compiles the
+# callee, whose machine code is not emitted (simulator/jit.py, `_LinkOnDemandLibrary`) and which
+# is cached as LLVM bitcode; a second process calls the callee from Python.
+CALLEE_MODULE = """
+from simulator.jit import njit
+
+@njit(cache=True)
+def weighted(a):
+    total = 0
+    for i in range(a.shape[0]):
+        total += a[i] * (i + 1)
+    return total
+
+@njit(cache=True)
+def plus_one(a):
+    return weighted(a) + 1
+"""
+
+CALLEE_PROBE = """
+import json, sys
+import numpy as np
+import simulator.jit
+import callee_kernels as k
+a = np.arange(6, dtype=np.int64)
+if sys.argv[1] == "caller":
+    got = int(k.plus_one(a))
+    (cres,) = k.weighted.overloads.values()
+    print(json.dumps({"got": got, "deferred": cres.library._deferred}))
+else:
+    got = int(k.weighted(a))
+    print(json.dumps({"got": got, "hits": sum(k.weighted.stats.cache_hits.values()),
+                      "misses": sum(k.weighted.stats.cache_misses.values())}))
+"""
+
+
+def test_a_callee_cached_unemitted_is_loaded_and_emitted_when_python_calls_it(tmp_path):
+    (tmp_path / "callee_kernels.py").write_text(CALLEE_MODULE)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(NUMBA_CACHE_DIR=str(tmp_path / "numba"), PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+
+    def run(mode):
+        out = subprocess.run([sys.executable, "-c", CALLEE_PROBE, mode], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    expected = sum(v * (i + 1) for i, v in enumerate(range(6)))
+    first = run("caller")
+    assert first == {"got": expected + 1, "deferred": True}
+    again = run("callee")
+    assert again == {"got": expected, "hits": 1, "misses": 0}
