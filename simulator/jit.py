@@ -282,16 +282,19 @@ class _LinkOnDemandLibrary(_codegen.JITCodeLibrary):
     _deferred = False
 
     def _finalize_final_module(self):
-        if _DEPTH[0] >= 2 and _DEFER_ALLOWED and os.environ.get("BALANCE_CALLEE_EMIT", "0") != "1":
+        if (_DEPTH[0] >= 2 and _DEFER_ALLOWED and getattr(self, "_compiled_object", None) is None
+                and os.environ.get("BALANCE_CALLEE_EMIT", "0") != "1"):  # (not machine code from the cache)
             self._deferred = True
             self._finalized = True  # linkable; emitted by _emit
             return
         super()._finalize_final_module()
+        _set_pending_envs(self._codegen)
 
     def _emit(self):
         if self._deferred:
             self._deferred = False
             super()._finalize_final_module()
+            _set_pending_envs(self._codegen)
 
     def get_pointer_to_function(self, name):
         self._emit()
@@ -325,6 +328,25 @@ class _LazyEntry:
         return self.resolve()(*args, **kws)
 
 
+# numba points a kernel's environment global at its Environment (`set_env`) when it makes the
+# entry point and when it loads a kernel from the cache (for every environment the kernel's
+# module references).  For a module not emitted yet the global has no address: the pointer is
+# set once a module defining it is emitted.
+_PENDING_ENVS: dict[str, object] = {}
+
+
+def _set_env(codegen, env_name, env):
+    if not codegen._engine.is_symbol_defined(env_name):
+        _PENDING_ENVS[env_name] = env
+        return
+    _numba_set_env(codegen, env_name, env)
+
+
+def _set_pending_envs(codegen):
+    for name in [n for n in _PENDING_ENVS if codegen._engine.is_symbol_defined(n)]:
+        _numba_set_env(codegen, name, _PENDING_ENVS.pop(name))
+
+
 def _get_executable(context, library, fndesc, env):
     if isinstance(library, _LinkOnDemandLibrary):
         library._ensure_finalized()  # numba finalises here, when it asks for the address
@@ -351,7 +373,7 @@ from numba.core import cpu as _cpu  # noqa: E402
 from numba.core import dispatcher as _dispatcher  # noqa: E402
 
 _numba_get_executable = _cpu.CPUContext.get_executable
-_DEFER_ALLOWED = (_codegen.JITCPUCodegen._library_class is _LinkOnDemandLibrary
+_DEFER_ALLOWED = (_codegen.JITCPUCodegen._library_class is _LinkOnDemandLibrary and hasattr(_codegen.JITCPUCodegen, "set_env")
                   and hasattr(_dispatcher.Dispatcher, "_insert") and hasattr(_dispatcher.Dispatcher, "add_overload"))
 _numba_add_overload = _dispatcher.Dispatcher.add_overload
 
@@ -367,7 +389,9 @@ def _add_overload(self, cres):
     _numba_add_overload(self, cres)
 
 
+_numba_set_env = _codegen.JITCPUCodegen.set_env
 if _DEFER_ALLOWED:
+    _codegen.JITCPUCodegen.set_env = _set_env
     _cpu.CPUContext.get_executable = _get_executable
     _dispatcher.Dispatcher.add_overload = _add_overload
 
