@@ -71,8 +71,10 @@ def test_text_tags_cite_a_rule_case(tables):
 def test_unit_files_merge_without_clashes(tables):
     classic = toml(V2 / "units-classic.toml")["units"]
     hod = toml(V2 / "units-hod.toml")["units"]
-    assert not set(classic) & set(hod)
-    assert len(tables["units"]) == len(classic) + len(hod)
+    aircraft = toml(V2 / "units-air.toml")["units"]
+    assert not set(classic) & set(hod) and not (set(classic) | set(hod)) & set(aircraft)
+    assert len(tables["units"]) == len(classic) + len(hod) + len(aircraft)
+    assert {u["kind"] for u in aircraft.values()} == {"aircraft"}     # PB2 16: only aircraft there
     assert len(classic) == len(toml(ROOT / "situations" / "rulesets" / "panzerblitz" / "units.toml")["units"])
 
 
@@ -553,8 +555,8 @@ def test_hod_situation_refers_to_known_things(board, tables, path):
                 assert uid in tables["units"], (path.stem, uid)
                 assert tables["units"][uid]["side"] in (side["name"], "any"), uid
             sp = sum(n * tables["units"][uid]["full"]["sp"] for uid, n in g["units"].items())
-            if g.get("off_board"):
-                continue
+            if g.get("off_board") or g.get("air"):
+                continue                 # off-board artillery, aircraft (16.0): no hex, no SP
             area = g.get("setup") or g.get("enter")
             hexes = region_hexes(board, area, doc["map"]["play_area"])
             assert hexes and hexes <= play, (path.stem, g["name"])

@@ -191,6 +191,34 @@ def scatter(t, st, a, h):
 
 
 @njit(cache=True)
+def if_column(t, st, a, u):
+    """11.3.2: the column of attacker a's IF (or bomb attack, 16.3.1) on unit u alone: AT against
+    an armored unit, AP against a non-armored one."""
+    if armored_target(t, st, u):           # 15.5.3: in a fortification, its DF, armored
+        return at_column(t, at_value(t, st, a) - target_df(t, st, u))
+    return ap_column(t, ap2(t, st, a), df_value(t, st, u))
+
+
+@njit(cache=True)
+def if_drm(t, st, u, hit, kind):
+    """The modifiers of unit u in hex `hit` against an attack resolved as IF (11.3.2; a bomb attack
+    16.3.1 with kind = air): the IF terrain modifiers and those of modifiers.toml whose scope has
+    the kind; unspotted as its marker is now."""
+    drm = t.tem_if_soft[hit] if t.t_soft_if[t.u_type[u]] else t.tem_if_hard[hit]
+    if st.unspotted[u] and t.drm_applies[M_UNSPOTTED, kind]:
+        drm += t.drm_value[M_UNSPOTTED]
+    if st.disrupted[u] and t.drm_applies[M_DEF_DISRUPTED, kind]:
+        drm += t.drm_value[M_DEF_DISRUPTED]
+    if st.wreck_sp[hit] > 0 and t.drm_applies[M_WRECK, kind]:
+        drm += t.drm_value[M_WRECK]                # 15.1.2
+    if st.in_ip[u] and t.drm_applies[M_IP, kind]:
+        drm += t.drm_value[M_IP]                   # 15.4.4: +1 to all attacks
+    if st.in_fort[u] and t.drm_applies[M_FORT, kind]:
+        drm += t.drm_value[M_FORT]                 # 15.5.3: +2 to all attacks
+    return drm
+
+
+@njit(cache=True)
 def indirect_fire(t, st, a, h, side, smoke):
     """11.3.2: every unit in the hex hit attacked separately, in turn, with its own roll; or,
     `smoke`, a smoke counter where it lands (12.1, 12.2.1)."""
@@ -213,22 +241,9 @@ def indirect_fire(t, st, a, h, side, smoke):
         u = victims[i]
         if st.hex[u] != hit:
             continue
-        if armored_target(t, st, u):           # 15.5.3: in a fortification, its DF, armored
-            col = at_column(t, at_value(t, st, a) - target_df(t, st, u))
-        else:
-            col = ap_column(t, ap2(t, st, a), df_value(t, st, u))
+        col = if_column(t, st, a, u)
         update_spotting(t, st, u)              # judged when the fire is resolved (6.1.2)
-        drm = t.tem_if_soft[hit] if t.t_soft_if[t.u_type[u]] else t.tem_if_hard[hit]
-        if st.unspotted[u] and t.drm_applies[M_UNSPOTTED, IF_KIND]:
-            drm += t.drm_value[M_UNSPOTTED]
-        if st.disrupted[u] and t.drm_applies[M_DEF_DISRUPTED, IF_KIND]:
-            drm += t.drm_value[M_DEF_DISRUPTED]
-        if st.wreck_sp[hit] > 0 and t.drm_applies[M_WRECK, IF_KIND]:
-            drm += t.drm_value[M_WRECK]                # 15.1.2
-        if st.in_ip[u] and t.drm_applies[M_IP, IF_KIND]:
-            drm += t.drm_value[M_IP]                   # 15.4.4: +1 to all attacks
-        if st.in_fort[u] and t.drm_applies[M_FORT, IF_KIND]:
-            drm += t.drm_value[M_FORT]                 # 15.5.3: +2 to all attacks
+        drm = if_drm(t, st, u, hit, IF_KIND)
         if st.hex[a] >= 0 and st.smoke[st.hex[a]] > 0 and t.drm_applies[M_SMOKE_FROM, IF_KIND]:
             drm += t.drm_value[M_SMOKE_FROM]           # 12.2.6: all fire from a smoke hex
         natural = two_dice(st.streams)

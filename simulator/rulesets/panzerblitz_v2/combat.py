@@ -15,6 +15,7 @@ from simulator.rulesets.panzerblitz_v2.rng import two_dice
 from simulator.rulesets.panzerblitz_v2.smoke import sees
 from simulator.rulesets.panzerblitz_v2.state import (
     CARRIED,
+    EV_AIR_FIRE,
     EV_ASSAULT,
     EV_CAT,
     EV_DISRUPT,
@@ -32,6 +33,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
 )
 from simulator.rulesets.panzerblitz_v2.tables import (
     CITY,
+    K_AIR,
     K_ASSAULT,
     K_CAT,
     K_OPP,
@@ -687,6 +689,8 @@ def resolve_attack(t, st, firers, nf, halves, target_hex, targets, nt, armored, 
             ev = EV_ASSAULT
         elif kind == K_OVERRUN:
             ev = EV_OVERRUN
+        elif kind == K_AIR:
+            ev = EV_AIR_FIRE                      # an aircraft's direct fire (16.1.3, air.py)
         log_event(st, ev, side, target_hex, col, natural, drm, res * 100 + nf)
         fortified = armored and st.in_fort[cat[0]]
         apply_result(t, st, cat[:k], k, res, was[:k])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz_v2 import engineers, pbassault
+from simulator.rulesets.panzerblitz_v2 import air, engineers, pbassault
 from simulator.rulesets.panzerblitz_v2.artillery import (
     ar_step,
     resolve_requests,
@@ -119,6 +119,7 @@ from simulator.rulesets.panzerblitz_v2.transport import (
 )
 
 REINFORCEMENT = 99          # the radius field of a reinforcement chit in the pool
+AIR_CHIT = 98               # the radius field of an Air Support chit (3.1.1, 3.1.2.2; air.py)
 OPT_COLS_MOVE = 9           # MOVE_DEST columns copied for an exit row
 
 
@@ -472,6 +473,16 @@ def fire_step(t, st, side):
 
 @njit(cache=True)
 def opportunity_fire(t, st, u, h, road_mover):
+    """PB2-7.8: the non-phasing side's opportunity fire at a unit that has just entered hex h: its
+    units on the ground, then its aircraft in play (16.1.4, air.py).  Returns True if the mover was
+    disrupted or lost."""
+    if ground_opportunity_fire(t, st, u, h, road_mover):
+        return True
+    return air.opportunity(t, st, u, h)
+
+
+@njit(cache=True)
+def ground_opportunity_fire(t, st, u, h, road_mover):
     """PB2-7.8: the non-phasing side may fire at a unit that has just entered hex h (one attack per
     hex entered, 7.8.4), with every eligible unit.  Returns True if the mover was disrupted or lost."""
     enemy = 1 - t.u_side[u]
@@ -1352,7 +1363,8 @@ def return_unit(t, st, u):
 
 @njit(cache=True)
 def administration(t, st, last_side):
-    """PB2-3.1.3 steps 1, 2 (HE markers; smoke waits for 12), 4, 5, 6."""
+    """PB2-3.1.3 steps 1, 2 (HE markers; smoke waits for 12), 4, 5, 6; 16.1.1 recalled aircraft leave."""
+    air.administration(t, st)
     for h in range(t.n_hexes):
         st.he[h] = False                                # 2, 11.3.3: HE markers go now
     smoke_administration(t, st)                         # 2, 12.2.1: SMOKE 2 go, SMOKE 1 flip
@@ -1393,6 +1405,8 @@ def turn_stats(t, st, turn):
             st.ts[turn, s, k] = 0
     for u in range(t.n_units):
         s = t.u_side[u]
+        if t.u_air[u]:
+            continue                                     # aircraft count for nothing (16.1.1)
         if carried_hex(st, u) >= 0:                      # a passenger is on the map in its carrier
             st.ts[turn, s, TS_UNITS] += 1
             st.ts[turn, s, TS_STEPS] += st.steps[u]
@@ -1412,6 +1426,7 @@ def turn_stats(t, st, turn):
 def play_turn(t, st, turn):
     st.turn[0] = turn
     engineers.pre_operations(t, st)                      # 3.1.1: engineers' works advance (17.x)
+    air.pre_operations(t, st)                            # 3.1.1: aircraft whose turn has come (16.0)
     for u in range(t.n_units):
         st.turn_hex[u] = st.hex[u]                       # where each began the turn (15.4.3.2)
     pool = np.zeros(64, dtype=np.int64)
@@ -1425,6 +1440,10 @@ def play_turn(t, st, turn):
         if t.s_reinf[s, turn] and n < 64:
             pool[n] = s * 1000 + REINFORCEMENT
             n += 1
+        for _ in range(air.air_chits(t, st, s)):
+            if n < 64:
+                pool[n] = s * 1000 + AIR_CHIT            # 3.1.1: Air Support chits
+                n += 1
     for s in range(2):                                   # a reinforcement chit carried over: first
         if st.carry_reinf[s]:
             st.carry_reinf[s] = 0
@@ -1438,8 +1457,12 @@ def play_turn(t, st, turn):
         side = chit // 1000
         last_side = side
         radius = chit % 1000
+        if n == 0 and radius == AIR_CHIT and t.last_air_executed:
+            air.air_operation(t, st, side)               # readings.last_air_chit_executed (PB2-OQ-5)
+            break
         if n == 0:                                       # 3.1.2: the last chit is not executed
-            log_event(st, EV_UNPLAYED, side, radius, 0, 0, 1 if radius == REINFORCEMENT else 0, 0)
+            log_event(st, EV_UNPLAYED, side, radius, 0, 0,
+                      1 if radius == REINFORCEMENT else 2 if radius == AIR_CHIT else 0, 0)
             st.ts[turn, side, TS_UNPLAYED] += 1
             if radius == REINFORCEMENT and t.reinf_carry:
                 st.carry_reinf[side] = 1                 # 3.1.2.3, readings.last_reinforcement_chit
@@ -1447,6 +1470,10 @@ def play_turn(t, st, turn):
             break
         if radius == REINFORCEMENT:
             reinforcement(t, st, side)
+        elif radius == AIR_CHIT:
+            air.air_operation(t, st, side)               # 3.1.2.2
+            update_control(t, st)
+            check(t, st)
         else:
             operation(t, st, side, radius)
     update_control(t, st)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.combat import sp_value
-from simulator.rulesets.panzerblitz_v2.state import CARRIED, GONE, OFF_BOARD
+from simulator.rulesets.panzerblitz_v2.state import AIR_WAIT, AIRBORNE, CARRIED, GONE, OFF_BOARD
 from simulator.rulesets.panzerblitz_v2.tables import CITY, PROHIBITED, TOWED, TOWN
 
 (OK, BOTH_SIDES_IN_HEX, OVERSTACKED, STEPS_OUT_OF_RANGE, ELIMINATED_ON_MAP, LIVE_OFF_MAP, OUTSIDE_PLAY_AREA,
  PROHIBITED_TERRAIN, IP_MISMATCH, IP_OVER_CAPACITY, OFF_BOARD_MOVED, PASSENGER_ASTRAY, CARRIER_OVERLOADED,
- FORT_MISMATCH, FORT_OVER_CAPACITY, MINE_MISMATCH, ARTIFICIAL_CLASH) = range(17)
+ FORT_MISMATCH, FORT_OVER_CAPACITY, MINE_MISMATCH, ARTIFICIAL_CLASH, AIRCRAFT_ASTRAY) = range(18)
 NAMES = {
     OK: "ok",
     BOTH_SIDES_IN_HEX: "units of both sides in one hex (PB2-4.1.8.1)",
@@ -37,6 +37,8 @@ NAMES = {
     MINE_MISMATCH: "a counter marked under a minefield's counter where there is none (PB2-15.2.3.1)",
     ARTIFICIAL_CLASH: "a fortification sharing its hex with a minefield, block or IP, or an IP with a minefield or "
                       "block (PB2-15.2.2.1, 15.3.1.1, 15.4.1, 15.5.1)",
+    AIRCRAFT_ASTRAY: "an aircraft on the map, in play before its turn or with a marker off the play area, or a "
+                     "ground counter in the air (PB2-16.1)",
 }
 
 
@@ -55,6 +57,14 @@ def violation(t, st):
             return LIVE_OFF_MAP
         if (h == OFF_BOARD) != t.u_offboard[u]:
             return OFF_BOARD_MOVED
+        if t.u_air[u]:
+            ah = st.air_hex[u]
+            if not (h == AIR_WAIT or h == AIRBORNE or h == GONE) or (h == AIRBORNE and t.u_enter_turn[u] > st.turn[0]) \
+                    or (ah >= 0 and (h != AIRBORNE or not t.play[ah])):
+                return AIRCRAFT_ASTRAY
+            continue
+        if h == AIR_WAIT or h == AIRBORNE:
+            return AIRCRAFT_ASTRAY
         c = st.carried_by[u]
         if (h == CARRIED) != (c >= 0):
             return PASSENGER_ASTRAY

@@ -85,9 +85,19 @@ DECISION_KINDS = (
                               "spending its whole MA (PB2-15.4.3.2)",
                  ("0 = no / 1 = remove", "chance of passing the Efficiency Roll in 36ths (36: none needed)",
                   "enemy units that see it", "hexes to the objective")),
+    DecisionKind("AIR_STRIKE", "an Air Support chit: where an aircraft strikes, placed next to its target (a dive "
+                               "bomber also over it), or no attack (it stays where it is, PB2 3.1.2.2, 16.1, 16.3.5)",
+                 ("target hex (-1 = no attack)", "armored target unit (-1: the non-armored units; a bomb attack: "
+                                                 "every unit of the hex)", "hex it attacks from", "DFT column",
+                  "DRM", "targets", "disrupted targets", "enemy AA units that can engage it there",
+                  "0 direct fire / 1 bomb attack (16.3.1)", "expected step losses x 100")),
+    DecisionKind("AA_FIRE", "an AA unit engages one aircraft about to attack, or holds (PB2 16.4.2)",
+                 ("aircraft (-1 = hold)", "AA column (the unit's AA equivalency)", "range DRM",
+                  "chance of X in 36ths", "chance of X or DD in 36ths", "own steps in the aircraft's target hex")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
- IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP) = range(21)
+ IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP,
+ AIR_STRIKE, AA_FIRE) = range(23)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -114,6 +124,9 @@ HEURISTIC_PARAMS = {
     "ride_min": Param(4.0, "a unit boards a carrier when it is at least this many hexes from the objective"),
     "unload_at": Param(3.0, "a carrier sets its passengers down this many hexes or fewer from the objective, or "
                             "where an enemy unit sees it"),
+    "air_min": Param(0.3, "an aircraft strikes only when the attack's expected step losses reach this"),
+    "w_flak": Param(0.15, "air strike: cost of each enemy AA unit that can engage the aircraft where it attacks from"),
+    "aa_min": Param(4.0, "an AA unit fires when its chance of X or DD (in 36ths) reaches this"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -124,7 +137,8 @@ PLAYERS_CATALOGUE = Catalogue([
 ], default="heuristic", replay_default="heuristic")
 
 (P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
- P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN, P_HULL_MIN, P_IP_MIN, P_RIDE_MIN, P_UNLOAD_AT) = range(19)
+ P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN, P_HULL_MIN, P_IP_MIN, P_RIDE_MIN, P_UNLOAD_AT, P_AIR_MIN, P_FLAK,
+ P_AA_MIN) = range(22)
 
 
 @njit(cache=True)
@@ -236,6 +250,21 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
         elif kind == REMOVE_IP:    # remove?, chance in 36ths, seen by, hexes to the objective
             # (i20f) the attacker levels an IP on an objective hex it stands on, out of the enemy's sight
             s = 1.0 if (opts[i, 0] == 1) == (not defender and opts[i, 3] == 0 and opts[i, 2] == 0) else 0.5
+            jit_ = 0.0
+        elif kind == AIR_STRIKE:   # hex, unit, from, column, DRM, targets, disrupted, AA there, bomb, E[steps] x 100
+            # (i20h) the strike of the most expected step losses, less the flak that can reach it
+            if opts[i, 0] < 0:
+                s = p[P_AIR_MIN]
+            else:
+                s = opts[i, 9] / 100.0 - p[P_FLAK] * opts[i, 7]
+                for a in range(t.n_units):
+                    if st.air_tgt[a] == opts[i, 0] and t.u_side[a] == side:
+                        s *= 0.3           # another of its aircraft strikes there already
+                        break
+        elif kind == AA_FIRE:      # aircraft, column, range DRM, P(X), P(X or DD), own steps under attack
+            # (i20h) engage the aircraft most likely to be downed or recalled, first those attacking
+            # the most of the side's steps
+            s = p[P_AA_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
             jit_ = 0.0
         elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar
             s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]

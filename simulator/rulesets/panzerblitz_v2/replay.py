@@ -6,8 +6,13 @@ import numpy as np
 
 from simulator.api import Counter, MapFrame
 from simulator.rulesets.panzerblitz_v2.state import (
+    EV_AA,
     EV_ADMIN,
     EV_ADVANCE,
+    EV_AIR,
+    EV_AIR_FIRE,
+    EV_AIR_OPP,
+    EV_AIR_OUT,
     EV_AR,
     EV_AR_CANCEL,
     EV_ASSAULT,
@@ -89,12 +94,15 @@ class PBV2Replay:
             elif kind == EV_CHIT:
                 if d == 1:
                     out.append(f"  [op {op}] {s} reinforcement chit")
+                elif d == 2:
+                    out.append(f"  [op {op}] {s} Air Support chit: {c} aircraft ready (PB2 3.1.2.2)")
                 elif a < 0:
                     out.append(f"  [op {op}] {s} Op{b} chit: passed")
                 else:
                     out.append(f"  [op {op}] {s} Op{b} chit on {hx(a)}: {c} units active")
             elif kind == EV_UNPLAYED:
-                out.append(f"  {s} {'reinforcement' if d else f'Op{a}'} chit drawn last: not executed (PB2 3.1.2)")
+                what = ("Op" + str(a), "reinforcement", "Air Support")[d]
+                out.append(f"  {s} {what} chit drawn last: not executed (PB2 3.1.2)")
             elif kind == EV_CARRY:
                 out.append(f"  {s} reinforcement chit carried to the next turn (PB2 3.1.2.3)")
             elif kind in (EV_FIRE, EV_OPP_FIRE, EV_REACTION, EV_CAT, EV_ASSAULT, EV_OVERRUN):
@@ -103,6 +111,20 @@ class PBV2Replay:
                         EV_ASSAULT: "assault fire (2 columns left)", EV_OVERRUN: "overrun"}.get(kind, "fires")
                 out.append(f"    {s} {what} ({x % 100} units) at {hx(a)}: column {col} "
                            f"(AT {int(t.dft_at_diff[b]):+d}), roll {c} {d:+d} -> {RESULTS[x // 100]}")
+            elif kind == EV_AIR:
+                what = ("every unit" if x else "the non-armored units") if d < 0 else self._unit(d)
+                out.append(f"    {self._unit(a)} strikes {what} in {hx(b)} from over {hx(c)} "
+                           f"({'bomb attack, 16.3.1' if x else 'direct fire, 16.1.3'})")
+            elif kind == EV_AA:
+                res = ("X: destroyed", "DD: +3, recalled after its attack", "D2: +2", "D1: +1", "no effect")[x]
+                out.append(f"    {self._unit(a)} ({s}) AA fire at {self._unit(b)}: roll {c} {d:+d} -> {res} (PB2 16.4)")
+            elif kind in (EV_AIR_FIRE, EV_AIR_OPP):
+                col = p.columns[b] if b >= 0 else "-"
+                what = "air opportunity fire (16.1.4)" if kind == EV_AIR_OPP else "air attack"
+                out.append(f"    {s} {what} at {hx(a)}: column {col}, roll {c} {d:+d} -> {RESULTS[x // 100]}")
+            elif kind == EV_AIR_OUT:
+                why = ("destroyed by AA (16.4.5)", "recalled (16.1.1)", "removed after its bomb attack (16.3.1)")[b]
+                out.append(f"    {self._unit(a)} ({s}) {why}")
             elif kind == EV_LOSS:
                 out.append(f"      {self._unit(a)} ({s}) in {hx(b)} loses a step" + (": eliminated" if c == 0 else ""))
             elif kind == EV_DISRUPT:
@@ -242,6 +264,20 @@ class PBV2Replay:
             elif kind == EV_UNLOAD:
                 carrier[int(e[5])] = -1
                 pos[int(e[5])] = int(e[6])
+            elif kind == EV_AIR:
+                what = ("every unit" if x else "the non-armored units") if d < 0 else self._unit(d)
+                out.append(f"    {self._unit(a)} strikes {what} in {hx(b)} from over {hx(c)} "
+                           f"({'bomb attack, 16.3.1' if x else 'direct fire, 16.1.3'})")
+            elif kind == EV_AA:
+                res = ("X: destroyed", "DD: +3, recalled after its attack", "D2: +2", "D1: +1", "no effect")[x]
+                out.append(f"    {self._unit(a)} ({s}) AA fire at {self._unit(b)}: roll {c} {d:+d} -> {res} (PB2 16.4)")
+            elif kind in (EV_AIR_FIRE, EV_AIR_OPP):
+                col = p.columns[b] if b >= 0 else "-"
+                what = "air opportunity fire (16.1.4)" if kind == EV_AIR_OPP else "air attack"
+                out.append(f"    {s} {what} at {hx(a)}: column {col}, roll {c} {d:+d} -> {RESULTS[x // 100]}")
+            elif kind == EV_AIR_OUT:
+                why = ("destroyed by AA (16.4.5)", "recalled (16.1.1)", "removed after its bomb attack (16.3.1)")[b]
+                out.append(f"    {self._unit(a)} ({s}) {why}")
             elif kind == EV_LOSS:
                 steps[int(e[4])] = int(e[6])
                 if e[6] == 0:

@@ -88,7 +88,8 @@ class PBV2Report:
             for g in s.groups:
                 n = sum(g.units.values())
                 where = "off-board artillery (PB2 11)" if g.off_board else \
-                    (f"enters turn {g.enter_turn}" if g.enter_turn else "sets up")
+                    (f"aircraft from turn {g.air_turn}, {g.air_chits} Air Support chit a turn (PB2 16)" if g.air_turn else
+                     f"enters turn {g.enter_turn}" if g.enter_turn else "sets up")
                 notes.append(f"{s.name}: {g.name} — {n} counters, {where}")
         chits = ", ".join(f"{s.name} " + " ".join(f"{k}×Op{r}" for r, k in sorted(s.chits.items()))
                           for s in situation.sides)

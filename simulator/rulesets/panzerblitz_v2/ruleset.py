@@ -68,7 +68,7 @@ class PanzerBlitzV2:
         return out
 
     def unit_count(self, situation: PBV2Situation) -> int:
-        return sum(sum(g.units.values()) for s in situation.sides for g in s.groups if not g.off_board)
+        return sum(sum(g.units.values()) for s in situation.sides for g in s.groups if not g.off_board and not g.air_turn)
 
     def floor_games_per_s(self, tables, n_games: int) -> float | None:
         return None

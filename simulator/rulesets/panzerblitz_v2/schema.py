@@ -33,7 +33,8 @@ MEASURE_KEYS = {"measure", "whose", "weights", "units", "group", "area", "toward
 ALSO_KEYS = {"rule", "level", "all"}
 GOAL_KEYS = {"side", "area", "why"}
 SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory"}
-GROUP_KEYS = {"name", "units", "setup", "enter", "off_board"}
+GROUP_KEYS = {"name", "units", "setup", "enter", "off_board", "air"}
+AIR_KEYS = {"turn", "chits"}
 ENTER_KEYS = {"turn", "hexes", "edge", "columns", "rows", "boards", "region"}
 # Markers a side may be given by number (15.4); minefields, blocks and fortifications are counters
 # with values (a minefield's strength, a fortification's DF and capacity) and go in a set-up group's
@@ -49,6 +50,8 @@ class Group:
     enter_turn: int = 0                  # 0 = sets up; else the turn its reinforcement chit comes
     entry: np.ndarray | None = None      # hexes it may enter by (3.1.2.3)
     off_board: bool = False              # off-board artillery (11.1-11.3.4)
+    air_turn: int = 0                    # aircraft (16.0): in play from this turn (0 = not an air group)
+    air_chits: int = 0                   # Air Support chits it puts in the pool a turn (3.1.1, 3.1.2.2)
     markers: dict[str, int] = field(default_factory=dict)   # minefields, blocks, forts it places (15.2-15.5)
 
 
@@ -178,6 +181,9 @@ class PBV2Schema:
                         if "setup" not in g:
                             probs.add(f"{gf}.units.{uid}", "a marker in a group that does not set up",
                                       "minefields, blocks and fortifications in a group with a setup area (15.2.2, 15.3.1, 15.5.1)")
+                    elif (units[uid].get("kind") == "aircraft") != ("air" in g):
+                        probs.add(f"{gf}.units.{uid}", "an aircraft outside an air group, or a ground unit in one",
+                                  "aircraft (units-air.toml) only in a group with `air = { turn, chits }` (PB2 16.0)")
                     elif units[uid].get("side") not in (name, "any"):
                         probs.add(f"{gf}.units.{uid}", f"a {units[uid].get('side')} unit", f"a {name} unit")
                     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
@@ -186,7 +192,9 @@ class PBV2Schema:
                 grp = Group(str(g.get("name", f"group {j + 1}")),
                             {k: v for k, v in counts.items() if units.get(k, {}).get("kind") != "marker"},
                             markers={k: v for k, v in counts.items() if units.get(k, {}).get("kind") == "marker"})
-                if g.get("off_board") is True:
+                if "air" in g:
+                    _air_group(g["air"], grp, doc, probs, f"{gf}.air")
+                elif g.get("off_board") is True:
                     grp.off_board = True
                 elif "setup" in g:
                     if check_area(g["setup"], game_map, rs, probs, f"{gf}.setup"):
@@ -278,6 +286,21 @@ class PBV2Schema:
                              sets_up_first=doc["sets_up_first"], play_area=play, sides=sides,
                              special=list(doc.get("special", [])), date=str(doc.get("date", "")),
                              goal_side=goal_side, goal=goal, areas=areas)
+
+
+def _air_group(a, grp: Group, doc: dict, probs, fld: str) -> None:
+    """An air group (PB2 16.0, 3.1.1): its aircraft are in play from `turn`; each turn from then,
+    while one of them is, it puts `chits` Air Support chits in the pool."""
+    if not probs.check_type(a, dict, fld, "a table { turn = 1, chits = 1 }"):
+        return
+    probs.unknown_keys(a, AIR_KEYS, fld)
+    t, c = a.get("turn", 1), a.get("chits", 1)
+    if not isinstance(t, int) or isinstance(t, bool) or not 1 <= t <= int(doc.get("turns", 1) or 1):
+        probs.add(f"{fld}.turn", f"got {t!r}", "a turn of the situation (the aircraft are in play from it)")
+    elif not isinstance(c, int) or isinstance(c, bool) or c < 1:
+        probs.add(f"{fld}.chits", f"got {c!r}", "a whole number of Air Support chits a turn >= 1 (PB2 3.1.1)")
+    else:
+        grp.air_turn, grp.air_chits = t, c
 
 
 def _classic_measure(v, game_map, rs, ctx, fld: str, areas: dict, top: bool) -> None:

@@ -13,6 +13,8 @@ OFF_BOARD = -3    # hex of off-board artillery (11.1-11.3.4)
 GONE = -2         # hex of an eliminated counter
 CARRIED = -4      # hex of a passenger: it is where its carrier is (carried_by, PB2 4.3)
 EXITED = -5       # hex of a counter that left the map by an edge a classic card's victory counts
+AIRBORNE = -6     # hex of an aircraft in play (PB2 16.1: not a unit on the map; its marker: air_hex)
+AIR_WAIT = -7     # hex of an aircraft before the turn its group comes into play
 NOBODY = -1
 
 MAX_EVENTS = 40000
@@ -57,11 +59,19 @@ EV_WORK = 35        # engineers (17): a = unit, b = hex, c = work (engineers.W_*
 EV_REMOVE_IP = 36   # a = unit, b = hex, c = natural roll (0: none rolled), d = 1 IP removed (15.4.3.2)
 EV_SMOKE = 37       # a = hex, b = side up after the event (1, 2; 0 removed), c = 0 placed / 1 flipped / 2 removed (12.2.1)
 EV_RETURN = 34      # a = unit, b = hex it came back on at, c = half MP paid (a round trip's return, PB-SIT-5)
+EV_AIR = 38         # an aircraft placed to attack (16.1, 16.3.5): a = aircraft, b = target hex, c = hex it attacks
+                    # from, d = target unit (-1: the hex's non-armored units, or all of them for a bomb attack),
+                    # e = 0 direct fire / 1 bomb attack (16.3.1)
+EV_AA = 39          # AA fire (16.4): a = AA unit, b = aircraft, c = natural, d = range DRM, e = result (tables.AA_*)
+EV_AIR_OUT = 40     # an aircraft leaves play: a = aircraft, b = 0 destroyed (AA X) / 1 recalled / 2 removed
+                    # after its bomb attack (16.3.1, 16.3.2) / 3 (not yet: a recall pending), c = the hex it was over
+EV_AIR_FIRE = 41    # an aircraft's attack roll, as EV_FIRE (a = target hex, e = result*100 + 1)
+EV_AIR_OPP = 42     # an aircraft's opportunity fire (16.1.4), as EV_FIRE
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "air_hex", "air_tgt", "air_unit", "air_from", "air_pen", "air_recall", "air_aa", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch", "listed", "closed",
     "stamp", "hex_sp", "hex_enemy",
     "dec", "n_dec",
@@ -82,6 +92,7 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
     steps = t.t_steps[t.u_type].copy() if t.n_units else np.zeros(1, dtype=np.int64)
     hexes = np.full(nu, OFF_MAP, dtype=np.int64)
     hexes[:t.n_units][t.u_offboard] = OFF_BOARD
+    hexes[:t.n_units][t.u_air] = AIR_WAIT
     return State(
         hex=hexes, steps=steps,
         spent=np.zeros(nu, dtype=np.bool_), disrupted=np.zeros(nu, dtype=np.bool_),
@@ -114,7 +125,16 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         hd_hex=np.full(nu, -1, dtype=np.int64), hd_turn=np.zeros(nu, dtype=np.int64),
         build_hex=np.full(nu, -1, dtype=np.int64), build_steps=np.zeros(nu, dtype=np.int64),
         # 15.4.3.2: the IP a unit is removing in this Operation, and the hex each began the turn in
-        remove_hex=np.full(nu, -1, dtype=np.int64), turn_hex=np.full(nu, -1, dtype=np.int64), turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
+        remove_hex=np.full(nu, -1, dtype=np.int64), turn_hex=np.full(nu, -1, dtype=np.int64),
+        # air support (16; air.py): the hex an aircraft's marker is over (-1: not placed), the target
+        # declared this air operation (hex, armored unit or -1; the hex it attacks from), the AA
+        # penalty on its attack (16.4.5 D#, DD), recalled at the next administration (16.1.1), and
+        # an AA unit's aircraft engaged this air operation (16.4.2: one)
+        air_hex=np.full(nu, -1, dtype=np.int64), air_tgt=np.full(nu, -1, dtype=np.int64),
+        air_unit=np.full(nu, -1, dtype=np.int64), air_from=np.full(nu, -1, dtype=np.int64),
+        air_pen=np.zeros(nu, dtype=np.int64), air_recall=np.zeros(nu, dtype=np.bool_),
+        air_aa=np.full(nu, -1, dtype=np.int64),
+        turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int32), firers=np.zeros(nu, dtype=np.int64),
         targets=np.zeros(nu, dtype=np.int64), reach=np.zeros(n, dtype=np.int64), prev=np.zeros(n, dtype=np.int64),

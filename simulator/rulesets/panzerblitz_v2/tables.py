@@ -33,6 +33,7 @@ TR_NONE, TR_HALF, TR_ALL = 0, 1, 2
 # Kinds of attack, as modifiers.toml's `applies` names them.
 ATTACK_KINDS = ("df", "opportunity", "reaction", "assault", "overrun", "cat", "if", "self_if", "air", "minefield", "aa")
 K_DF, K_OPP, K_REACTION, K_ASSAULT, K_OVERRUN, K_CAT, K_IF = 0, 1, 2, 3, 4, 5, 6
+K_AIR, K_AA = 8, 10
 # DF modifiers the kernels apply, by name (modifiers.toml); their values and scopes are data.
 DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disadvantage",
              "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
@@ -49,6 +50,11 @@ MARKER_CATEGORIES = {"minefield": MK_MINE, "roadblock": MK_BLOCK, "fortification
 # DFT results, best first (direct_fire.results without "-").
 R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
 MAX_RANGE_TABULATED = 200
+# Aircraft types (PB2 16.3; units-air.toml `air`): 0 = not an aircraft.
+AIR_TYPES = ("F", "B", "BD", "FB")
+AIR_NONE, AIR_F, AIR_B, AIR_BD, AIR_FB = range(5)
+# AA results (aa.toml, PB2 16.4.5), best first; AA_NONE = no effect.
+AA_X, AA_DD, AA_D2, AA_D1, AA_NONE = range(5)
 
 Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # map
@@ -96,6 +102,13 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # to the nearest of them, and the whole turns a unit stays off before it may come back (-1: no return)
     "trip_final", "final_dist", "trip_stay",
     "fort_vehicles", "forced_unload_mine_always",
+    # air support (16): aircraft type (AIR_*), rockets (16.3.4 SN), AA equivalency (16.4.5, 0 = no
+    # AA), which counters are aircraft, each group's first turn and Air chits a turn; the air level
+    # (16.1.8), the recall roll (16.3.3), AA range (16.4.3.1), terrain hiding from aircraft (16.1.9);
+    # the AA table (aa.toml: aa_thr[column, result], the D# penalties) and the readings
+    "t_air", "t_rockets", "t_aa", "u_air", "n_air", "g_air_turn", "g_air_chits", "air_enabled", "air_level",
+    "air_recall_roll", "air_recall_modified", "aa_range_num", "aa_range_den", "air_hidden", "aa_thr", "aa_pen",
+    "aa_best", "aa_miss", "aa_results_add", "air_spot_marks", "aa_vs_opportunity", "last_air_executed",
     # the objective hexes by distance from each hex, nearest first (players' goal distance, speed)
     "obj_order",
 ])
@@ -258,7 +271,10 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     t_mode = np.zeros(nt, dtype=np.int64)
     flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat",
                                                         "engineer", "indirect", "mortar", "soft_if", "overrun",
-                                                        "smoke")}
+                                                        "smoke", "rockets")}
+    t_air = np.zeros(nt, dtype=np.int64)
+    t_aa = np.zeros(nt, dtype=np.int64)
+    aa = data["aa"]
     t_steps = np.zeros(nt, dtype=np.int64)
     # 4.3.5: carriers by kind (an AFV carries riders only where 4.3.7 lets it: units.*.rider).
     tr = data["transport"]["carrier"]
@@ -305,6 +321,18 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         flags["indirect"][ti] = bool(u.get("indirect_fire", False)) or bool(u.get("mortar", False))
         flags["mortar"][ti] = bool(u.get("mortar", False))
         flags["smoke"][ti] = flags["indirect"][ti] and bool(u.get("smoke", False))     # 12.0: 'S' or SN
+        if u.get("kind") == "aircraft":                  # 16.3: F, B, BD, FB (rockets: 16.3.4 SN)
+            if u.get("air") not in AIR_TYPES:
+                raise DataError(where, f"units.{uid}.air", f"got {u.get('air')!r}",
+                                f"an aircraft type of {list(AIR_TYPES)} (PB2 16.3)")
+            t_air[ti] = AIR_TYPES.index(u["air"]) + 1
+            flags["rockets"][ti] = bool(u.get("rockets", False)) and u["air"] == "FB"
+        if u.get("anti_aircraft"):                       # 16.4.1: the blue stripe; 16.4.5 its equivalency
+            cls = u.get("aa_class", "")
+            if cls not in aa["equivalency"]:
+                raise DataError(where, f"units.{uid}.aa_class", f"got {cls!r}",
+                                f"an AA class of aa.equivalency {sorted(aa['equivalency'])} (PB2 16.4.5)")
+            t_aa[ti] = int(_v(aa["equivalency"][cls]))
         # 14.4.5: "Infantry (Leg), Truck, and Wagon units" take -1 in woods against IF
         flags["soft_if"][ti] = t_mode[ti] == LEG or u.get("carrier_type") in ("truck", "wagon")
         ctype = "afv" if u.get("rider") else u.get("carrier_type", "")
@@ -312,7 +340,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
             t_carrier[ti] = carriers.index(ctype)
             t_pb_carrier[ti] = ctype in pba.get("from_carriers", [])
         t_pb_afv_rider[ti] = u.get("side") in pba.get("afv_nations", [])
-        if not flags["vehicle"][ti] and u.get("kind") != "marker":
+        if not flags["vehicle"][ti] and u.get("kind") not in ("marker", "aircraft"):
             # 4.3: what it rides as: a towed gun by its size (T/. light, T/.. heavy), else infantry
             gun = u.get("gun", "")
             t_cargo[ti] = C_LIGHT_GUN if gun == "light" else C_HEAVY_GUN if gun == "heavy" else \
@@ -330,7 +358,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                     u_type.append(type_ids.index(uid))
                     u_side.append(si)
                     u_group.append(gi)
-                    u_enter.append(-1 if g.off_board else g.enter_turn)   # -1: off-board artillery
+                    # -1: off-board artillery; aircraft: the turn they come into play (16.0)
+                    u_enter.append(-1 if g.off_board else g.air_turn if g.air_turn else g.enter_turn)
     ng = max(len(groups), 1)
     width = max([1] + [len(g.setup) for g in groups if g.setup is not None] + [len(g.entry) for g in groups if g.entry is not None])
     g_setup = np.full((ng, width), -1, dtype=np.int64)
@@ -345,6 +374,33 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
             g_entry[gi, :len(g.entry)] = g.entry
             g_entry_n[gi] = len(g.entry)
     u_type_a = np.array(u_type, dtype=np.int64)
+    g_air_turn = np.array([g.air_turn for g in groups] + [0] * (ng - len(groups)), dtype=np.int64)
+    g_air_chits = np.array([g.air_chits for g in groups] + [0] * (ng - len(groups)), dtype=np.int64)
+    # the AA table (aa.toml): per column (the AA equivalency, 1..n) the highest modified roll of
+    # each result X, DD, D2, D1; above D1 no effect (16.4.5)
+    aa_cols = sorted(int(c) for c in aa["column"])
+    if aa_cols != list(range(1, len(aa_cols) + 1)):
+        raise DataError(where, "aa.column", f"got columns {aa_cols}", "columns 1, 2, ... n (the AA equivalencies)")
+    aa_res = [r for r in aa["results"] if r != "-"]
+    if aa_res != ["X", "DD", "D2", "D1"]:
+        raise DataError(where, "aa.results", f"got {aa['results']}", '["X", "DD", "D2", "D1", "-"] (PB2 16.4.5)')
+    aa_thr = np.full((len(aa_cols) + 1, 4), -99, dtype=np.int64)
+    for c in aa_cols:
+        for k, r in enumerate(aa_res):
+            aa_thr[c, k] = int(_v(aa["column"][str(c)][r]))
+    aa_pen = np.array([0] + [int(_v(aa["effect"][r])) for r in aa_res[1:]] + [0], dtype=np.int64)
+    if t_aa.max(initial=0) > len(aa_cols):
+        raise DataError(where, "aa.equivalency", f"an equivalency above column {len(aa_cols)}",
+                        "equivalencies that name a column of aa.column")
+    air = data["air"]
+    air_rules = air["rules"]
+    hidden = list(air_rules["hidden_in"])
+    bad = [c for c in hidden if c not in COVERS]
+    if bad:
+        raise DataError(where, "air.rules.hidden_in", f"got {bad}", f"terrain classes of {list(COVERS)} (PB2 16.1.9)")
+    recall = read.get("fighter_recall_roll", "natural")
+    if recall not in ("natural", "modified"):
+        raise DataError(where, "readings.fighter_recall_roll", f"got {recall!r}", '"natural" or "modified" (PB2-OQ-66)')
     # What a counter is worth to the players and the statistics: its printed factors.
     u_value = (t["ap2"][u_type_a, 0] // 2 + t["at"][u_type_a, 0] + t["df"][u_type_a, 0]).astype(np.int64) \
         if len(u_type) else np.zeros(0, dtype=np.int64)
@@ -554,5 +610,17 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         fort_vehicles=bool(read.get("fortification_vehicles", False)),
         forced_unload_mine_always=read.get("forced_unload_minefield", "fire_only") == "always",
         trip_final=trip_final, final_dist=final_dist, trip_stay=trip_stay,
+        t_air=t_air, t_rockets=flags["rockets"], t_aa=t_aa,
+        u_air=(t_air[u_type_a] > 0) if len(u_type) else np.zeros(0, dtype=np.bool_),
+        n_air=int((t_air[u_type_a] > 0).sum()) if len(u_type) else 0, g_air_turn=g_air_turn, g_air_chits=g_air_chits, air_enabled=bool(_v(air["enabled"])),
+        air_level=int(level[sit.play_area.astype(bool)].max(initial=0) + int(air_rules["levels_above_highest"])),
+        air_recall_roll=int(air_rules["recall_roll"]), air_recall_modified=recall == "modified",
+        aa_range_num=int(air_rules["aa_range_num"]), aa_range_den=int(air_rules["aa_range_den"]),
+        air_hidden=np.array([c in hidden for c in COVERS], dtype=np.bool_), aa_thr=aa_thr, aa_pen=aa_pen,
+        aa_best=int(_v(aa["natural"]["best"])), aa_miss=int(_v(aa["natural"]["miss"])),
+        aa_results_add=bool(read.get("aa_results_add", True)),
+        air_spot_marks=bool(read.get("aircraft_spotting_marks", True)),
+        aa_vs_opportunity=bool(read.get("aa_vs_opportunity_fire", False)),
+        last_air_executed=bool(read.get("last_air_chit_executed", False)),
         exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids
