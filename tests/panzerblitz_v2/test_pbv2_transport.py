@@ -241,3 +241,41 @@ def test_transport_invariants_catch_a_stray_passenger(p4):
     st.hex[b] = CARRIED
     st.carried_by[b] = -1
     assert inv.violation(t, st) == inv.PASSENGER_ASTRAY
+
+
+def test_pb2_4_1_8_2_empty_enemy_trucks_are_overrun_by_moving_not_loaded_ones_nor_by_trucks(p4):
+    from simulator.rulesets.panzerblitz_v2 import movement
+    from simulator.rulesets.panzerblitz_v2.state import EV_CRUSH, GONE
+    from tests.panzerblitz_v2.positions import events
+
+    t = p4.tables
+    a, b, c = open_hexes(t, 3)
+    tank, truck, rifle = units_of(p4, "t-34-c")[0], units_of(p4, "truck-german")[0], units_of(p4, "rifle-platoon-german-42")[0]
+    st = state(p4)
+    st.hex[tank] = a
+    st.hex[truck] = b
+    assert movement.crushes_transports(t, st, tank, b)
+    movement.reachable(t, st, tank, a, 0, t.t_ma[t.u_type[tank]], True)
+    assert st.listed[b] == st.listed[c] == st.stamp[0]               # into it and through it (labelled this call)
+    assert game.walk(t, st, tank, c, 0)
+    assert st.hex[truck] == GONE and st.steps[truck] == 0 and st.hex[tank] == c
+    assert events(st, EV_CRUSH)[0, 4] == tank
+    st2 = state(p4)                                                 # a loaded truck is no empty one
+    st2.hex[tank] = a
+    st2.hex[truck] = b
+    st2.hex[rifle] = b
+    transport.load(t, st2, truck, rifle, TR_HALF)
+    assert not movement.crushes_transports(t, st2, tank, b)
+    movement.reachable(t, st2, tank, a, 0, t.t_ma[t.u_type[tank]], True)
+    assert st2.listed[b] != st2.stamp[0]
+    st3 = state(p4)                                                 # a truck does not overrun trucks
+    own_truck = units_of(p4, "truck-russian")[0]
+    st3.hex[own_truck] = a
+    st3.hex[truck] = b
+    assert not movement.crushes_transports(t, st3, own_truck, b)
+    movement.reachable(t, st3, own_truck, a, 0, t.t_ma[t.u_type[own_truck]], True)
+    assert st3.listed[b] != st3.stamp[0]
+    st3.hex[own_truck] = -1
+    st3.hex[rifle] = b                                              # nor a hex with any other enemy unit
+    st3.hex[tank] = a
+    assert not movement.crushes_transports(t, st3, tank, b)

@@ -41,7 +41,7 @@ from simulator.rulesets.panzerblitz_v2.efficiency import (
 )
 from simulator.rulesets.panzerblitz_v2.exits import exit_allowed, may_return, note_exit, ops_hex
 from simulator.rulesets.panzerblitz_v2.invariants import check
-from simulator.rulesets.panzerblitz_v2.movement import enemy_in, path_to, reachable
+from simulator.rulesets.panzerblitz_v2.movement import crushes_transports, enemy_in, path_to, reachable
 from simulator.rulesets.panzerblitz_v2.overrun import any_target, overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
@@ -68,6 +68,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_BUILD_IP,
     EV_CARRY,
     EV_CHIT,
+    EV_CRUSH,
     EV_ENTER,
     EV_EXIT,
     EV_HULL_DOWN,
@@ -617,7 +618,13 @@ def walk(t, st, u, dest, spent0):
         prev = st.hex[u]
         h = path[j]
         if enemy_in(t, st, h, side):
-            return False                               # an enemy unit came (cannot happen in-op)
+            if not crushes_transports(t, st, u, h):
+                return False                           # an enemy unit came (cannot happen in-op)
+            for v in range(t.n_units):                 # 4.1.8.2: the empty trucks and wagons there go
+                if st.hex[v] == h and t.u_side[v] != side:
+                    log_event(st, EV_CRUSH, side, u, h, v, 0, 0)
+                    while st.hex[v] >= 0:
+                        lose_step(t, st, v)
         st.hex[u] = h
         st.mine_ok[u] = False
         st.hd_hex[u] = -1                              # 15.6.3: hull-down lost on spending MP

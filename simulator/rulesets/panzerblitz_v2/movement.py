@@ -49,11 +49,30 @@ def enemy_in(t, st, h, side):
 
 
 @njit(cache=True)
+def crushes_transports(t, st, u, h):
+    """PB2-4.1.8.2: may unit u (not a truck or wagon) enter hex h, whose enemy units are all empty
+    truck or wagon units (they are eliminated when it does)?  False if h holds no enemy unit."""
+    if t.t_truck_wagon[t.u_type[u]]:
+        return False
+    found = False
+    for v in range(t.n_units):
+        if st.hex[v] == h and t.u_side[v] != t.u_side[u]:
+            if not t.t_truck_wagon[t.u_type[v]]:
+                return False
+            for w in range(t.n_units):
+                if st.carried_by[w] == v:
+                    return False                   # loaded: not empty
+            found = True
+    return found
+
+
+@njit(cache=True)
 def reachable(t, st, u, start, spent0, ma, roads):
     """Dijkstra over half MP from `start` (having spent `spent0` of `ma`), with the road rate
     when `roads` (not in a move that includes an overrun, 8.2.1.3): st.reach[h] = cost of
     the cheapest way in (UNREACHED if none), st.prev[h] the hex before it.  Returns the number of
-    hexes reached (listed in st.order, start first).  Enemy hexes are never entered (4.1.8.1), the
+    hexes reached (listed in st.order, start first).  Enemy hexes are never entered (4.1.8.1; but
+    those holding only empty enemy trucks or wagons by a unit that is neither, 4.1.8.2), the
     stacking limit holds in every hex passed (4.1.8), the play area is not left.  A minefield or
     block hex ends the move (15.2.3, 15.3.2); a block is entered only by infantry starting next to
     it (15.3.2); no road rate into a block or fortification hex (14.3.9, 15.3.2.2)."""
@@ -64,12 +83,17 @@ def reachable(t, st, u, start, spent0, ma, roads):
     for h in range(t.n_hexes):
         st.hex_sp[h] = 0
         st.hex_enemy[h] = False
+    crusher = not t.t_truck_wagon[t.u_type[u]]
     for v in range(t.n_units):
         h = st.hex[v]
         if h < 0:
+            c = st.carried_by[v]
+            if crusher and c >= 0 and t.u_side[c] != side and st.hex[c] >= 0:
+                st.hex_enemy[st.hex[c]] = True     # a loaded truck or wagon is no empty one (4.1.8.2)
             continue
         if t.u_side[v] != side:
-            st.hex_enemy[h] = True
+            if not (crusher and t.t_truck_wagon[t.u_type[v]]):
+                st.hex_enemy[h] = True             # 4.1.8.1 (4.1.8.2: empty trucks and wagons aside)
         elif v != u:
             sp = sp_value(t, st, v)
             if (t.cover[h] == TOWN or t.cover[h] == CITY) and t.t_vehicle[t.u_type[v]]:

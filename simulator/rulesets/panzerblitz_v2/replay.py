@@ -20,6 +20,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_CARRY,
     EV_CAT,
     EV_CHIT,
+    EV_CRUSH,
     EV_DISRUPT,
     EV_ENTER,
     EV_EXIT,
@@ -125,6 +126,9 @@ class PBV2Replay:
             elif kind == EV_AIR_OUT:
                 why = ("destroyed by AA (16.4.5)", "recalled (16.1.1)", "removed after its bomb attack (16.3.1)")[b]
                 out.append(f"    {self._unit(a)} ({s}) {why}")
+            elif kind == EV_CRUSH:
+                out.append(f"    {self._unit(a)} ({s}) enters {hx(b)}: the empty {self._unit(c)} there is eliminated "
+                           "(PB2 4.1.8.2)")
             elif kind == EV_LOSS:
                 out.append(f"      {self._unit(a)} ({s}) in {hx(b)} loses a step" + (": eliminated" if c == 0 else ""))
             elif kind == EV_DISRUPT:

@@ -67,6 +67,7 @@ EV_AIR_OUT = 40     # an aircraft leaves play: a = aircraft, b = 0 destroyed (AA
                     # after its bomb attack (16.3.1, 16.3.2) / 3 (not yet: a recall pending), c = the hex it was over
 EV_AIR_FIRE = 41    # an aircraft's attack roll, as EV_FIRE (a = target hex, e = result*100 + 1)
 EV_AIR_OPP = 42     # an aircraft's opportunity fire (16.1.4), as EV_FIRE
+EV_CRUSH = 43       # 4.1.8.2: a = the mover, b = hex, c = the empty enemy truck or wagon eliminated there
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
