@@ -728,6 +728,38 @@ def test_pb2_8_1_2_to_8_1_9_reaction_fire_then_the_overrun_then_the_free_entry()
     assert seen == {"entered", "held", "stopped"}
 
 
+def test_pb2_8_1_9_the_overrunner_moves_on_from_the_emptied_hex_with_its_mp_left_no_road_rate():
+    from simulator.rulesets.panzerblitz_v2.state import EV_ADVANCE, EV_MOVE
+
+    p = prepared(1)
+    players = RULESET.players.parse(["heuristic:ovr_min=0,jitter=0"], p.sides)
+    for seed in range(1, 200):
+        t, st, tank, inf, a, b = _overrun_position(p, distance=2)
+        st2 = fresh_state(p, seed, players)
+        st.streams[:] = st2.streams
+        st.player[:] = st2.player
+        st.params[:] = st2.params
+        st.steps[inf] = 1                                # reduced: an X eliminates it
+        st.active[tank] = True
+        assert game.try_overrun(t, st, tank)
+        ev = st.ev[:st.n_ev[0]]
+        adv = np.flatnonzero(ev[:, 2] == EV_ADVANCE)
+        if not len(adv):
+            continue
+        after = ev[adv[0] + 1:]
+        moves = after[after[:, 2] == EV_MOVE]
+        assert len(moves) and moves[0, 5] == b                          # on from the emptied hex
+        used = 2 + 4 + t.move_cost[b, t.t_mode[t.u_type[tank]]]        # 1 clear hex, 2 MP, the target hex
+        assert (moves[:, 7] > used).all() and moves[-1, 7] <= t.t_ma[t.u_type[tank]]
+        steps = np.diff(np.concatenate([[used], moves[:, 7]]))
+        for m, c in zip(moves, steps):                                 # no road rate (8.2.1.3)
+            d = next(k for k in range(6) if t.neighbours[m[5], k] == m[6])
+            assert c == movement.enter_cost(t, tank, m[5], d, m[6], False)
+        assert st.spent[tank]
+        return
+    raise AssertionError("no overrun emptied the hex in 199 seeds")
+
+
 def test_pb2_11_1_2_and_11_2_forward_observers(p1):
     from simulator.rulesets.panzerblitz_v2.artillery import artillery_ready, observer_for
 

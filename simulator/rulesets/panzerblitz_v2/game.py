@@ -41,8 +41,8 @@ from simulator.rulesets.panzerblitz_v2.efficiency import (
 )
 from simulator.rulesets.panzerblitz_v2.exits import exit_allowed, may_return, note_exit, ops_hex
 from simulator.rulesets.panzerblitz_v2.invariants import check
-from simulator.rulesets.panzerblitz_v2.movement import crushes_transports, enemy_in, path_to, reachable
-from simulator.rulesets.panzerblitz_v2.overrun import any_target, overrun_options, resolve_overrun
+from simulator.rulesets.panzerblitz_v2.movement import crushes_transports, enemy_in, enter_cost, path_to, reachable
+from simulator.rulesets.panzerblitz_v2.overrun import OVR_MP2, any_target, overrun_options, resolve_overrun
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
     BUILD_IP,
@@ -527,13 +527,19 @@ def ground_opportunity_fire(t, st, u, h, road_mover):
 def move_unit(t, st, u, start, spent0):
     """MOVE_DEST for one unit (row 0 = stay), then the move hex by hex with opportunity fire;
     the unit is Spent when it has moved (4.1.10).  Returns True if it moved."""
+    return move_unit_roads(t, st, u, start, spent0, True)
+
+
+@njit(cache=True)
+def move_unit_roads(t, st, u, start, spent0, roads):
+    """move_unit, with the road rate only when `roads` (none in a move that includes an overrun, 8.2.1.3)."""
     side = t.u_side[u]
     ma = t.t_ma[t.u_type[u]]
     if st.in_ip[u] and st.hex[u] == start:
         spent0 += t.ip_extra2                          # 15.4.8: 1 MP to leave the IP
     if st.in_fort[u] and st.hex[u] == start:
         spent0 += t.fort_extra2                        # 15.5.9: 1 MP to leave the fortification
-    nl = reachable(t, st, u, start, spent0, ma, True)
+    nl = reachable(t, st, u, start, spent0, ma, roads)
     # an empty carrier that cannot fight (a truck, a wagon) is only worth its passengers
     idle = 1 if (t.t_carrier[t.u_type[u]] >= 0 and not t.t_combat[t.u_type[u]] and not has_passengers(t, st, u)) else 0
     n = 0
@@ -706,6 +712,11 @@ def try_overrun(t, st, u):
     missing = st.opts[i, 7]
     pb = has_passengers(t, st, u) and pbassault.declare(t, st, u, st.opts[i, 3], st.opts[i, 4], st.opts[i, 5])
     log_event(st, EV_OVR_MOVE, side, u, h, frm, missing, 1 if pb else 0)
+    # 8.1.1: what the overrun costs: the way to the hex it attacks from, 2 MP and the target hex's cost
+    used = st.reach[frm] + OVR_MP2
+    for d in range(6):
+        if t.neighbours[frm, d] == h:
+            used += enter_cost(t, u, frm, d, h, False)
     if frm == start or walk(t, st, u, frm, 0):
         riders = np.empty(t.n_units, dtype=np.int64)
         k = pbassault.unload_for_assault(t, st, u, riders) if pb else 0   # PB2-10.1, 4.3.7.4
@@ -715,6 +726,10 @@ def try_overrun(t, st, u):
         resolve_overrun(t, st, u, h, target_unit, missing)
         if k > 0:
             pbassault.assault_after_overrun(t, st, riders, k, h, side)      # 10.1, 10.1.5
+        elif missing == 0 and st.hex[u] == h and not st.disrupted[u] and used < t.t_ma[t.u_type[u]]:
+            # 8.1.9: in the emptied hex (free) it may move on with the MP it has left, no road rate
+            # (8.2.1.3); not after an 8.1.10 overrun; overrunning again: not yet
+            move_unit_roads(t, st, u, h, used, False)
     if st.hex[u] >= 0:
         st.spent[u] = True                             # 8.1.1, 8.1.10: the overrunner is Spent
     st.acted[u] = True
