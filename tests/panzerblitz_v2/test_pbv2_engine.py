@@ -416,6 +416,25 @@ def test_pb2_9_1_3_and_9_2_2_who_may_close_assault(p1):
     assert not cat_eligible(t, st, inf, 0)
 
 
+def test_pb2_9_1_3_1_leaving_an_improved_position_for_a_cat_costs_1_mp(p1):
+    from simulator.rulesets.panzerblitz_v2.assault import cat_eligible
+
+    t = p1.tables
+    st = fresh_state(p1)
+    inf = units_of(p1, "gb-motor-platoon")[0]
+    h = hx(p1, "1515")
+    st.hex[inf] = h
+    st.active[inf] = True
+    st.ip[h] = True
+    st.in_ip[inf] = True
+    assert t.ip_extra2 == 2 and cat_eligible(t, st, inf, 0)          # 0 MP + 1 MP out of the IP
+    st.mp_op[inf] = 1
+    st.spent[inf] = True                                             # moved half an MP, then in the IP
+    assert not cat_eligible(t, st, inf, 0)                           # 1/2 + 1 MP > 1 MP (9.1.3)
+    st.in_ip[inf] = False
+    assert cat_eligible(t, st, inf, 0)
+
+
 def test_pb2_7_9_reaction_fire_halving_and_column_shift(p1):
     from simulator.rulesets.panzerblitz_v2.assault import reaction_fire
     from simulator.rulesets.panzerblitz_v2.state import EV_REACTION
@@ -752,7 +771,7 @@ def test_pb2_8_1_9_the_overrunner_moves_on_from_the_emptied_hex_with_its_mp_left
         used = 2 + 4 + t.move_cost[b, t.t_mode[t.u_type[tank]]]        # 1 clear hex, 2 MP, the target hex
         assert (moves[:, 7] > used).all() and moves[-1, 7] <= t.t_ma[t.u_type[tank]]
         steps = np.diff(np.concatenate([[used], moves[:, 7]]))
-        for m, c in zip(moves, steps):                                 # no road rate (8.2.1.3)
+        for m, c in zip(moves, steps, strict=True):                    # no road rate (8.2.1.3)
             d = next(k for k in range(6) if t.neighbours[m[5], k] == m[6])
             assert c == movement.enter_cost(t, tank, m[5], d, m[6], False)
         assert st.spent[tank]

@@ -52,7 +52,10 @@ def cat_eligible(t, st, u, side):
     """9.1.3, 9.2.2: may unit u take part in a CAT in this Operation?"""
     if t.u_side[u] != side or not st.active[u] or st.hex[u] < 0 or st.disrupted[u] or st.fired[u] or st.fo[u]:
         return False                                    # an FO may not CAT (11.2.2)
-    if not t.t_infantry[t.u_type[u]] or st.road_op[u] or st.mp_op[u] > t.cat_mp_limit2:
+    # 9.1.3.1: a unit in an IP spends 1 MP to leave it for the CAT (and may go back in if it does not
+    # advance: it stays in it), counted in the 1 MP of 9.1.3
+    if not t.t_infantry[t.u_type[u]] or st.road_op[u] or \
+            st.mp_op[u] + (t.ip_extra2 if st.in_ip[u] else 0) > t.cat_mp_limit2:
         return False
     if st.in_fort[u] or st.mine_col[st.hex[u]] >= 0:
         return False                                    # 15.5.8, 9.2.3
