@@ -10,7 +10,12 @@ import pytest
 
 from simulator.rulesets.panzerblitz_v2 import air, game
 from simulator.rulesets.panzerblitz_v2.batch import play_one, prepare, violation
-from simulator.rulesets.panzerblitz_v2.players import AA_FIRE, AIR_STRIKE, HEURISTIC_PARAMS, heuristic
+from simulator.rulesets.panzerblitz_v2.players import (
+    AA_FIRE,
+    AIR_STRIKE,
+    HEURISTIC_PARAMS,
+    heuristic,
+)
 from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
 from simulator.rulesets.panzerblitz_v2.smoke import place_smoke
 from simulator.rulesets.panzerblitz_v2.state import (
@@ -346,3 +351,19 @@ def test_hod02_air_support_and_aa_are_played_by_both_players_in_debug_mode(p2):
             assert not (g.state.hex[:nu][p2.tables.u_air] >= 0).any()             # never on the map
     assert all(v > 0 for v in counts.values()), counts
     assert game.AIR_CHIT == 98
+
+
+def test_replay_tells_and_maps_a_game_with_air_strikes_and_aa_fire(p2):
+    from simulator.rulesets.panzerblitz_v2.replay import PBV2Replay
+
+    players = RULESET.players.parse(["random"], p2.sides)
+    for seed in range(1, 30):
+        g = play_one(p2, seed, players)
+        ev = g.state.ev[:g.state.n_ev[0]]
+        if (ev[:, 2] == EV_AA).any() and (ev[:, 2] == EV_AIR_OUT).any():
+            r = PBV2Replay(p2, g)
+            text = "\n".join(r.lines())
+            assert "Air Support chit" in text and "AA fire at" in text and "strikes" in text
+            assert len(r.frames()) == p2.tables.turns + 1 or len(r.frames()) > 1
+            return
+    raise AssertionError("no game with AA fire and an aircraft out in 29 seeds")

@@ -44,12 +44,10 @@ import numpy as np
 
 from simulator.hexgrid import line_chain
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz_v2.artillery import if_column, if_drm
+from simulator.rulesets.panzerblitz_v2.artillery import if_attack_unit, if_column, if_drm
 from simulator.rulesets.panzerblitz_v2.combat import (
     armored_target,
-    apply_result,
     defender_drm,
-    dft_result,
     expected_steps,
     fire_column,
     log_event,
@@ -307,24 +305,13 @@ def resolve_strike(t, st, a, h, target_unit, frm, opp):
                 if restore[i]:
                     st.unspotted[targets[i]] = False   # spotted for this attack only
         if bomb_attack(t, st, a):
-            one = np.empty(1, dtype=np.int64)
-            was = np.empty(1, dtype=np.bool_)
+            rolled = np.empty(2, dtype=np.int64)
             for i in range(nt):
                 u = targets[i]
                 if st.hex[u] != h:
                     continue
-                col = if_column(t, st, a, u)
-                drm = adrm + if_drm(t, st, u, h, K_AIR)
-                natural = two_dice(st.streams)
-                res = -1
-                if col >= 0:
-                    res = dft_result(t, col, natural, drm)
-                    one[0] = u
-                    was[0] = st.disrupted[u]
-                    apply_result(t, st, one, 1, res, was)
-                log_event(st, EV_AIR_OPP if opp else EV_AIR_FIRE, side, h, col, natural, drm,
-                          (res if res >= 0 else 5) * 100 + 1)
-                top = max(top, natural + (drm if t.air_recall_modified else 0))
+                if_attack_unit(t, st, a, u, h, adrm, K_AIR, EV_AIR_OPP if opp else EV_AIR_FIRE, side, rolled)
+                top = max(top, rolled[0] + (rolled[1] if t.air_recall_modified else 0))
                 hit = hit or st.hex[u] < 0 or st.disrupted[u]
         else:
             n0 = st.n_ev[0]

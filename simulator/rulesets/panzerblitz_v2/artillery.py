@@ -219,6 +219,25 @@ def if_drm(t, st, u, hit, kind):
 
 
 @njit(cache=True)
+def if_attack_unit(t, st, a, u, hit, extra, kind, ev, side, rolled):
+    """11.3.2: attacker a's attack resolved as IF on unit u in hex `hit` alone, with its own roll and
+    the attacker's modifiers `extra` (a bomb attack, 16.3.1: kind air, event EV_AIR_FIRE); the result
+    applied; rolled = (natural, DRM)."""
+    col = if_column(t, st, a, u)
+    drm = extra + if_drm(t, st, u, hit, kind)
+    natural = two_dice(st.streams)
+    res = dft_result(t, col, natural, drm)
+    log_event(st, ev, side, hit, col, natural, drm, res * 100 + 1)
+    one = np.empty(1, dtype=np.int64)
+    was = np.empty(1, dtype=np.bool_)
+    one[0] = u
+    was[0] = st.disrupted[u]
+    apply_result(t, st, one, 1, res, was)
+    rolled[0] = natural
+    rolled[1] = drm
+
+
+@njit(cache=True)
 def indirect_fire(t, st, a, h, side, smoke):
     """11.3.2: every unit in the hex hit attacked separately, in turn, with its own roll; or,
     `smoke`, a smoke counter where it lands (12.1, 12.2.1)."""
@@ -235,23 +254,16 @@ def indirect_fire(t, st, a, h, side, smoke):
         if st.hex[u] == hit:
             victims[nv] = u
             nv += 1
-    one = np.empty(1, dtype=np.int64)
-    was = np.empty(1, dtype=np.bool_)
+    rolled = np.empty(2, dtype=np.int64)
     for i in range(nv):
         u = victims[i]
         if st.hex[u] != hit:
             continue
-        col = if_column(t, st, a, u)
         update_spotting(t, st, u)              # judged when the fire is resolved (6.1.2)
-        drm = if_drm(t, st, u, hit, IF_KIND)
+        extra = 0
         if st.hex[a] >= 0 and st.smoke[st.hex[a]] > 0 and t.drm_applies[M_SMOKE_FROM, IF_KIND]:
-            drm += t.drm_value[M_SMOKE_FROM]           # 12.2.6: all fire from a smoke hex
-        natural = two_dice(st.streams)
-        res = dft_result(t, col, natural, drm)
-        log_event(st, EV_IF, side, hit, col, natural, drm, res * 100 + 1)
-        one[0] = u
-        was[0] = st.disrupted[u]
-        apply_result(t, st, one, 1, res, was)
+            extra = t.drm_value[M_SMOKE_FROM]          # 12.2.6: all fire from a smoke hex
+        if_attack_unit(t, st, a, u, hit, extra, IF_KIND, EV_IF, side, rolled)
     st.he[hit] = True                          # 11.3.3: the HE marker, until the next administration
     st.ts[st.turn[0], side, TS_FIRE] += 1
 

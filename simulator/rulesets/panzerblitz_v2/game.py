@@ -41,8 +41,19 @@ from simulator.rulesets.panzerblitz_v2.efficiency import (
 )
 from simulator.rulesets.panzerblitz_v2.exits import exit_allowed, may_return, note_exit, ops_hex
 from simulator.rulesets.panzerblitz_v2.invariants import check
-from simulator.rulesets.panzerblitz_v2.movement import crushes_transports, enemy_in, enter_cost, path_to, reachable
-from simulator.rulesets.panzerblitz_v2.overrun import OVR_MP2, any_target, overrun_options, resolve_overrun
+from simulator.rulesets.panzerblitz_v2.movement import (
+    crushes_transports,
+    enemy_in,
+    enter_cost,
+    path_to,
+    reachable,
+)
+from simulator.rulesets.panzerblitz_v2.overrun import (
+    OVR_MP2,
+    any_target,
+    overrun_options,
+    resolve_overrun,
+)
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
     BUILD_IP,

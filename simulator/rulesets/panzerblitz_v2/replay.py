@@ -268,20 +268,6 @@ class PBV2Replay:
             elif kind == EV_UNLOAD:
                 carrier[int(e[5])] = -1
                 pos[int(e[5])] = int(e[6])
-            elif kind == EV_AIR:
-                what = ("every unit" if x else "the non-armored units") if d < 0 else self._unit(d)
-                out.append(f"    {self._unit(a)} strikes {what} in {hx(b)} from over {hx(c)} "
-                           f"({'bomb attack, 16.3.1' if x else 'direct fire, 16.1.3'})")
-            elif kind == EV_AA:
-                res = ("X: destroyed", "DD: +3, recalled after its attack", "D2: +2", "D1: +1", "no effect")[x]
-                out.append(f"    {self._unit(a)} ({s}) AA fire at {self._unit(b)}: roll {c} {d:+d} -> {res} (PB2 16.4)")
-            elif kind in (EV_AIR_FIRE, EV_AIR_OPP):
-                col = p.columns[b] if b >= 0 else "-"
-                what = "air opportunity fire (16.1.4)" if kind == EV_AIR_OPP else "air attack"
-                out.append(f"    {s} {what} at {hx(a)}: column {col}, roll {c} {d:+d} -> {RESULTS[x // 100]}")
-            elif kind == EV_AIR_OUT:
-                why = ("destroyed by AA (16.4.5)", "recalled (16.1.1)", "removed after its bomb attack (16.3.1)")[b]
-                out.append(f"    {self._unit(a)} ({s}) {why}")
             elif kind == EV_LOSS:
                 steps[int(e[4])] = int(e[6])
                 if e[6] == 0:
