@@ -279,3 +279,23 @@ def test_pb2_4_1_8_2_empty_enemy_trucks_are_overrun_by_moving_not_loaded_ones_no
     st3.hex[rifle] = b                                              # nor a hex with any other enemy unit
     st3.hex[tank] = a
     assert not movement.crushes_transports(t, st3, tank, b)
+
+
+def test_pb2_4_3_10_after_an_unload_the_carrier_alone_may_be_opportunity_fired_at():
+    from simulator.rulesets.panzerblitz_v2.state import EV_OPP_FIRE
+    from tests.panzerblitz_v2.positions import events
+
+    p = prepare(load_situation(PB04, {"units.t-34-c.full.ap": 0}))     # it may fire at armor only
+    t = p.tables
+    a, b = open_hexes(t, 2)
+    st = state(p, ["heuristic:opp_fire_min=0"])
+    ht, rifle, tank = units_of(p, "sdkfz-251")[0], units_of(p, "rifle-platoon-german-42")[0], units_of(p, "t-34-c")[0]
+    assert t.t_armored[t.u_type[ht]] and not t.t_armored[t.u_type[rifle]]
+    st.hex[ht] = st.hex[rifle] = a
+    st.hex[tank] = b
+    st.unspotted[:] = False
+    transport.load(t, st, ht, rifle, TR_HALF)
+    assert game.unload_step(t, st, ht, 0, False, False) == TR_HALF          # set down: the T-34 sees it
+    assert st.hex[rifle] == a
+    shots = events(st, EV_OPP_FIRE)
+    assert len(shots) == 1 and shots[0, 4] == a and st.opfired[tank]        # at the half-track alone

@@ -824,7 +824,8 @@ def load_step(t, st, c, h):
 def unload_step(t, st, c, used2, moved, loaded_now):
     """UNLOAD (4.3, 4.3.2, 4.3.9): after its move the carrier may set all its passengers down in its
     hex, if it has the MA left (half MA: used + half <= MA; all MA: it neither moved nor loaded)
-    and the hex holds them; they are Spent (4.3.4) and may be opportunity-fired at (4.3.10).
+    and the hex holds them; they are Spent (4.3.4) and may be opportunity-fired at, each of them
+    and the carrier alone (4.3.10), by the firers that have not opportunity-fired this turn (7.8.6).
     Returns the cost paid (TR_NONE: they stayed aboard)."""
     if loaded_now or st.hex[c] < 0 or st.disrupted[c] or not has_passengers(t, st, c):
         return TR_NONE
@@ -857,6 +858,8 @@ def unload_step(t, st, c, used2, moved, loaded_now):
         p = out[j]
         if st.hex[p] >= 0 and not st.disrupted[p]:
             opportunity_fire(t, st, p, h, False)
+    if st.hex[c] == h and not st.disrupted[c]:
+        opportunity_fire(t, st, c, h, False)            # 4.3.10: and the carrier by itself
     return cost
 
 
