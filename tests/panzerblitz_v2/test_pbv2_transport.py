@@ -299,3 +299,45 @@ def test_pb2_4_3_10_after_an_unload_the_carrier_alone_may_be_opportunity_fired_a
     assert st.hex[rifle] == a
     shots = events(st, EV_OPP_FIRE)
     assert len(shots) == 1 and shots[0, 4] == a and st.opfired[tank]        # at the half-track alone
+
+
+def test_pb2_4_3_7_1_riders_attacked_apart_from_their_afv_with_df_1_and_4_3_7_3_disrupted_forced_off(p4):
+    from simulator.rulesets.panzerblitz_v2.tables import K_DF, K_OPP, R_1X, R_D
+
+    t = p4.tables
+    a, b = open_hexes(t, 2)
+    tank, rifle, ger = units_of(p4, "t-34-c")[0], units_of(p4, "rifle-company-43")[0], units_of(p4, "rifle-platoon-german-42")[0]
+
+    def riding():
+        st = state(p4)
+        st.hex[tank] = st.hex[rifle] = a
+        transport.load(t, st, tank, rifle, TR_HALF)
+        st.hex[ger] = b
+        st.active[ger] = True
+        st.unspotted[:] = False
+        return st
+
+    st = riding()
+    assert combat.rider(t, st, rifle) and combat.spotted_now(t, st, rifle) == combat.spotted_now(t, st, tank)
+    n = game.fire_options(t, st, int(t.u_side[ger]), K_DF)
+    rows = [tuple(int(x) for x in st.opts[i, :7]) for i in range(1, n)]
+    mine = [r for r in rows if r[1] == rifle]
+    assert len(mine) == 1 and mine[0][0] == a                                  # a row of its own
+    assert mine[0][3] == combat.ap_column(t, combat.ap2(t, st, ger), t.rider_df) and t.rider_df == 1
+    drm_opp = combat.defender_drm(t, st, np.array([rifle]), 1, False, K_OPP, False, False)
+    st.hex[rifle] = a                                                          # (as if it stood in the open)
+    on_foot = combat.defender_drm(t, st, np.array([rifle]), 1, False, K_OPP, False, False)
+    st.hex[rifle] = -4
+    assert drm_opp == on_foot + 1                                              # no -1 vs infantry in the open
+    steps_tank = int(st.steps[tank])
+    combat.apply_result(t, st, np.array([rifle]), 1, R_1X, np.zeros(1, dtype=np.bool_))
+    assert st.steps[rifle] == 1 and st.steps[tank] == steps_tank              # no adverse effect on the AFV
+    assert st.disrupted[rifle] and st.carried_by[rifle] == -1 and st.disrupted[tank]   # 7.7 X: Disrupted too
+    st = riding()
+    combat.apply_result(t, st, np.array([rifle]), 1, R_D, np.zeros(1, dtype=np.bool_))
+    assert st.disrupted[rifle] and st.hex[rifle] == a and st.carried_by[rifle] == -1 and st.disrupted[tank]   # 4.3.7.3
+    st = riding()
+    st.steps[rifle] = 1
+    combat.apply_result(t, st, np.array([rifle]), 1, R_1X, np.zeros(1, dtype=np.bool_))
+    assert st.steps[rifle] == 0 and st.carried_by[rifle] == -1 and st.steps[tank] == steps_tank
+    assert not st.disrupted[tank]

@@ -232,9 +232,15 @@ def graded_majority(values, n, median):
 # ----------------------------------------------------------------------------- spotting (PB2-6)
 
 @njit(cache=True)
+def rider(t, st, u):
+    """4.3.7.1: u is infantry riding an AFV (it may be attacked apart from it)."""
+    return st.hex[u] == CARRIED and st.carried_by[u] >= 0 and t.t_afv[t.u_type[st.carried_by[u]]]
+
+
+@njit(cache=True)
 def spotted_now(t, st, u):
-    """PB2-6.1.3: does any non-Disrupted enemy combat unit spot unit u now?"""
-    h = st.hex[u]
+    """PB2-6.1.3: does any non-Disrupted enemy combat unit spot unit u now (a rider: where its AFV is)?"""
+    h = st.hex[u] if st.hex[u] != CARRIED else st.hex[st.carried_by[u]]
     me = t.u_side[u]
     need = t.spot_range[h]
     if st.in_fort[u]:
@@ -337,6 +343,8 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
     if nt == 0:
         return 0
     h = st.hex[targets[0]]
+    if h == CARRIED:
+        h = st.hex[st.carried_by[targets[0]]]     # 4.3.7.1: a rider, in its AFV's hex
     drm = 0
     tem_units = 0
     dis = 0
@@ -360,8 +368,8 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
             dis += 1
         if t.t_vehicle[ty]:
             veh += 1
-        if t.t_infantry[ty] and t.open_ground[t.cover[h]]:
-            inf_open += 1
+        if t.t_infantry[ty] and t.open_ground[t.cover[h]] and st.hex[u] != CARRIED:
+            inf_open += 1                          # (4.3.7.1: not a rider)
     if majority(tem_units, nt):
         drm += t.tem_df[h]                         # 14.x TEM
     if majority(dis, nt) and t.drm_applies[M_DEF_DISRUPTED, kind]:
@@ -428,7 +436,8 @@ def fire_column(t, st, firers, nf, halves, targets, nt, armored):
         attack2 += a
     defense = 0
     for i in range(nt):
-        defense += df_value(t, st, targets[i])
+        # 4.3.7.1: a rider attacked apart from its AFV defends with DF 1
+        defense += t.rider_df if st.hex[targets[i]] == CARRIED else df_value(t, st, targets[i])
     return ap_column(t, attack2, defense)
 
 
@@ -588,6 +597,9 @@ def apply_result(t, st, targets, nt, result, was_disrupted):
     passengers share their carrier's (4.3.6)."""
     if result == R_NONE:
         return
+    if nt == 1 and st.hex[targets[0]] == CARRIED:
+        rider_result(t, st, targets[0], result, was_disrupted)
+        return
     steps0 = np.empty(nt, dtype=np.int64)
     h0 = np.empty(nt, dtype=np.int64)
     for i in range(nt):
@@ -595,6 +607,27 @@ def apply_result(t, st, targets, nt, result, was_disrupted):
         h0[i] = st.hex[targets[i]]
     _apply_result(t, st, targets, nt, result, was_disrupted)
     share_result(t, st, targets, nt, steps0, h0)
+
+
+@njit(cache=True)
+def rider_result(t, st, r, result, was_disrupted):
+    """4.3.7.1-4.3.7.3: a result on a rider attacked apart from its AFV: the AFV is not affected by
+    its step losses; Disrupted (and alive) the rider is forced out, Disrupted, and the AFV is
+    Disrupted too, its other passengers forced out with it (4.3.6)."""
+    c = st.carried_by[r]
+    h = st.hex[c]
+    st.hex[r] = h                                   # on the map for the result (steps, the losses table)
+    _apply_result(t, st, np.array([r], dtype=np.int64), 1, result, was_disrupted)
+    if st.steps[r] <= 0:
+        st.carried_by[r] = -1                       # eliminated aboard
+        return
+    st.hex[r] = CARRIED
+    if not st.disrupted[r]:
+        return
+    disrupt(t, st, c)                               # 4.3.7.3, 4.3.6: both Disrupted
+    for p in range(t.n_units):
+        if st.carried_by[p] == c:
+            place_forced(t, st, c, p, h)
 
 
 @njit(cache=True)

@@ -29,6 +29,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     lose_step,
     place_wreck,
     resolve_attack,
+    rider,
     spotted_now,
     stack_sp,
     tem_for,
@@ -416,6 +417,10 @@ def fire_options(t, st, side, kind):
                 has_soft = True
         if has_soft:
             n = _add_fire_option(t, st, h, -1, side, kind, n, halves)
+        for r in range(t.n_units):                 # 4.3.7.1: riders, apart from their AFV
+            if t.u_side[r] == enemy and st.df_target_op[r] != st.op[0] and rider(t, st, r) \
+                    and st.hex[st.carried_by[r]] == h:
+                n = _add_fire_option(t, st, h, r, side, kind, n, halves)
         if fort_unit >= 0:
             n = _add_fire_option(t, st, h, fort_unit, side, kind, n, halves)
         if n >= st.opts.shape[0] - 1:
@@ -425,7 +430,7 @@ def fire_options(t, st, side, kind):
 
 @njit(cache=True)
 def _add_fire_option(t, st, h, target_unit, side, kind, n, halves):
-    armored = target_unit >= 0
+    armored = target_unit >= 0 and armored_target(t, st, target_unit)
     nf = list_firers(t, st, h, armored, side)
     if nf == 0:
         return n
@@ -470,7 +475,7 @@ def fire_step(t, st, side):
             return
         h = st.opts[i, 0]
         target_unit = st.opts[i, 1]
-        armored = target_unit >= 0
+        armored = target_unit >= 0 and armored_target(t, st, target_unit)   # (a rider: non-armored, 4.3.7.1)
         nf = list_firers(t, st, h, armored, side)
         for k in range(nf):
             halves[k] = st.scratch[k]

@@ -67,7 +67,7 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat", "t_engineer", "t_overrun",
     "t_carrier", "t_cargo", "tr_cost", "enter_loaded",
     # 4.1.8.2: truck and wagon units (an empty one is eliminated by an enemy unit entering its hex)
-    "t_truck_wagon",
+    "t_truck_wagon", "rider_df",
     # 10.2.1: a carrier's passengers may Panzer Blitz assault from it (by the carrier's kind), and
     # a passenger's nation may do so from an AFV
     "t_pb_carrier", "t_pb_afv_rider",
@@ -540,6 +540,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         t_steps=t_steps, t_slope_exempt=flags["slope"], t_long_range=flags["long"], t_combat=flags["combat"],
         t_engineer=flags["engineer"], t_overrun=flags["overrun"], t_carrier=t_carrier, t_cargo=t_cargo,
         t_pb_carrier=t_pb_carrier, t_pb_afv_rider=t_pb_afv_rider, tr_cost=tr_cost,
+        rider_df=int(_v(data["transport"].get("rider", {}).get("df", 1))),
         t_truck_wagon=np.array([c >= 0 and carriers[c] in ("truck", "wagon") for c in t_carrier], dtype=np.bool_),
         enter_loaded=bool(read.get("reinforcements_enter_loaded", True)),
         n_units=len(u_type), u_type=u_type_a, u_side=np.array(u_side, dtype=np.int64),
