@@ -395,9 +395,12 @@ def fire_options(t, st, side, kind):
     enemy = 1 - side
     halves = np.empty(t.n_units, dtype=np.int64)
     occupied = np.zeros(t.n_hexes, dtype=np.bool_)     # (speed only: hexes without an enemy give no option)
+    riders = np.zeros(t.n_hexes, dtype=np.bool_)       # (and hexes with an enemy rider, 4.3.7.1)
     for u in range(t.n_units):
         if t.u_side[u] == enemy and st.hex[u] >= 0:
             occupied[st.hex[u]] = True
+        elif t.u_side[u] == enemy and rider(t, st, u) and st.hex[st.carried_by[u]] >= 0:
+            riders[st.hex[st.carried_by[u]]] = True
     for h in range(t.n_hexes):
         if not t.play[h] or not occupied[h]:
             continue
@@ -417,7 +420,7 @@ def fire_options(t, st, side, kind):
                 has_soft = True
         if has_soft:
             n = _add_fire_option(t, st, h, -1, side, kind, n, halves)
-        for r in range(t.n_units):                 # 4.3.7.1: riders, apart from their AFV
+        for r in range(t.n_units if riders[h] else 0):   # 4.3.7.1: riders, apart from their AFV
             if t.u_side[r] == enemy and st.df_target_op[r] != st.op[0] and rider(t, st, r) \
                     and st.hex[st.carried_by[r]] == h:
                 n = _add_fire_option(t, st, h, r, side, kind, n, halves)
