@@ -367,3 +367,17 @@ def test_replay_tells_and_maps_a_game_with_air_strikes_and_aa_fire(p2):
             assert len(r.frames()) == p2.tables.turns + 1 or len(r.frames()) > 1
             return
     raise AssertionError("no game with AA fire and an aircraft out in 29 seeds")
+
+
+def test_an_unknown_aircraft_names_the_unit_files_it_was_looked_for_in(tmp_path):
+    # Bad input (PB2 16.0 air groups): a misspelt aircraft id is reported with its field and every
+    # unit file of the ruleset, units-air.toml among them (the message once named only two).
+    from simulator.errors import DataErrors
+
+    bad = tmp_path / "hod-02-bad.toml"
+    bad.write_text(Path(HOD02).read_text().replace("gb-typhoon-ib-rp = 2", "gb-typhon-ib-rp = 2"))
+    with pytest.raises(DataErrors) as err:
+        load_situation(str(bad))
+    text = str(err.value)
+    assert "group[4].units.gb-typhon-ib-rp: unknown unit" in text
+    assert "units-classic.toml, units-hod.toml or units-air.toml" in text

@@ -176,7 +176,7 @@ class PBV2Schema:
                     continue
                 for uid, n in gu.items():
                     if uid not in units:
-                        probs.add(f"{gf}.units.{uid}", "unknown unit", "a unit of units-classic.toml or units-hod.toml")
+                        probs.add(f"{gf}.units.{uid}", "unknown unit", _a_unit_of(rs))
                     elif units[uid].get("kind") == "marker":
                         if "setup" not in g:
                             probs.add(f"{gf}.units.{uid}", "a marker in a group that does not set up",
@@ -303,6 +303,15 @@ def _air_group(a, grp: Group, doc: dict, probs, fld: str) -> None:
         grp.air_turn, grp.air_chits = t, c
 
 
+def _a_unit_of(rs) -> str:
+    """What an unknown unit id was expected to be: one of the ruleset's unit files (ruleset.toml
+    `unit_files`, so a file added there, as units-air.toml was, is named too)."""
+    files = list(rs.data.get("unit_files", [])) or ["the ruleset's units"]
+    if len(files) == 1:
+        return f"a unit of {files[0]}"
+    return f"a unit of {', '.join(files[:-1])} or {files[-1]}"
+
+
 def _classic_measure(v, game_map, rs, ctx, fld: str, areas: dict, top: bool) -> None:
     """Check one classic measure (victory.py) and resolve its area; `top`: it carries the levels."""
     probs = ctx.problems
@@ -317,7 +326,7 @@ def _classic_measure(v, game_map, rs, ctx, fld: str, areas: dict, top: bool) -> 
         probs.add(f"{fld}.whose", f"got {v.get('whose')!r}", "own or enemy")
     for uid in list(v.get("weights", {})) + list(v.get("units", [])):
         if uid not in rs.units:
-            probs.add(f"{fld}.weights", f"unknown unit {uid!r}", "a unit of units-classic.toml or units-hod.toml")
+            probs.add(f"{fld}.weights", f"unknown unit {uid!r}", _a_unit_of(rs))
     if kind in ("in_area", "entered") and check_area(v.get("area"), game_map, rs, probs, f"{fld}.area"):
         areas[repr(sorted(v["area"].items()))] = resolve_static_area(v["area"], game_map, rs, ctx.where, f"{fld}.area")
     if kind in ("exited", "not_exited", "round_trip") and v.get("edge") not in ("north", "south", "east", "west"):
