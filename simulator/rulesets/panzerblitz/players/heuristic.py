@@ -967,6 +967,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
         # and its friends near h.
         dgr = 0.0
         fire_disp = 0.0  # P(D or DD) of that fire, for the assault that may follow it
+        fire_x = 0.0     # P(X) of that fire
         threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
         if threat > 0:
             if near > 0:
@@ -984,7 +985,8 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
             if col >= 0:
                 m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
                 fire_disp = p_result[P_D, col, m] + p_result[P_DD, col, m]
-                dgr = p_result[P_X, col, m] + disperse * fire_disp
+                fire_x = p_result[P_X, col, m]
+                dgr = fire_x + disperse * fire_disp
         if overrun_af[h] > 0:
             # The enemy's armour may drive up and overrun it instead (not shared with friends
             # beside it: the overrun hits the hex): the expected damage of an overrun by that
@@ -1018,8 +1020,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
                     # at 2W7 on turn 7 and assaulted to death at 1-2 the same turn, each read apart.
                     md = min(max(terrain_mod[h] + mod_assault + mod_dispersed + MOD_OFFSET, 0), n_mods - 1)
                     kill = p_result[P_X, col, md] + p_result[P_DD, col, md]
-                    fx = dgr - disperse * fire_disp  # the fire's P(X)
-                    o = fx + fire_disp * (kill + (1.0 - kill) * disperse) + (1.0 - fx - fire_disp) * o
+                    o = fire_x + fire_disp * (kill + (1.0 - kill) * disperse) + (1.0 - fire_x - fire_disp) * o
                 if o > dgr:
                     dgr = o
         nears[i] = near
