@@ -4,8 +4,9 @@ Step iv of an Operation (3.1): after movement, active infantry adjacent to an en
 spent at most one MP (9.1.3, readings.cat_mp_limit), did not use road movement (9.2.2) and did
 not fire, may CAT it.  An option names the target hex and the defender type (the non-armored
 units together, or the armored ones together, 9.1.5) and takes every such infantry unit adjacent
-to it (engine.md: attackers are not split between the two types, nor a lone attacker's factors,
-9.1.6-9.1.7).  The defenders' reaction fire comes first (7.9), at the attacking hex holding most
+to it (engine.md: attackers are not split between the two types, 9.1.6); a lone attacker may
+split its factors in half over both types, one roll for both (9.1.7, 9.1.12: a row of type 3,
+round 8 A).  No CAT across a bridge over an obstacle impassable on foot (9.2.5, 14.7.6).  The defenders' reaction fire comes first (7.9), at the attacking hex holding most
 attackers; attackers it disrupts drop out (7.9.1).  Then one roll on the DFT with the CAT
 modifiers (9.1.9-9.1.11, 14.2.6) and the defender's; if the hex is emptied, the attackers advance
 into it (9.1.13).
@@ -24,6 +25,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     attacker_drm,
     defender_drm,
     df_value,
+    expected_steps,
     fort_room,
     ip_room,
     log_event,
@@ -34,6 +36,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.players import CAT
+from simulator.rulesets.panzerblitz_v2.rng import DICE, furthest
 from simulator.rulesets.panzerblitz_v2.state import EV_ADVANCE
 from simulator.rulesets.panzerblitz_v2.tables import (
     CITY,
@@ -59,6 +62,8 @@ def cat_eligible(t, st, u, side):
         return False
     if st.in_fort[u] or st.mine_col[st.hex[u]] >= 0:
         return False                                    # 15.5.8, 9.2.3
+    if st.carried_op[u] == st.op[0]:
+        return False                                    # 9.2.1: a passenger in this Operation (10.0 aside)
     return st.mp_op[u] > 0 or not st.spent[u]
 
 
@@ -77,10 +82,20 @@ def _targets(t, st, h, a, enemy, out):
 
 
 @njit(cache=True)
+def across_impassable_bridge(t, a, h):
+    """9.2.5, 14.7.6: hexes a and h are joined by a bridge whose bridged obstacle is impassable
+    (on foot, without the bridge: `bridge_no_cat`); no CAT across it."""
+    for d in range(6):
+        if t.neighbours[a, d] == h:
+            return t.bridge_no_cat[a, d]
+    return False
+
+
+@njit(cache=True)
 def _attackers(t, st, h, armored, side, out):
     n = 0
     for u in range(t.n_units):
-        if not cat_eligible(t, st, u, side) or t.dist[st.hex[u], h] != 1:
+        if not cat_eligible(t, st, u, side) or t.dist[st.hex[u], h] != 1 or across_impassable_bridge(t, st.hex[u], h):
             continue
         if (armored and at_value(t, st, u) > 0) or (not armored and ap2(t, st, u) > 0):
             out[n] = u
@@ -92,11 +107,20 @@ def _attackers(t, st, h, armored, side, out):
 def cat_column(t, st, att, na, tgt, nt, armored):
     """9.1.9: odds or differential as DF; the armored defenders' combined defence by
     readings.cat_armored_defense (PB2-OQ-69)."""
+    return cat_column_half(t, st, att, na, tgt, nt, armored, False)
+
+
+@njit(cache=True)
+def cat_column_half(t, st, att, na, tgt, nt, armored, half):
+    """cat_column; `half`: a lone attacker's factors split in half over the two defender types,
+    fractions dropped (9.1.7)."""
     if armored:
         best = 0
         k = 0
         for i in range(na):
             a = at_value(t, st, att[i])
+            if half:
+                a = a // 2
             if a > 0:
                 best = max(best, a)
                 k += 1
@@ -113,7 +137,10 @@ def cat_column(t, st, att, na, tgt, nt, armored):
         return at_column(t, best + t.at_additional * (k - 1) - defense)
     attack2 = 0
     for i in range(na):
-        attack2 += ap2(t, st, att[i])
+        a2 = ap2(t, st, att[i])
+        attack2 += (a2 // 4) * 2 if half else a2         # (half factors; 9.1.7 drops the fraction)
+    if half and attack2 <= 0:
+        return -1
     defense = 0
     for i in range(nt):
         defense += df_value(t, st, tgt[i])
@@ -237,7 +264,74 @@ def cat_options(t, st, side):
             na = _attackers(t, st, h, armored, side, att)
             if na > 0:
                 n = cat_option(t, st, n, h, a, att, na, tgt, nt)
+        n = split_option(t, st, n, h, side, att, tgt)           # 9.1.7 (round 8 A)
     return n
+
+
+@njit(cache=True)
+def lone_attacker(t, st, h, side, att):
+    """9.1.7: the one unit that may close-assault hex h (with AP and AT, so that it may split),
+    or -1 when none or several may."""
+    k = 0
+    u = -1
+    for v in range(t.n_units):
+        if cat_eligible(t, st, v, side) and t.dist[st.hex[v], h] == 1 and not across_impassable_bridge(t, st.hex[v], h) \
+                and (ap2(t, st, v) > 0 or at_value(t, st, v) > 0):
+            k += 1
+            u = v
+    if k != 1 or ap2(t, st, u) <= 0 or at_value(t, st, u) <= 0:
+        return -1
+    att[0] = u
+    return u
+
+
+@njit(cache=True)
+def split_columns(t, st, u, soft, ns, arm, na_):
+    """9.1.7: the columns of lone attacker u's halves on the non-armored defenders soft[:ns] and
+    the armored ones arm[:na_] (-1: no attack of that part)."""
+    one = np.empty(1, dtype=np.int64)
+    one[0] = u
+    return (cat_column_half(t, st, one, 1, soft, ns, False, True),
+            cat_column_half(t, st, one, 1, arm, na_, True, True))
+
+
+@njit(cache=True)
+def split_option(t, st, n, h, side, att, tgt):
+    """9.1.7: the split row of hex h's lone attacker, if any: (h, 3, 1, the non-armored part's
+    column, its DRM, its defenders, their disrupted, 0, the expected step losses of both parts
+    x 100); returns n + 1, or n."""
+    if n >= st.opts.shape[0] or lone_attacker(t, st, h, side, att) < 0:
+        return n
+    enemy = 1 - side
+    soft = np.empty(t.n_units, dtype=np.int64)
+    ns = _targets(t, st, h, 0, enemy, soft)
+    na_ = _targets(t, st, h, 1, enemy, tgt)
+    if ns == 0 or na_ == 0:
+        return n
+    c_soft, c_arm = split_columns(t, st, att[0], soft, ns, tgt, na_)
+    if c_soft < 0 or c_arm < 0:
+        return n
+    d_soft = cat_attacker_drm(t, st, att, 1, h, soft, ns, False) + defender_drm(t, st, soft, ns, False, K_CAT, False, False)
+    d_arm = cat_attacker_drm(t, st, att, 1, h, tgt, na_, True) + defender_drm(t, st, tgt, na_, False, K_CAT, False, False)
+    dis_s = 0
+    for i in range(ns):
+        if st.disrupted[soft[i]]:
+            dis_s += 1
+    dis_a = 0
+    for i in range(na_):
+        if st.disrupted[tgt[i]]:
+            dis_a += 1
+    st.opts[n, 0] = h
+    st.opts[n, 1] = 3
+    st.opts[n, 2] = 1
+    st.opts[n, 3] = c_soft
+    st.opts[n, 4] = d_soft
+    st.opts[n, 5] = ns
+    st.opts[n, 6] = dis_s
+    st.opts[n, 7] = 0
+    st.opts[n, 8] = int(100 * (expected_steps(t, c_soft, d_soft, ns, dis_s / ns)
+                               + expected_steps(t, c_arm, d_arm, na_, dis_a / na_)))
+    return n + 1
 
 
 @njit(cache=True)
@@ -278,7 +372,10 @@ def cat_step(t, st, side):
             return
         h = st.opts[i, 0]
         a = st.opts[i, 1]
-        na = _attackers(t, st, h, a >= 1, side, att)
+        if a == 3:
+            na = 1 if lone_attacker(t, st, h, side, att) >= 0 else 0   # 9.1.7: the lone attacker's split
+        else:
+            na = _attackers(t, st, h, a >= 1, side, att)
         resolve_cat(t, st, att, na, h, a, side, tgt)
 
 
@@ -308,6 +405,9 @@ def resolve_cat(t, st, att, na, h, a, side, tgt):
         if st.hex[u] >= 0 and not st.disrupted[u]:
             att[m] = u
             m += 1
+    if a == 3:
+        resolve_split(t, st, att, m, na, h, side, tgt)
+        return
     nt = _targets(t, st, h, a, 1 - side, tgt)
     if m == 0 or nt == 0:
         for j in range(na):
@@ -321,6 +421,43 @@ def resolve_cat(t, st, att, na, h, a, side, tgt):
     resolve_attack(t, st, att[:m].copy(), m, np.ones(m, dtype=np.int64), h, tgt[:nt].copy(), nt, armored, K_CAT,
                    False, False, side, col, adrm)
     advance_if_empty(t, st, att, m, h, side)
+
+
+@njit(cache=True)
+def resolve_split(t, st, att, m, na, h, side, tgt):
+    """9.1.7, 9.1.12: the lone attacker att[0] (m = 1 if it is still fit after the reaction fire)
+    attacks both defender types of hex h with half its factors each, one roll for both; then the
+    advance into an emptied hex (9.1.13)."""
+    enemy = 1 - side
+    soft = np.empty(t.n_units, dtype=np.int64)
+    ns = _targets(t, st, h, 0, enemy, soft)
+    nt = _targets(t, st, h, 1, enemy, tgt)
+    if m == 0 or ns == 0 or nt == 0:
+        for j in range(na):
+            st.fired[att[j]] = True
+            st.spent[att[j]] = True
+        return
+    c_soft, c_arm = split_columns(t, st, att[0], soft, ns, tgt, nt)
+    d_soft = cat_attacker_drm(t, st, att, 1, h, soft, ns, False)
+    d_arm = cat_attacker_drm(t, st, att, 1, h, tgt, nt, True)
+    s0 = st.streams[DICE]
+    word = s0
+    draws = np.uint64(0)
+    one = np.ones(1, dtype=np.int64)
+    for part in range(2):
+        col = c_arm if part == 0 else c_soft
+        if col < 0:
+            continue
+        st.streams[DICE] = s0                           # 9.1.12: one roll for both types
+        if part == 0:
+            resolve_attack(t, st, att[:1].copy(), 1, one, h, tgt[:nt].copy(), nt, True, K_CAT, False, False, side,
+                           col, d_arm)
+        else:
+            resolve_attack(t, st, att[:1].copy(), 1, one, h, soft[:ns].copy(), ns, False, K_CAT, False, False, side,
+                           col, d_soft)
+        word, draws = furthest(st.streams, s0, word, draws)
+    st.streams[DICE] = word
+    advance_if_empty(t, st, att, 1, h, side)
 
 
 @njit(cache=True)

@@ -52,8 +52,10 @@ from simulator.rulesets.panzerblitz_v2.movement import (
 from simulator.rulesets.panzerblitz_v2.overrun import (
     OVR_MP2,
     any_target,
-    overrun_options,
-    resolve_overrun,
+    join_options,
+    may_join,
+    overrun_options_from,
+    resolve_combined,
 )
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
@@ -68,6 +70,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
     MOVE_DEST,
     OPP_FIRE,
     OVERRUN,
+    OVR_JOIN,
     RECOVER,
     REMOVE_IP,
     SETUP_HEX,
@@ -88,6 +91,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_MARKER,
     EV_MINE,
     EV_MOVE,
+    EV_OVR_JOIN,
     EV_OVR_MOVE,
     EV_RECOVER,
     EV_REMOVE_IP,
@@ -713,47 +717,125 @@ def mine_attack(t, st, u, h):
 def try_overrun(t, st, u):
     """PB2-8 (overrun.py): the OVERRUN decision of an overrun-capable unit before it moves; if
     taken, the move to the hex adjacent to the target (no road rate, 8.2.1.3) with opportunity
-    fire, then the overrun.  Returns True if the unit went for an overrun."""
+    fire, the other overrunners joining (8.1.3, `join_step`), then the overrun.  Overrunners that
+    emptied the hex move on with the MP they have left, the first one possibly overrunning again
+    (8.1.9; round 8 A).  Returns True if the unit went for an overrun."""
     side = t.u_side[u]
-    start = st.hex[u]
-    if not any_target(t, st, u, start):
+    if not any_target(t, st, u, st.hex[u]):
         return False                                   # (speed only: no search without a target)
-    nl = reachable(t, st, u, start, 0, t.t_ma[t.u_type[u]], False)
-    n = overrun_options(t, st, u, start, nl)
-    if n <= 1:
-        return False
-    i = decide(OVERRUN, n, t, st, side)
-    if i == 0:
-        return False
-    h = st.opts[i, 0]
-    target_unit = st.opts[i, 1]
-    frm = st.opts[i, 2]
-    missing = st.opts[i, 7]
-    pb = has_passengers(t, st, u) and pbassault.declare(t, st, u, st.opts[i, 3], st.opts[i, 4], st.opts[i, 5])
-    log_event(st, EV_OVR_MOVE, side, u, h, frm, missing, 1 if pb else 0)
-    # 8.1.1: what the overrun costs: the way to the hex it attacks from, 2 MP and the target hex's cost
-    used = st.reach[frm] + OVR_MP2
-    for d in range(6):
-        if t.neighbours[frm, d] == h:
-            used += enter_cost(t, u, frm, d, h, False)
-    if frm == start or walk(t, st, u, frm, 0):
-        riders = np.empty(t.n_units, dtype=np.int64)
-        k = pbassault.unload_for_assault(t, st, u, riders) if pb else 0   # PB2-10.1, 4.3.7.4
-        for j in range(k):
-            if st.hex[riders[j]] >= 0 and not st.disrupted[riders[j]]:
-                opportunity_fire(t, st, riders[j], frm, False)              # 4.3.10
-        resolve_overrun(t, st, u, h, target_unit, missing)
-        if k > 0:
-            pbassault.assault_after_overrun(t, st, riders, k, h, side)      # 10.1, 10.1.5
-        elif missing == 0 and st.hex[u] == h and not st.disrupted[u] and used < t.t_ma[t.u_type[u]]:
-            # 8.1.9: in the emptied hex (free) it may move on with the MP it has left, no road rate
-            # (8.2.1.3); not after an 8.1.10 overrun; overrunning again: not yet
-            move_unit_roads(t, st, u, h, used, False)
-    if st.hex[u] >= 0:
-        st.spent[u] = True                             # 8.1.1, 8.1.10: the overrunner is Spent
-    st.acted[u] = True
+    queue = np.empty(t.n_units + 1, dtype=np.int64)    # the overrunners to move on (8.1.9), u first
+    queue_used = np.zeros(t.n_units + 1, dtype=np.int64)
+    queue[0] = u
+    nq = 1
+    att = np.empty(t.n_units + 1, dtype=np.int64)
+    asg = np.empty(t.n_units + 1, dtype=np.int64)
+    used_j = np.empty(t.n_units + 1, dtype=np.int64)
+    entered = np.zeros(t.n_units + 1, dtype=np.bool_)
+    riders = np.empty(t.n_units, dtype=np.int64)
+    qi = 0
+    while qi < nq:
+        v = queue[qi]
+        spent0 = queue_used[qi]
+        first = True
+        ma = t.t_ma[t.u_type[v]]
+        while True:
+            start = st.hex[v]
+            n = 1
+            if st.hex[v] >= 0 and not st.disrupted[v] and ((qi == 0 and first) or any_target(t, st, v, start)):
+                nl = reachable(t, st, v, start, spent0, ma, False)
+                n = overrun_options_from(t, st, v, start, nl, qi == 0 and first)   # 8.1.10: at the start only
+            i = decide(OVERRUN, n, t, st, side) if n > 1 else 0
+            if i == 0:
+                if qi == 0 and first:
+                    return False
+                if st.hex[v] >= 0 and not st.disrupted[v] and spent0 < ma:
+                    move_unit_roads(t, st, v, start, spent0, False)   # 8.1.9: on, no road rate (8.2.1.3)
+                break
+            h = st.opts[i, 0]
+            target_unit = st.opts[i, 1]
+            frm = st.opts[i, 2]
+            missing = st.opts[i, 7]
+            split = st.opts[i, 8] == 1
+            pb = qi == 0 and first and has_passengers(t, st, v) and \
+                pbassault.declare(t, st, v, st.opts[i, 3], st.opts[i, 4], st.opts[i, 5])
+            log_event(st, EV_OVR_MOVE, side, v, h, frm, missing, 1 if pb else 0)
+            # 8.1.1: what the overrun costs: the way to the hex it attacks from, 2 MP and the target hex's cost
+            used = st.reach[frm] + OVR_MP2
+            for d in range(6):
+                if t.neighbours[frm, d] == h:
+                    used += enter_cost(t, v, frm, d, h, False)
+            if not (frm == start or walk(t, st, v, frm, spent0)):
+                break
+            k = pbassault.unload_for_assault(t, st, v, riders) if pb else 0   # PB2-10.1, 4.3.7.4
+            for j in range(k):
+                if st.hex[riders[j]] >= 0 and not st.disrupted[riders[j]]:
+                    opportunity_fire(t, st, riders[j], frm, False)              # 4.3.10
+            att[0] = v
+            asg[0] = target_unit
+            used_j[0] = used
+            na = 1
+            if qi == 0 and first and not split:
+                na = join_step(t, st, h, att, asg, used_j, na)                 # 8.1.3
+            resolve_combined(t, st, att, asg, na, h, split, missing, entered)
+            if k > 0:
+                pbassault.assault_after_overrun(t, st, riders, k, h, side)      # 10.1, 10.1.5
+            for j in range(1, na):
+                w = att[j]
+                if entered[j] and not st.disrupted[w] and used_j[j] < t.t_ma[t.u_type[w]]:
+                    queue[nq] = w                                               # 8.1.9: it moves on later
+                    queue_used[nq] = used_j[j]
+                    nq += 1
+                elif st.hex[w] >= 0:
+                    st.spent[w] = True
+            if k > 0 or missing > 0 or not entered[0] or st.disrupted[v] or used >= ma:
+                break                                  # not after a PB assault (10.1) nor an 8.1.10 overrun
+            spent0 = used                              # 8.1.9: on from the emptied hex, maybe overrunning again
+            first = False
+        if st.hex[v] >= 0:
+            st.spent[v] = True                         # 8.1.1, 8.1.10: the overrunner is Spent
+        st.acted[v] = True
+        qi += 1
     st.ts[st.turn[0], side, TS_FIRE] += 1
     return True
+
+
+@njit(cache=True)
+def join_step(t, st, h, att, asg, used_j, na):
+    """8.1.3, 8.2.1.1, 8.2.1.6 (overrun.py): the other active overrun-capable units of the side may
+    join the overrun of hex h by att[:na], one after the other: OVR_JOIN (stay out, or a defender
+    type and the hex it attacks from), then its move there at once (no road rate, opportunity
+    fire); one stopped or disrupted on the way does not overrun and is Spent (8.1.1).  Returns the
+    number of overrunners (att, asg and used_j, the MP each has used, extended)."""
+    side = t.u_side[att[0]]
+    for v in range(t.n_units):
+        if not may_join(t, st, v, side, att, na):
+            continue
+        start = st.hex[v]
+        if not sees(t, st, start, h):
+            continue                                   # (speed only: join_options checks 8.2.1.2)
+        nl = reachable(t, st, v, start, 0, t.t_ma[t.u_type[v]], False)
+        n = join_options(t, st, v, h, att, asg, na, start, nl)
+        if n <= 1:
+            continue
+        i = decide(OVR_JOIN, n, t, st, side)
+        if i == 0:
+            continue
+        frm = st.opts[i, 2]
+        kind = st.opts[i, 1]
+        used = st.reach[frm] + OVR_MP2
+        for d in range(6):
+            if t.neighbours[frm, d] == h:
+                used += enter_cost(t, v, frm, d, h, False)
+        log_event(st, EV_OVR_JOIN, side, v, h, frm, kind, 0)
+        st.acted[v] = True
+        if frm == start or walk(t, st, v, frm, 0):
+            att[na] = v
+            asg[na] = kind
+            used_j[na] = used
+            na += 1
+        elif st.hex[v] >= 0:
+            st.spent[v] = True
+    return na
 
 
 @njit(cache=True)

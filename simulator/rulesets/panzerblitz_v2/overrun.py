@@ -21,10 +21,19 @@ one roll on the DFT by the DF methods (8.1.6) with range 1 and the overrun modif
 results apply normally (8.1.8); if every defender is gone the overrunner enters the hex free,
 without opportunity fire (8.1.9).  The overrunner is Spent.
 
-Readings (engine.md, "Overrun"): one overrunner an overrun (several overrunners combining, 8.1.3,
-and a lone overrunner splitting its factors over both defender types, 8.1.4, are not offered);
-for each target the adjacent hex reached for the fewest MP (ties: the better cover); an
-overrunner that empties the hex ends its move there (8.1.9 lets it move on).
+Round 8 A: several overrunners combine into one overrun (8.1.3, 8.2.1.1, 8.2.1.6; `join_options`,
+game.join_step): once the first has picked its overrun and moved, each other active overrun-capable
+unit of the side that has not acted, carries nobody (8.2.1.5) and sees the hex (8.2.1.2) may join
+it (OVR_JOIN: a defender type and the hex it attacks from), moving there at once; one reaction fire
+at the overrunning hex with the most overrunners (8.1.5), then one attack a defender type by the
+units given to it, one roll for all of them (8.1.6, `rng.furthest`).  A lone overrunner may split its
+factors equally over the non-armored units and one armored unit (8.1.4, OVERRUN column 8 = 1; half
+its AP and half its AT, fractions dropped).  Those that empty the hex enter it free and move on
+with the MP they have left; the first overrunner may overrun again from there (8.1.9).  No overrun
+right after crossing a bridge hexside (8.2.1.7, 14.7.4).  Readings (engine.md, "Overrun",
+PB2-OQ-80..82): for each target the adjacent hex reached for the fewest MP (ties: the better
+cover), whose cheapest way in does not end across a bridge; 8.1.10 (MP missing) only for the
+first overrunner at the start of its move; a split overrun is joined by nobody.
 """
 
 from __future__ import annotations
@@ -34,15 +43,23 @@ import numpy as np
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.assault import reaction_fire
 from simulator.rulesets.panzerblitz_v2.combat import (
+    ap2,
+    ap_column,
+    at_column,
+    at_value,
     defender_drm,
+    df_value,
+    expected_steps,
     fire_column,
     log_event,
     range_drm,
     resolve_attack,
     spotted_now,
     stack_sp,
+    target_df,
 )
 from simulator.rulesets.panzerblitz_v2.movement import UNREACHED, enemy_in, enter_cost
+from simulator.rulesets.panzerblitz_v2.rng import DICE, furthest
 from simulator.rulesets.panzerblitz_v2.smoke import sees
 from simulator.rulesets.panzerblitz_v2.state import EV_ADVANCE
 from simulator.rulesets.panzerblitz_v2.tables import (
@@ -79,6 +96,47 @@ def overrun_targets(t, st, h, target_unit, enemy, out):
 
 
 @njit(cache=True)
+def split_columns(t, st, u, soft, ns, e):
+    """8.1.4: a lone overrunner's factors split equally over the two defender types, fractions
+    dropped: half its AP against the non-armored units soft[:ns], half its AT against armored unit
+    e.  Returns the two DFT columns (-1: no attack of that part)."""
+    half_ap2 = (ap2(t, st, u) // 4) * 2                # half the AP, in half factors, fractions dropped
+    defense = 0
+    for i in range(ns):
+        defense += df_value(t, st, soft[i])
+    c_soft = ap_column(t, half_ap2, defense) if half_ap2 > 0 else -1
+    half_at = at_value(t, st, u) // 2
+    c_arm = at_column(t, half_at - target_df(t, st, e)) if (half_at > 0 or t.at_zero_counts) else -1
+    return c_soft, c_arm
+
+
+@njit(cache=True)
+def _unspotted_majority(t, st, tg, nt):
+    unsp = 0
+    for i in range(nt):
+        if st.unspotted[tg[i]] and not spotted_now(t, st, tg[i]):
+            unsp += 1
+    return 2 * unsp >= nt
+
+
+@njit(cache=True)
+def _disrupted(st, tg, nt):
+    dis = 0
+    for i in range(nt):
+        if st.disrupted[tg[i]]:
+            dis += 1
+    return dis
+
+
+@njit(cache=True)
+def _expect(t, col, drm, nt, dis):
+    """A player's measure: the expected step losses of an attack (0 without a column)."""
+    if col < 0 or nt == 0:
+        return 0.0
+    return expected_steps(t, col, drm, nt, dis / nt)
+
+
+@njit(cache=True)
 def _add(t, st, u, h, target_unit, frm, missing, n, tg):
     enemy = 1 - t.u_side[u]
     nt = overrun_targets(t, st, h, target_unit, enemy, tg)
@@ -89,22 +147,49 @@ def _add(t, st, u, h, target_unit, frm, missing, n, tg):
     col = fire_column(t, st, firers, 1, np.ones(1, dtype=np.int64), tg, nt, target_unit >= 0)
     if col < 0:
         return n
-    unsp = 0
-    dis = 0
-    for i in range(nt):
-        if st.unspotted[tg[i]] and not spotted_now(t, st, tg[i]):
-            unsp += 1
-        if st.disrupted[tg[i]]:
-            dis += 1
+    dis = _disrupted(st, tg, nt)
+    drm = overrun_attacker_drm(t, missing) + defender_drm(t, st, tg[:nt], nt, _unspotted_majority(t, st, tg, nt),
+                                                          K_OVERRUN, False, False)
     st.opts[n, 0] = h
     st.opts[n, 1] = target_unit
     st.opts[n, 2] = frm
     st.opts[n, 3] = col
-    st.opts[n, 4] = overrun_attacker_drm(t, missing) + defender_drm(t, st, tg[:nt], nt, 2 * unsp >= nt, K_OVERRUN,
-                                                                     False, False)
+    st.opts[n, 4] = drm
     st.opts[n, 5] = nt
     st.opts[n, 6] = dis
     st.opts[n, 7] = missing
+    st.opts[n, 8] = 0
+    st.opts[n, 9] = int(100 * _expect(t, col, drm, nt, dis))
+    return n + 1
+
+
+@njit(cache=True)
+def _add_split(t, st, u, h, e, frm, missing, n, tg):
+    """8.1.4: the split row of a lone overrunner (columns 3-6 the non-armored part, column 1 the
+    armored unit, column 8 = 1, column 9 the expected step losses of both parts x 100)."""
+    enemy = 1 - t.u_side[u]
+    ns = overrun_targets(t, st, h, -1, enemy, tg)
+    if ns == 0 or n >= st.opts.shape[0]:
+        return n
+    c_soft, c_arm = split_columns(t, st, u, tg, ns, e)
+    if c_soft < 0 or c_arm < 0:
+        return n                                       # a part without a column: no gain in splitting
+    adrm = overrun_attacker_drm(t, missing)
+    dis = _disrupted(st, tg, ns)
+    d_soft = adrm + defender_drm(t, st, tg[:ns], ns, _unspotted_majority(t, st, tg, ns), K_OVERRUN, False, False)
+    one = np.empty(1, dtype=np.int64)
+    one[0] = e
+    d_arm = adrm + defender_drm(t, st, one, 1, _unspotted_majority(t, st, one, 1), K_OVERRUN, False, False)
+    st.opts[n, 0] = h
+    st.opts[n, 1] = e
+    st.opts[n, 2] = frm
+    st.opts[n, 3] = c_soft
+    st.opts[n, 4] = d_soft
+    st.opts[n, 5] = ns
+    st.opts[n, 6] = dis
+    st.opts[n, 7] = missing
+    st.opts[n, 8] = 1
+    st.opts[n, 9] = int(100 * (_expect(t, c_soft, d_soft, ns, dis) + _expect(t, c_arm, d_arm, 1, _disrupted(st, one, 1))))
     return n + 1
 
 
@@ -145,13 +230,73 @@ def any_target(t, st, u, start):
 
 
 @njit(cache=True)
+def across_bridge(t, st, a, start):
+    """8.2.1.7, 14.7.4: the cheapest way into hex a (st.prev, from a search started at `start`)
+    ends across a bridge hexside."""
+    if a == start:
+        return False
+    b = st.prev[a]
+    for d in range(6):
+        if b >= 0 and t.neighbours[b, d] == a:
+            return t.bridge_side[b, d]
+    return False
+
+
+@njit(cache=True)
+def attack_from(t, st, u, h, start, reached, ma, allow_missing):
+    """The hex adjacent to h that unit u overruns h from, among the hexes its search reached
+    (st.reach: half MP spent): the fewest MP (ties: the better cover) with 2 MP and h's cost left
+    (8.1.1), or, `allow_missing`, its start hex at +1 a missing MP (8.1.10); neither entered across
+    a bridge hexside nor facing h across one (8.2.1.7, 14.7.4).  Returns (hex or -1, MP missing)."""
+    best = -1
+    best_cost = UNREACHED
+    best_tem = -99
+    missing = 0
+    for d in range(6):
+        a = t.neighbours[h, d]
+        if a < 0 or not reached[a]:
+            continue
+        back = -1
+        for dd in range(6):
+            if t.neighbours[a, dd] == h:
+                back = dd
+        if back < 0 or t.bridge_side[a, back]:
+            continue                                   # 8.2.1.7: not across a bridge hexside
+        c = enter_cost(t, u, a, back, h, False)
+        if c == PROHIBITED or c == ALL_MA:
+            continue
+        need = st.reach[a] + OVR_MP2 + c
+        miss = 0
+        if need > ma:
+            if a != start or c > ma or not allow_missing:
+                continue
+            miss = (need - ma + 1) // 2                # 8.1.10: whole MP missing, in MP
+        if across_bridge(t, st, a, start):
+            continue                                   # 8.2.1.7: not right after crossing a bridge
+        tem = t.tem_df[a]
+        if st.reach[a] < best_cost or (st.reach[a] == best_cost and tem > best_tem):
+            best = a
+            best_cost = st.reach[a]
+            best_tem = tem
+            missing = miss
+    return best, missing
+
+
+@njit(cache=True)
 def overrun_options(t, st, u, start, nl):
+    """OVERRUN options for unit u at the start of its move (8.1.10 allowed)."""
+    return overrun_options_from(t, st, u, start, nl, True)
+
+
+@njit(cache=True)
+def overrun_options_from(t, st, u, start, nl, allow_missing):
     """OVERRUN options for unit u at `start`, st.reach / st.order[:nl] holding its moves without
-    the road rate: row 0 = no overrun; then (target hex, armored unit or -1, hex attacked from,
-    column, DRM, defenders, disrupted defenders, MP missing)."""
-    st.opts[0, 0] = -1
-    for k in range(1, 8):
+    the road rate: row 0 = no overrun; then (target hex, armored target unit or -1, hex attacked
+    from, column, DRM, defenders, disrupted defenders, MP missing, split 0/1 (8.1.4), expected
+    step losses x 100)."""
+    for k in range(st.opts.shape[1]):
         st.opts[0, k] = 0
+    st.opts[0, 0] = -1
     n = 1
     side = t.u_side[u]
     enemy = 1 - side
@@ -164,74 +309,227 @@ def overrun_options(t, st, u, start, nl):
     for h in range(t.n_hexes):
         if not target_hex(t, st, h, start, enemy, occupied):
             continue
-        best = -1
-        best_cost = UNREACHED
-        best_tem = -99
-        missing = 0
-        for d in range(6):
-            a = t.neighbours[h, d]
-            if a < 0 or not reached[a]:
-                continue
-            back = -1
-            for dd in range(6):
-                if t.neighbours[a, dd] == h:
-                    back = dd
-            if back < 0:
-                continue
-            c = enter_cost(t, u, a, back, h, False)
-            if c == PROHIBITED or c == ALL_MA:
-                continue
-            need = st.reach[a] + OVR_MP2 + c
-            miss = 0
-            if need > ma:
-                if a != start or c > ma:
-                    continue
-                miss = (need - ma + 1) // 2            # 8.1.10: whole MP missing, in MP
-            tem = t.tem_df[a]
-            if st.reach[a] < best_cost or (st.reach[a] == best_cost and tem > best_tem):
-                best = a
-                best_cost = st.reach[a]
-                best_tem = tem
-                missing = miss
+        best, missing = attack_from(t, st, u, h, start, reached, ma, allow_missing)
         if best < 0:
             continue
         armored_done = False
+        soft = False
         for e in range(t.n_units):
             if st.hex[e] == h and t.u_side[e] == enemy and t.t_armored[t.u_type[e]]:
                 n = _add(t, st, u, h, e, best, missing, n, tg)
             elif st.hex[e] == h and t.u_side[e] == enemy and not armored_done:
                 armored_done = True                    # the non-armored defenders: one option
+                soft = True
                 n = _add(t, st, u, h, -1, best, missing, n, tg)
+        for e in range(t.n_units if soft else 0):      # 8.1.4: a lone overrunner's split
+            if st.hex[e] == h and t.u_side[e] == enemy and t.t_armored[t.u_type[e]]:
+                n = _add_split(t, st, u, h, e, best, missing, n, tg)
+    return n
+
+
+# ----------------------------------------------------------------------------- 8.1.3: several overrunners
+
+@njit(cache=True)
+def may_join(t, st, v, side, att, na):
+    """8.1.3, 8.2.1.4, 8.2.1.5: may unit v join the overrun of the units att[:na]: an active
+    overrun-capable unit of the side that has not acted in this Operation (8.2.1.1), fresh, carrying
+    nobody, not an FO?"""
+    if t.u_side[v] != side or not st.active[v] or st.hex[v] < 0 or not t.t_overrun[t.u_type[v]]:
+        return False
+    if st.acted[v] or st.spent[v] or st.disrupted[v] or st.fired[v] or st.fo[v] or t.t_ma[t.u_type[v]] <= 0:
+        return False
+    for j in range(na):
+        if att[j] == v:
+            return False
+    for p in range(t.n_units):
+        if st.carried_by[p] == v:
+            return False                               # 8.2.1.5: no passengers into an overrun
+    return True
+
+
+@njit(cache=True)
+def _group(t, st, att, asg, na, kind, extra, out):
+    """The overrunners of att[:na] given to defender type `kind` (an armored unit, -1 the
+    non-armored units), and `extra` (>= 0) besides."""
+    m = 0
+    for j in range(na):
+        if asg[j] == kind:
+            out[m] = att[j]
+            m += 1
+    if extra >= 0:
+        out[m] = extra
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def join_options(t, st, v, h, att, asg, na, start, nl):
+    """OVR_JOIN options for unit v (st.reach / st.order[:nl] its moves without the road rate) to
+    join the overrun of hex h by att[:na] (their defender types asg[:na]): row 0 = stay out; one
+    row a defender type: (h, armored unit or -1, hex it attacks from, the column of that type's
+    attack with it, DRM, defenders, disrupted defenders, overrunners already on that type,
+    expected step losses x 100 with it, without it)."""
+    for k in range(st.opts.shape[1]):
+        st.opts[0, k] = 0
+    st.opts[0, 0] = -1
+    n = 1
+    enemy = 1 - t.u_side[v]
+    occupied = enemy_hexes(t, st, enemy)
+    if not target_hex(t, st, h, start, enemy, occupied):
+        return n                                       # 8.2.1.2: LoS and a spotted defender
+    reached = np.zeros(t.n_hexes, dtype=np.bool_)
+    for i in range(nl):
+        reached[st.order[i]] = True
+    frm, missing = attack_from(t, st, v, h, start, reached, t.t_ma[t.u_type[v]], False)
+    if frm < 0:
+        return n
+    tg = np.empty(t.n_units, dtype=np.int64)
+    grp = np.empty(na + 1, dtype=np.int64)
+    adrm = overrun_attacker_drm(t, 0)
+    soft_done = False
+    for e in range(t.n_units):
+        if st.hex[e] != h or t.u_side[e] != enemy or n >= st.opts.shape[0]:
+            continue
+        armored = t.t_armored[t.u_type[e]]
+        if not armored and soft_done:
+            continue
+        kind = e if armored else -1
+        soft_done = soft_done or not armored
+        nt = overrun_targets(t, st, h, kind, enemy, tg)
+        m = _group(t, st, att, asg, na, kind, v, grp)
+        col = fire_column(t, st, grp, m, np.ones(m, dtype=np.int64), tg, nt, armored)
+        if col < 0:
+            continue
+        col0 = fire_column(t, st, grp, m - 1, np.ones(m, dtype=np.int64), tg, nt, armored) if m > 1 else -1
+        dis = _disrupted(st, tg, nt)
+        drm = adrm + defender_drm(t, st, tg[:nt], nt, _unspotted_majority(t, st, tg, nt), K_OVERRUN, False, False)
+        st.opts[n, 0] = h
+        st.opts[n, 1] = kind
+        st.opts[n, 2] = frm
+        st.opts[n, 3] = col
+        st.opts[n, 4] = drm
+        st.opts[n, 5] = nt
+        st.opts[n, 6] = dis
+        st.opts[n, 7] = m - 1
+        st.opts[n, 8] = int(100 * _expect(t, col, drm, nt, dis))
+        st.opts[n, 9] = int(100 * _expect(t, col0, drm, nt, dis))
+        n += 1
     return n
 
 
 @njit(cache=True)
-def resolve_overrun(t, st, u, h, target_unit, missing):
-    """8.1.2-8.1.9 once the overrunner stands adjacent to hex h: reaction fire, the attack, the
-    free entry of an emptied hex.  Returns the DFT result (-1: no attack)."""
-    side = t.u_side[u]
+def resolve_combined(t, st, att, asg, na, h, split, missing, entered):
+    """8.1.2-8.1.9 once the overrunners att[:na] (att[0] the first, `missing` its MP missing,
+    8.1.10) stand adjacent to hex h, each given a defender type asg[j] (an armored unit, -1 the
+    non-armored units; `split`: att[0] alone on both, 8.1.4): the defenders' reaction fire at the
+    overrunning hex with the most overrunners (7.9, 8.1.5), those it disrupts dropping out (7.9.1);
+    one attack a defender type by the units given to it, by the DF methods with one roll for all
+    (8.1.6), with range 1 and the overrun modifier (8.1.7); if every defender is gone, the
+    overrunners enter the hex free, each while stacking allows (8.1.9: entered[j]).  All are Spent.
+    Returns how many entered."""
+    side = t.u_side[att[0]]
     enemy = 1 - side
     st.ovr_op[h] = st.op[0]                            # 8.2.5: the OVR marker
+    for j in range(na):
+        entered[j] = False
+    best_hex = -1
+    best_k = 0
+    for j in range(na):
+        k = 0
+        for m in range(na):
+            if st.hex[att[m]] == st.hex[att[j]]:
+                k += 1
+        if k > best_k:
+            best_k = k
+            best_hex = st.hex[att[j]]
+    reaction_fire(t, st, h, best_hex, att, na, enemy)  # 7.9, 8.1.5
+    live = np.zeros(na, dtype=np.bool_)
+    for j in range(na):
+        u = att[j]
+        st.spent[u] = True
+        st.acted[u] = True
+        live[j] = st.hex[u] >= 0 and not st.disrupted[u]      # 7.9.1
+    # the attacks, their targets and columns fixed before any result (8.1.6: one roll)
+    na_max = na + 1
+    kinds = np.empty(na_max, dtype=np.int64)
+    cols = np.empty(na_max, dtype=np.int64)
+    drms = np.empty(na_max, dtype=np.int64)
+    firers = np.zeros((na_max, na), dtype=np.int64)
+    nfs = np.zeros(na_max, dtype=np.int64)
+    tgs = np.zeros((na_max, t.n_units), dtype=np.int64)
+    nts = np.zeros(na_max, dtype=np.int64)
+    k = 0
+    tg = np.empty(t.n_units, dtype=np.int64)
+    if split and live[0]:
+        ns = overrun_targets(t, st, h, -1, enemy, tg)
+        e = asg[0]
+        if ns > 0 and st.hex[e] == h:
+            c_soft, c_arm = split_columns(t, st, att[0], tg, ns, e)
+            for part in range(2):
+                kinds[k] = e if part == 1 else -1
+                cols[k] = c_arm if part == 1 else c_soft
+                nfs[k] = 1
+                firers[k, 0] = att[0]
+                drms[k] = overrun_attacker_drm(t, missing)
+                k += 1
+    else:
+        for j in range(na):
+            if not live[j]:
+                continue
+            dup = False
+            for i in range(k):
+                if kinds[i] == asg[j]:
+                    dup = True
+            if dup:
+                continue
+            kinds[k] = asg[j]
+            drms[k] = overrun_attacker_drm(t, 0)
+            for m in range(j, na):
+                if live[m] and asg[m] == asg[j]:
+                    firers[k, nfs[k]] = att[m]
+                    nfs[k] += 1
+                    if m == 0:
+                        drms[k] = overrun_attacker_drm(t, missing)
+            cols[k] = -2
+            k += 1
+    for i in range(k):
+        nts[i] = overrun_targets(t, st, h, kinds[i], enemy, tgs[i])
+        if cols[i] == -2 and nts[i] > 0:
+            cols[i] = fire_column(t, st, firers[i], nfs[i], np.ones(nfs[i], dtype=np.int64), tgs[i], nts[i],
+                                  kinds[i] >= 0)
+    s0 = st.streams[DICE]
+    word = s0
+    fd = np.uint64(0)
+    for i in range(k):
+        if nts[i] == 0 or cols[i] < 0:
+            continue
+        st.streams[DICE] = s0                          # 8.1.6: the same roll for every attack on the hex
+        resolve_attack(t, st, firers[i, :nfs[i]].copy(), nfs[i], np.ones(nfs[i], dtype=np.int64), h,
+                       tgs[i, :nts[i]].copy(), nts[i], kinds[i] >= 0, K_OVERRUN, False, False, side, cols[i], drms[i])
+        word, fd = furthest(st.streams, s0, word, fd)
+    st.streams[DICE] = word
+    n_in = 0
+    if enemy_in(t, st, h, side):
+        return 0
+    for j in range(na):
+        u = att[j]
+        if live[j] and st.hex[u] >= 0 and not st.disrupted[u] and stack_sp(t, st, h, side, u) <= t.stack_limit:
+            log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)     # 8.1.9
+            st.hd_hex[u] = -1                                            # 15.6.3
+            st.mine_ok[u] = False                                        # (no minefield there, 8.2.4)
+            st.hex[u] = h
+            entered[j] = True
+            n_in += 1
+    return n_in
+
+
+@njit(cache=True)
+def resolve_overrun(t, st, u, h, target_unit, missing):
+    """8.1.2-8.1.9 for a lone overrunner u on defender type target_unit (no split): reaction fire,
+    the attack, the free entry of an emptied hex.  Returns 1 if it entered the hex."""
     att = np.empty(1, dtype=np.int64)
     att[0] = u
-    reaction_fire(t, st, h, st.hex[u], att, 1, enemy)  # 7.9, 8.1.5
-    st.spent[u] = True
-    st.acted[u] = True
-    if st.hex[u] < 0 or st.disrupted[u]:
-        return -1                                      # 7.9.1
-    tg = np.empty(t.n_units, dtype=np.int64)
-    nt = overrun_targets(t, st, h, target_unit, enemy, tg)
-    if nt == 0:
-        return -1
-    armored = target_unit >= 0
-    col = fire_column(t, st, att, 1, np.ones(1, dtype=np.int64), tg, nt, armored)
-    if col < 0:
-        return -1
-    res = resolve_attack(t, st, att, 1, np.ones(1, dtype=np.int64), h, tg[:nt].copy(), nt, armored, K_OVERRUN,
-                         False, False, side, col, overrun_attacker_drm(t, missing))
-    if not enemy_in(t, st, h, side) and stack_sp(t, st, h, side, u) <= t.stack_limit:
-        log_event(st, EV_ADVANCE, side, u, st.hex[u], h, 0, 0)     # 8.1.9
-        st.hd_hex[u] = -1                                            # 15.6.3
-        st.mine_ok[u] = False                                        # (no minefield there, 8.2.4)
-        st.hex[u] = h
-    return res
+    asg = np.empty(1, dtype=np.int64)
+    asg[0] = target_unit
+    entered = np.zeros(1, dtype=np.bool_)
+    return resolve_combined(t, st, att, asg, 1, h, False, missing, entered)

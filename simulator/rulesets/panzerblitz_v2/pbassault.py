@@ -25,6 +25,7 @@ import numpy as np
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.assault import (
     _targets,
+    across_impassable_bridge,
     advance_if_empty,
     cat_option,
     resolve_cat,
@@ -97,8 +98,9 @@ def assault_after_overrun(t, st, riders, k, h, side):
     m = 0
     for i in range(k):
         u = riders[i]
-        if st.hex[u] >= 0 and not st.disrupted[u] and t.dist[st.hex[u], h] == 1 and st.mine_col[st.hex[u]] < 0:
-            att[m] = u                                 # 9.2.3: not from a minefield hex
+        if st.hex[u] >= 0 and not st.disrupted[u] and t.dist[st.hex[u], h] == 1 and st.mine_col[st.hex[u]] < 0 \
+                and not across_impassable_bridge(t, st.hex[u], h):
+            att[m] = u                                 # 9.2.3: not from a minefield hex; 9.2.5
             m += 1
     tgt = np.empty(t.n_units, dtype=np.int64)
     enemy = 1 - side

@@ -41,15 +41,19 @@ DECISION_KINDS = (
                  ("hex (-1: stay off the map)", "hexes to the objective (a round trip's return: to its final edge; "
                                                "99 for staying off)")),
     DecisionKind("CAT", "a close assault, or stop (PB2-9)",
-                 ("target hex (-1 = stop)", "0 non-armored / 1 armored defenders", "attackers", "DFT column", "DRM",
-                  "defenders", "disrupted defenders")),
+                 ("target hex (-1 = stop)", "0 non-armored / 1 armored defenders / 2 a fortification / 3 a lone "
+                                            "attacker's split over both types (9.1.7; columns 3-6 the non-armored half)",
+                  "attackers", "DFT column", "DRM", "defenders", "disrupted defenders", "0",
+                  "expected step losses x 100 (a split row)")),
     DecisionKind("ASSAULT_FIRE", "a moved AFV's assault fire, or none (PB2-7.10)", _FIRE_COLUMNS),
     DecisionKind("ARTILLERY", "an artillery request through an FO, or none (PB2-11)",
                  ("target hex (-1 = none)", "artillery unit", "FO", "enemy units", "enemy steps",
                   "mortar (fires now)", "0 HE / 1 smoke (PB2-11.1.1, 12)")),
-    DecisionKind("OVERRUN", "an overrun before moving, or a plain move (PB2-8)",
+    DecisionKind("OVERRUN", "an overrun before moving, or a plain move (PB2-8; again from an emptied hex, 8.1.9)",
                  ("target hex (-1 = no overrun: move)", "armored target unit or -1", "hex attacked from",
-                  "DFT column", "DRM", "defenders", "disrupted defenders", "MP missing (8.1.10)")),
+                  "DFT column", "DRM", "defenders", "disrupted defenders", "MP missing (8.1.10)",
+                  "split over the non-armored units and the armored unit (0/1, 8.1.4; columns 3-6: the "
+                  "non-armored part)", "expected step losses x 100")),
     DecisionKind("IP_HEX", "where an improved position of the card is placed at set-up (PB2-15.4)",
                  ("hex", "TEM", "hexes to the objective", "hexes seen", "0")),
     DecisionKind("HULL_DOWN", "a vehicle that stayed put tries to go hull-down (PB2-15.6.1, an Efficiency Roll 13.2)",
@@ -94,10 +98,19 @@ DECISION_KINDS = (
     DecisionKind("AA_FIRE", "an AA unit engages one aircraft about to attack, or holds (PB2 16.4.2)",
                  ("aircraft (-1 = hold)", "AA column (the unit's AA equivalency)", "range DRM",
                   "chance of X in 36ths", "chance of X or DD in 36ths", "own steps in the aircraft's target hex")),
+    # round 8 A
+    DecisionKind("OVR_JOIN", "another overrun-capable unit joins an overrun already moving, given a defender type "
+                             "(PB2-8.1.3, 8.2.1.1), or stays out",
+                 ("target hex (-1 = stay out)", "defender type: armored unit or -1 the non-armored units",
+                  "hex it attacks from", "that type's DFT column with it", "DRM", "defenders",
+                  "disrupted defenders", "overrunners already on that type",
+                  "expected step losses x 100 with it", "without it")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
  IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP,
  AIR_STRIKE, AA_FIRE) = range(23)
+# round 8 A
+OVR_JOIN = 23
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -127,6 +140,9 @@ HEURISTIC_PARAMS = {
     "air_min": Param(0.3, "an aircraft strikes only when the attack's expected step losses reach this"),
     "w_flak": Param(0.15, "air strike: cost of each enemy AA unit that can engage the aircraft where it attacks from"),
     "aa_min": Param(4.0, "an AA unit fires when its chance of X or DD (in 36ths) reaches this"),
+    # round 8 A
+    "ovr_join_min": Param(0.15, "a unit joins an overrun when it adds at least this many expected step losses "
+                                "to the attack on its defender type (8.1.3)"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -139,6 +155,8 @@ PLAYERS_CATALOGUE = Catalogue([
 (P_FIRE_MIN, P_OPP_MIN, P_RECOVER, P_GOAL, P_COVER, P_SEEN, P_CHIT_FIRE, P_CHIT_DIS, P_HOLD, P_JITTER, P_VIEW,
  P_CAT_MIN, P_AR_MIN, P_OBJECTIVE, P_OVR_MIN, P_HULL_MIN, P_IP_MIN, P_RIDE_MIN, P_UNLOAD_AT, P_AIR_MIN, P_FLAK,
  P_AA_MIN) = range(22)
+# round 8 A
+P_OVR_JOIN_MIN = 22
 
 
 @njit(cache=True)
@@ -178,6 +196,10 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             # unit / type, firers (OVERRUN: the hex attacked from), column, drm, targets, disrupted targets
             if opts[i, 0] < 0:
                 s = p[P_FIRE_MIN] if kind == FIRE else (p[P_OVR_MIN] if kind == OVERRUN else p[P_CAT_MIN])
+            elif kind == OVERRUN and opts[i, 8] == 1:
+                s = opts[i, 9] / 100.0      # 8.1.4 (round 8 A): both parts of a split overrun
+            elif kind == CAT and opts[i, 1] == 3:
+                s = opts[i, 8] / 100.0      # 9.1.7 (round 8 A): both halves of a lone attacker's split
             else:
                 nt = max(opts[i, 5], 1)
                 s = expected_steps(t, opts[i, 3], opts[i, 4], nt, opts[i, 6] / nt)
@@ -266,6 +288,9 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             # the most of the side's steps
             s = p[P_AA_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
             jit_ = 0.0
+        elif kind == OVR_JOIN:     # round 8 A: hex, type, from, column, DRM, defenders, disrupted, others,
+            # E[steps] x 100 with it, without it: join where it adds the most to its type's attack
+            s = p[P_OVR_JOIN_MIN] if opts[i, 0] < 0 else (opts[i, 8] - opts[i, 9]) / 100.0
         elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar
             s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
             if opts[i, 6] == 1:

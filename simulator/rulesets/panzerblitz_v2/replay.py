@@ -36,6 +36,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_MOVE,
     EV_OPP_FIRE,
     EV_OVERRUN,
+    EV_OVR_JOIN,
     EV_OVR_MOVE,
     EV_REACTION,
     EV_RECOVER,
@@ -165,6 +166,9 @@ class PBV2Replay:
                 out.append(f"    {self._unit(a)} goes to overrun {hx(b)} from {hx(c)}"
                            + (f" ({d} MP short: +{d}, PB2 8.1.10)" if d else " (PB2 8.1.1)")
                            + (": a Panzer Blitz assault, its infantry to unload and close-assault (PB2 10.1)" if x else ""))
+            elif kind == EV_OVR_JOIN:
+                on = f"on {self._unit(d)}" if d >= 0 else "on the non-armored units"
+                out.append(f"    {self._unit(a)} joins the overrun of {hx(b)} from {hx(c)}, {on} (PB2 8.1.3)")
             elif kind == EV_ENTER:
                 out.append(f"    {self._unit(a)} enters at {hx(b)} ({c / 2:g} MP)")
             elif kind == EV_LOAD:

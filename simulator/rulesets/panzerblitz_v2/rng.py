@@ -43,3 +43,24 @@ def below(streams, which, n):
 def two_dice(streams):
     """A natural 2d6 roll from the dice stream (every roll of the system is 2d6, PB2-SRC-3)."""
     return below(streams, DICE, 6) + below(streams, DICE, 6) + 2
+
+
+# the inverse of the stream's increment mod 2**64 (round 8 A): the number of draws between two
+# words of a stream, for the attacks that share one roll (8.1.6, 9.1.12)
+_GOLDEN_INV = np.uint64(17428512612931826493)
+
+
+@njit(cache=True)
+def draws_between(s0, s1):
+    """How many draws took a stream from word s0 to word s1."""
+    return (s1 - s0) * _GOLDEN_INV
+
+
+@njit(cache=True)
+def furthest(streams, s0, word, draws):
+    """8.1.6, 9.1.12 (one roll for the attacks on one hex, each replayed from word s0): the word
+    the stream should end at, `word` (after `draws` draws) or where it is now if further."""
+    d = draws_between(s0, streams[DICE])
+    if d > draws:
+        return streams[DICE], d
+    return word, draws

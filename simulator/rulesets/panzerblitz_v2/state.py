@@ -68,11 +68,14 @@ EV_AIR_OUT = 40     # an aircraft leaves play: a = aircraft, b = 0 destroyed (AA
 EV_AIR_FIRE = 41    # an aircraft's attack roll, as EV_FIRE (a = target hex, e = result*100 + 1)
 EV_AIR_OPP = 42     # an aircraft's opportunity fire (16.1.4), as EV_FIRE
 EV_CRUSH = 43       # 4.1.8.2: a = the mover, b = hex, c = the empty enemy truck or wagon eliminated there
+# round 8 A
+EV_OVR_JOIN = 44    # 8.1.3: a = the unit joining an overrun, b = target hex, c = hex it attacks from,
+                    # d = the defender type it is given (an armored unit, -1 the non-armored units)
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "air_hex", "air_tgt", "air_unit", "air_from", "air_pen", "air_recall", "air_aa", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "carried_op", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "air_hex", "air_tgt", "air_unit", "air_from", "air_pen", "air_recall", "air_aa", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch", "listed", "closed",
     "stamp", "hex_sp", "hex_enemy",
     "dec", "n_dec",
@@ -115,6 +118,8 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         in_fort=np.zeros(nu, dtype=np.bool_), mine_ok=np.zeros(nu, dtype=np.bool_),
         mine_busy=np.zeros(1, dtype=np.bool_),   # a minefield's own attack is being resolved (15.2.3.4)
         carried_by=np.full(nu, -1, dtype=np.int64),
+        # round 8 A: the Operation in which a unit was last a passenger (9.2.1: no CAT in it)
+        carried_op=np.full(nu, -1, dtype=np.int64),
         # an engineer's work (17.1, 17.3; engineers.py): what, where, its stage, failed attempts
         work=np.zeros(nu, dtype=np.int64), work_hex=np.full(nu, -1, dtype=np.int64),
         work_stage=np.zeros(nu, dtype=np.int64), work_tries=np.zeros(nu, dtype=np.int64),

@@ -62,6 +62,9 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "move_cost", "woods_to_woods", "town_to_town", "road_side", "slope_side", "side_cost", "play",
     "tem_df", "tem_nonveh_only", "overrun_ok", "wreck_ok", "ip_ok", "hull_ok", "spot_range", "open_ground", "remark_unspotted", "dist", "obj_dist", "field_of_fire",
     "los", "partial_num", "partial_den", "slope_extra",
+    # round 8 A: a bridge hexside (8.2.1.7, 14.7.4: no overrun right after crossing one), and one
+    # whose bridged obstacle is impassable on foot without it (9.2.5, 14.7.6: no CAT across it)
+    "bridge_side", "bridge_no_cat",
     # units (by type)
     "t_ap", "t_at", "t_df", "t_sp", "t_range", "t_ma", "t_mode", "t_armored", "t_infantry", "t_afv",
     "t_vehicle", "t_steps", "t_slope_exempt", "t_long_range", "t_combat", "t_engineer", "t_overrun",
@@ -235,10 +238,13 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     slope_side = side_has("slope")
     side_cost = np.zeros((n, 6, 4), dtype=np.int64)
     crossing = side_has("bridge") | side_has("ford")
+    bridge_no_cat = np.zeros((n, 6), dtype=np.bool_)     # 9.2.5, 14.7.6 (round 8 A)
     for name in ("stream", "deep_stream", "river"):
         if name not in ter["side"]:
             continue
         sel = side_has(name) & ~crossing
+        if _half(ter["side"][name]["cross"]["leg"]) == PROHIBITED:
+            bridge_no_cat |= side_has(name) & side_has("bridge")
         for mi, mode in enumerate(MODES[:3]):
             c = _half(ter["side"][name]["cross"][mode])
             cur = side_cost[:, :, mi]
@@ -527,6 +533,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         level=level, cover=cover, depression=depression, inherent=inherent, orchard=orchard, obstacle=obstacle,
         move_cost=move, woods_to_woods=woods_to_woods, town_to_town=town_to_town, road_side=road_side,
         slope_side=slope_side, side_cost=side_cost, play=sit.play_area.astype(np.bool_),
+        bridge_side=side_has("bridge"), bridge_no_cat=bridge_no_cat,
         tem_df=tem, tem_nonveh_only=nonveh, overrun_ok=overrun_ok,
         wreck_ok=(cover == TOWN) | (cover == CITY) | road_side.any(axis=1) | bridge,   # 15.1
         # 15.4.1: no IP in swamp, all-water, beach, gully or stream hexes

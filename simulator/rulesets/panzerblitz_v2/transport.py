@@ -9,9 +9,10 @@ the 4.3.5 table (`tr_cost`); game.py asks the LOAD and UNLOAD decisions and move
 The passengers' share of the carrier's result (4.3.6) is applied with the result, in combat.py
 (`share_result`).
 
-Not yet: riders attacked separately as DF 1 targets (4.3.7.1), riders' and half-track passengers'
-unloading in a Panzer Blitz assault (4.3.7.4, 10), jeeps and motorcycles that may not move empty
-(4.3.5 footnote 6; no situation has them).
+A unit that was a passenger at any time in an Operation may not close-assault in it (9.2.1:
+`carried_op`, read by assault.cat_eligible; the Panzer Blitz assault's infantry are the exception,
+10.0, and close-assault through pbassault.py).  Not yet: jeeps and motorcycles that may not move
+empty (4.3.5 footnote 6).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def load(t, st, c, p, cost):
     st.mine_ok[p] = False                  # counter (unloading takes the carrier's, 15.2.3.1)
     st.hd_hex[p] = -1
     st.active[p] = False
+    st.carried_op[p] = st.op[0]            # 9.2.1: a passenger in this Operation may not CAT
     log_event(st, EV_LOAD, t.u_side[c], c, p, h, cost, 0)
 
 
@@ -88,6 +90,7 @@ def unload(t, st, c, p, h, by_choice):
     st.mine_ok[p] = st.mine_ok[c]          # 15.2.3.1: attacked with its carrier, under the counter with it
     st.spent[p] = True
     st.unspotted[p] = st.unspotted[c]
+    st.carried_op[p] = st.op[0]            # 9.2.1
     log_event(st, EV_UNLOAD, t.u_side[c], c, p, h, 1 if by_choice else 0, 0)
 
 
