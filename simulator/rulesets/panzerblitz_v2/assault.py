@@ -37,7 +37,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
 from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.players import CAT
 from simulator.rulesets.panzerblitz_v2.rng import DICE, furthest
-from simulator.rulesets.panzerblitz_v2.state import EV_ADVANCE
+from simulator.rulesets.panzerblitz_v2.state import EV_ADVANCE, EV_CAT_SPLIT
 from simulator.rulesets.panzerblitz_v2.tables import (
     CITY,
     K_CAT,
@@ -437,6 +437,7 @@ def resolve_split(t, st, att, m, na, h, side, tgt):
             st.fired[att[j]] = True
             st.spent[att[j]] = True
         return
+    log_event(st, EV_CAT_SPLIT, side, att[0], h, 0, 0, 0)
     c_soft, c_arm = split_columns(t, st, att[0], soft, ns, tgt, nt)
     d_soft = cat_attacker_drm(t, st, att, 1, h, soft, ns, False)
     d_arm = cat_attacker_drm(t, st, att, 1, h, tgt, nt, True)

@@ -508,7 +508,9 @@ def opportunity_fire(t, st, u, h, road_mover):
 @njit(cache=True)
 def ground_opportunity_fire(t, st, u, h, road_mover):
     """PB2-7.8: the non-phasing side may fire at a unit that has just entered hex h (one attack per
-    hex entered, 7.8.4), with every eligible unit.  Returns True if the mover was disrupted or lost."""
+    hex entered, 7.8.4), with every eligible unit: at the mover, or (4.3.7.1, 10.1.2; round 8 A) at
+    one of the riders of a moving AFV apart from it (an OPP_FIRE row of its own, column 4 = the
+    rider).  Returns True if the mover was disrupted or lost."""
     enemy = 1 - t.u_side[u]
     armored = armored_target(t, st, u)
     nf = 0
@@ -520,30 +522,88 @@ def ground_opportunity_fire(t, st, u, h, road_mover):
             st.firers[nf] = f
             st.scratch[nf] = c
             nf += 1
-    if nf == 0:
-        return False
     firers = st.firers[:nf].copy()
     halves = st.scratch[:nf].copy()
     targets = np.empty(1, dtype=np.int64)
     targets[0] = u
-    col = fire_column(t, st, firers, nf, halves, targets, 1, armored)
-    if col < 0:
+    col = fire_column(t, st, firers, nf, halves, targets, 1, armored) if nf > 0 else -1
+    n = 1
+    if col >= 0:
+        unsp = st.unspotted[u] and not spotted_now(t, st, u)
+        drm = attacker_drm(t, st, firers, nf, h, K_OPP, -1) + defender_drm(t, st, targets, 1, unsp, K_OPP, road_mover,
+                                                                           True)
+        st.opts[1, 0] = 1
+        st.opts[1, 1] = nf
+        st.opts[1, 2] = col
+        st.opts[1, 3] = drm
+        st.opts[1, 4] = -1
+        n = 2
+    if t.t_afv[t.u_type[u]]:
+        n = rider_opp_rows(t, st, u, h, road_mover, n)         # 4.3.7.1, 10.1.2
+    if n <= 1:
         return False
-    unsp = st.unspotted[u] and not spotted_now(t, st, u)
-    drm = attacker_drm(t, st, firers, nf, h, K_OPP, -1) + defender_drm(t, st, targets, 1, unsp, K_OPP, road_mover, True)
     st.opts[0, 0] = 0
-    st.opts[0, 1] = nf
-    st.opts[0, 2] = col
-    st.opts[0, 3] = drm
-    st.opts[1, 0] = 1
-    st.opts[1, 1] = nf
-    st.opts[1, 2] = col
-    st.opts[1, 3] = drm
-    if decide(OPP_FIRE, 2, t, st, enemy) == 0:
+    st.opts[0, 1] = st.opts[1, 1]
+    st.opts[0, 2] = st.opts[1, 2]
+    st.opts[0, 3] = st.opts[1, 3]
+    st.opts[0, 4] = -1
+    i = decide(OPP_FIRE, n, t, st, enemy)
+    if i == 0:
         return False
-    resolve_attack(t, st, firers, nf, halves, h, targets, 1, armored, K_OPP, road_mover, True, enemy, -99, 0)
+    r = st.opts[i, 4]
+    if r >= 0:
+        nf = rider_firers(t, st, r, h, enemy)
+        targets[0] = r
+        resolve_attack(t, st, st.firers[:nf].copy(), nf, st.scratch[:nf].copy(), h, targets, 1, False, K_OPP,
+                       road_mover, True, enemy, -99, 0)
+    else:
+        resolve_attack(t, st, firers, nf, halves, h, targets, 1, armored, K_OPP, road_mover, True, enemy, -99, 0)
     st.ts[st.turn[0], enemy, TS_FIRE] += 1
     return st.hex[u] < 0 or st.disrupted[u]
+
+
+@njit(cache=True)
+def rider_firers(t, st, r, h, enemy):
+    """The units of `enemy` that may opportunity-fire at rider r of the AFV that entered hex h (a
+    non-armored target, 4.3.7.1): st.firers / st.scratch, their number."""
+    nf = 0
+    for f in range(t.n_units):
+        if t.u_side[f] != enemy or st.opfired[f]:
+            continue
+        c = can_fire(t, st, f, h, False)
+        if c > 0:
+            st.firers[nf] = f
+            st.scratch[nf] = c
+            nf += 1
+    return nf
+
+
+@njit(cache=True)
+def rider_opp_rows(t, st, u, h, road_mover, n):
+    """4.3.7.1, 10.1.2 (round 8 A): an OPP_FIRE row (1, firers, column, DRM, rider) for each rider
+    of AFV u that just entered hex h: DF 1, no modifier for infantry in the open (combat.fire_column,
+    defender_drm).  Returns the rows' new count."""
+    enemy = 1 - t.u_side[u]
+    one = np.empty(1, dtype=np.int64)
+    for r in range(t.n_units):
+        if st.carried_by[r] != u or not rider(t, st, r) or n >= st.opts.shape[0]:
+            continue
+        nf = rider_firers(t, st, r, h, enemy)
+        if nf == 0:
+            continue
+        one[0] = r
+        col = fire_column(t, st, st.firers[:nf], nf, st.scratch[:nf], one, 1, False)
+        if col < 0:
+            continue
+        unsp = st.unspotted[u] and not spotted_now(t, st, u)        # spotted as its AFV is
+        st.opts[n, 0] = 1
+        st.opts[n, 1] = nf
+        st.opts[n, 2] = col
+        st.opts[n, 3] = attacker_drm(t, st, st.firers[:nf], nf, h, K_OPP, -1) + \
+            defender_drm(t, st, one, 1, unsp, K_OPP, road_mover, True)
+        st.opts[n, 4] = r
+        n += 1
+    return n
 
 
 @njit(cache=True)
@@ -758,7 +818,7 @@ def try_overrun(t, st, u):
             split = st.opts[i, 8] == 1
             pb = qi == 0 and first and has_passengers(t, st, v) and \
                 pbassault.declare(t, st, v, st.opts[i, 3], st.opts[i, 4], st.opts[i, 5])
-            log_event(st, EV_OVR_MOVE, side, v, h, frm, missing, 1 if pb else 0)
+            log_event(st, EV_OVR_MOVE, side, v, h, frm, missing, (1 if pb else 0) + (2 if split else 0))
             # 8.1.1: what the overrun costs: the way to the hex it attacks from, 2 MP and the target hex's cost
             used = st.reach[frm] + OVR_MP2
             for d in range(6):

@@ -19,6 +19,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_BUILD_IP,
     EV_CARRY,
     EV_CAT,
+    EV_CAT_SPLIT,
     EV_CHIT,
     EV_CRUSH,
     EV_DISRUPT,
@@ -165,7 +166,11 @@ class PBV2Replay:
             elif kind == EV_OVR_MOVE:
                 out.append(f"    {self._unit(a)} goes to overrun {hx(b)} from {hx(c)}"
                            + (f" ({d} MP short: +{d}, PB2 8.1.10)" if d else " (PB2 8.1.1)")
-                           + (": a Panzer Blitz assault, its infantry to unload and close-assault (PB2 10.1)" if x else ""))
+                           + (": a Panzer Blitz assault, its infantry to unload and close-assault (PB2 10.1)" if x & 1 else "")
+                           + (", its factors split over both defender types (PB2 8.1.4)" if x & 2 else ""))
+            elif kind == EV_CAT_SPLIT:
+                out.append(f"    {self._unit(a)} close-assaults {hx(b)} alone, half its factors on each defender type "
+                           "(PB2 9.1.7)")
             elif kind == EV_OVR_JOIN:
                 on = f"on {self._unit(d)}" if d >= 0 else "on the non-armored units"
                 out.append(f"    {self._unit(a)} joins the overrun of {hx(b)} from {hx(c)}, {on} (PB2 8.1.3)")

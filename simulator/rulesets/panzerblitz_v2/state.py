@@ -48,7 +48,8 @@ EV_IP = 25          # a = hex (an improved position placed at set-up, 15.4)
 EV_WRECK = 24       # a = hex, b = wreck SP placed, c = the unit it was (15.1)
 EV_BUILD_IP = 27    # a = unit, b = hex, c = natural roll (0: builds nothing, 15.4.5), d = 1 IP built
 EV_HULL_DOWN = 26   # a = unit, b = hex, c = natural roll (0: stopped by opportunity fire), d = 1 hull-down
-EV_OVR_MOVE = 23    # a = unit, b = target hex, c = hex adjacent it attacks from, d = missing MP (8.1.10)
+EV_OVR_MOVE = 23    # a = unit, b = target hex, c = hex adjacent it attacks from, d = missing MP (8.1.10),
+                    # e = 1 a Panzer Blitz assault (10.1) + 2 a lone overrunner's split (8.1.4, round 8 A)
 EV_LOAD = 28        # a = carrier, b = passenger, c = hex, d = cost (1 half MA, 2 all MA), 4.3
 EV_UNLOAD = 29      # a = carrier, b = passenger, c = hex, d = 1 by choice (4.3) / 0 forced (4.3.6)
 EV_MARKER = 30      # a = hex, b = marker kind (tables.MK_*), c = marker index (15.2, 15.3, 15.5 set-up)
@@ -71,6 +72,7 @@ EV_CRUSH = 43       # 4.1.8.2: a = the mover, b = hex, c = the empty enemy truck
 # round 8 A
 EV_OVR_JOIN = 44    # 8.1.3: a = the unit joining an overrun, b = target hex, c = hex it attacks from,
                     # d = the defender type it is given (an armored unit, -1 the non-armored units)
+EV_CAT_SPLIT = 45   # 9.1.7: a = the lone attacker splitting its factors, b = target hex
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
