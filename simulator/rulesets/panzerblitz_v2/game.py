@@ -126,6 +126,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
 )
 from simulator.rulesets.panzerblitz_v2.transport import (
     carried_hex,
+    grounded,
     has_passengers,
     load,
     may_load,
@@ -616,6 +617,8 @@ def move_unit(t, st, u, start, spent0):
 @njit(cache=True)
 def move_unit_roads(t, st, u, start, spent0, roads):
     """move_unit, with the road rate only when `roads` (none in a move that includes an overrun, 8.2.1.3)."""
+    if grounded(t, st, u):
+        return False                                   # 4.3.5 footnote 6: an empty jeep or motorcycle stays
     side = t.u_side[u]
     ma = t.t_ma[t.u_type[u]]
     if st.in_ip[u] and st.hex[u] == start:

@@ -74,6 +74,9 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # 10.2.1: a carrier's passengers may Panzer Blitz assault from it (by the carrier's kind), and
     # a passenger's nation may do so from an AFV
     "t_pb_carrier", "t_pb_afv_rider",
+    # round 8 A: an unarmed carrier whose kind may not move without a passenger (4.3.5 footnote 6:
+    # jeeps and motorcycles; transport.carrier.*.moves_empty)
+    "t_no_empty_move",
     # smoke (12): who may fire it, where it may lie, the extra cost to enter it, the spotting range of
     # a unit in it (12.2.4: a non-clear hex), and the axial index the LoS check through it needs
     "t_smoke", "smoke_ok", "smoke_extra2", "smoke_spot", "ax_index", "ax_q0", "ax_r0",
@@ -303,6 +306,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                             f"a carrier kind of transport.carrier {carriers} (PB2 10.2.1)")
     t_pb_carrier = np.zeros(nt, dtype=np.bool_)
     t_pb_afv_rider = np.zeros(nt, dtype=np.bool_)
+    t_no_empty = np.zeros(nt, dtype=np.bool_)
     for ti, uid in enumerate(type_ids):
         u = units[uid]
         full, red = u["full"], u.get("reduced", u["full"])
@@ -347,6 +351,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         if (u.get("carrier") or u.get("rider")) and ctype in carriers:
             t_carrier[ti] = carriers.index(ctype)
             t_pb_carrier[ti] = ctype in pba.get("from_carriers", [])
+            # 4.3.5 footnote 6: "unarmed" jeeps and motorcycles may not move empty
+            t_no_empty[ti] = not bool(tr[ctype].get("moves_empty", True)) and not (t["ap2"][ti, 0] > 0 or t["at"][ti, 0] > 0)
         t_pb_afv_rider[ti] = u.get("side") in pba.get("afv_nations", [])
         if not flags["vehicle"][ti] and u.get("kind") not in ("marker", "aircraft"):
             # 4.3: what it rides as: a towed gun by its size (T/. light, T/.. heavy), else infantry
@@ -546,7 +552,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         t_armored=flags["armored"], t_infantry=flags["infantry"], t_afv=flags["afv"], t_vehicle=flags["vehicle"],
         t_steps=t_steps, t_slope_exempt=flags["slope"], t_long_range=flags["long"], t_combat=flags["combat"],
         t_engineer=flags["engineer"], t_overrun=flags["overrun"], t_carrier=t_carrier, t_cargo=t_cargo,
-        t_pb_carrier=t_pb_carrier, t_pb_afv_rider=t_pb_afv_rider, tr_cost=tr_cost,
+        t_pb_carrier=t_pb_carrier, t_pb_afv_rider=t_pb_afv_rider, tr_cost=tr_cost, t_no_empty_move=t_no_empty,
         rider_df=int(_v(data["transport"].get("rider", {}).get("df", 1))),
         t_truck_wagon=np.array([c >= 0 and carriers[c] in ("truck", "wagon") for c in t_carrier], dtype=np.bool_),
         enter_loaded=bool(read.get("reinforcements_enter_loaded", True)),

@@ -9,10 +9,11 @@ the 4.3.5 table (`tr_cost`); game.py asks the LOAD and UNLOAD decisions and move
 The passengers' share of the carrier's result (4.3.6) is applied with the result, in combat.py
 (`share_result`).
 
-A unit that was a passenger at any time in an Operation may not close-assault in it (9.2.1:
+An unarmed jeep or motorcycle (a carrier kind with `moves_empty = false`) may not move without a
+passenger (4.3.5 footnote 6: `grounded`, read by game.move_unit_roads; round 8 A; no counter of
+the situations is one).  A unit that was a passenger at any time in an Operation may not close-assault in it (9.2.1:
 `carried_op`, read by assault.cat_eligible; the Panzer Blitz assault's infantry are the exception,
-10.0, and close-assault through pbassault.py).  Not yet: jeeps and motorcycles that may not move
-empty (4.3.5 footnote 6).
+10.0, and close-assault through pbassault.py).
 """
 
 from __future__ import annotations
@@ -109,6 +110,12 @@ def unload_cost(t, st, c):
         if st.carried_by[p] == c:
             worst = max(worst, load_cost(t, c, p))
     return worst
+
+
+@njit(cache=True)
+def grounded(t, st, u):
+    """4.3.5 footnote 6: u is an unarmed jeep or motorcycle without a passenger, which may not move."""
+    return t.t_no_empty_move[t.u_type[u]] and not has_passengers(t, st, u)
 
 
 @njit(cache=True)
