@@ -143,7 +143,7 @@ class PBV2Report:
 
     def notes(self, summary: dict) -> list[str]:
         return ["Panzer Blitz v2.0 engine, not yet complete: air support and anti-aircraft (16), bridge demolition "
-                "(17.2), dummy minefields (15.2.1) and a few cases of overrun, close assault and transport are not "
+                "(17.2), dummy minefields (15.2.1) and a few cases of artillery are not "
                 "played yet (docs/panzerblitz-v2/README.md, 'Implemented and not yet'); results are of the rules "
                 "that are."]
 
