@@ -240,6 +240,23 @@ def reaction_fire(t, st, h, att_hex, att, na, def_side):
 
 
 @njit(cache=True)
+def busiest_hex(st, att, na):
+    """9.1.8, 8.1.5 (PB2-OQ-80): the hex holding the most of the attackers att[:na] (the first on a
+    tie), the one reaction fire is aimed at."""
+    best_hex = -1
+    best_k = 0
+    for j in range(na):
+        k = 0
+        for m in range(na):
+            if st.hex[att[m]] == st.hex[att[j]]:
+                k += 1
+        if k > best_k:
+            best_k = k
+            best_hex = st.hex[att[j]]
+    return best_hex
+
+
+@njit(cache=True)
 def cat_options(t, st, side):
     """CAT options: row 0 = stop; one row a target hex and defender type."""
     st.opts[0, 0] = -1
@@ -386,18 +403,7 @@ def resolve_cat(t, st, att, na, h, a, side, tgt):
     attackers (9.1.8, 7.9); those it disrupts drop out (7.9.1); the attack; the advance into an
     emptied hex (9.1.13).  att is rewritten (the attackers left)."""
     armored = a >= 1
-    # 9.1.8: reaction fire at the attacking hex with the most attackers
-    best_hex = -1
-    best_k = 0
-    for j in range(na):
-        k = 0
-        for m in range(na):
-            if st.hex[att[m]] == st.hex[att[j]]:
-                k += 1
-        if k > best_k:
-            best_k = k
-            best_hex = st.hex[att[j]]
-    reaction_fire(t, st, h, best_hex, att, na, 1 - side)
+    reaction_fire(t, st, h, busiest_hex(st, att, na), att, na, 1 - side)   # 9.1.8
     # 7.9.1: attackers disrupted (or lost) by reaction fire drop out
     m = 0
     for j in range(na):

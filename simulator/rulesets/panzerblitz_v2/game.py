@@ -514,15 +514,7 @@ def ground_opportunity_fire(t, st, u, h, road_mover):
     rider).  Returns True if the mover was disrupted or lost."""
     enemy = 1 - t.u_side[u]
     armored = armored_target(t, st, u)
-    nf = 0
-    for f in range(t.n_units):
-        if t.u_side[f] != enemy or st.opfired[f]:
-            continue
-        c = can_fire(t, st, f, h, armored)
-        if c > 0:
-            st.firers[nf] = f
-            st.scratch[nf] = c
-            nf += 1
+    nf = opp_firers(t, st, h, enemy, armored)
     firers = st.firers[:nf].copy()
     halves = st.scratch[:nf].copy()
     targets = np.empty(1, dtype=np.int64)
@@ -553,7 +545,7 @@ def ground_opportunity_fire(t, st, u, h, road_mover):
         return False
     r = st.opts[i, 4]
     if r >= 0:
-        nf = rider_firers(t, st, r, h, enemy)
+        nf = opp_firers(t, st, h, enemy, False)
         targets[0] = r
         resolve_attack(t, st, st.firers[:nf].copy(), nf, st.scratch[:nf].copy(), h, targets, 1, False, K_OPP,
                        road_mover, True, enemy, -99, 0)
@@ -564,14 +556,14 @@ def ground_opportunity_fire(t, st, u, h, road_mover):
 
 
 @njit(cache=True)
-def rider_firers(t, st, r, h, enemy):
-    """The units of `enemy` that may opportunity-fire at rider r of the AFV that entered hex h (a
-    non-armored target, 4.3.7.1): st.firers / st.scratch, their number."""
+def opp_firers(t, st, h, enemy, armored):
+    """The units of `enemy` that may opportunity-fire at an (armored or not) target that entered
+    hex h, not having opportunity-fired this turn (7.8.6): st.firers / st.scratch, their number."""
     nf = 0
     for f in range(t.n_units):
         if t.u_side[f] != enemy or st.opfired[f]:
             continue
-        c = can_fire(t, st, f, h, False)
+        c = can_fire(t, st, f, h, armored)
         if c > 0:
             st.firers[nf] = f
             st.scratch[nf] = c
@@ -589,7 +581,7 @@ def rider_opp_rows(t, st, u, h, road_mover, n):
     for r in range(t.n_units):
         if st.carried_by[r] != u or not rider(t, st, r) or n >= st.opts.shape[0]:
             continue
-        nf = rider_firers(t, st, r, h, enemy)
+        nf = opp_firers(t, st, h, enemy, False)              # a rider: non-armored (4.3.7.1)
         if nf == 0:
             continue
         one[0] = r

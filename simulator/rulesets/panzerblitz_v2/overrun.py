@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz_v2.assault import reaction_fire
+from simulator.rulesets.panzerblitz_v2.assault import busiest_hex, reaction_fire
 from simulator.rulesets.panzerblitz_v2.combat import (
     ap2,
     ap_column,
@@ -432,17 +432,7 @@ def resolve_combined(t, st, att, asg, na, h, split, missing, entered):
     st.ovr_op[h] = st.op[0]                            # 8.2.5: the OVR marker
     for j in range(na):
         entered[j] = False
-    best_hex = -1
-    best_k = 0
-    for j in range(na):
-        k = 0
-        for m in range(na):
-            if st.hex[att[m]] == st.hex[att[j]]:
-                k += 1
-        if k > best_k:
-            best_k = k
-            best_hex = st.hex[att[j]]
-    reaction_fire(t, st, h, best_hex, att, na, enemy)  # 7.9, 8.1.5
+    reaction_fire(t, st, h, busiest_hex(st, att, na), att, na, enemy)  # 7.9, 8.1.5
     live = np.zeros(na, dtype=np.bool_)
     for j in range(na):
         u = att[j]
