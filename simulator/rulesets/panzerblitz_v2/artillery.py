@@ -19,7 +19,24 @@ Smoke (11.1.1, 11.3.7, 12; smoke.py): a unit with the 'S' capability may be aske
 of HE (an ARTILLERY row with column 6 = 1, on the same hexes as HE: the enemy's, to blind them); it
 scatters as HE and lays a smoke counter where it lands, SMOKE 1 side up, SMOKE 2 if it scattered
 (12.2.1), attacking nobody; `smoke_administration` flips and removes them (3.1.3 step 2).
-Not yet: combining batteries (11.3.4), self-observed fire (11.3.8), pre-registered hexes (11.5).
+Round 8 (helper B):
+- 11.3.4 combining: after an HE request by an on-board unit, AR_COMBINE decisions add further
+  ready on-board IF units in the same or an adjacent hex (each within a hex of every unit already in
+  it, readings.ar_combine_adjacent = every_pair, PB2-OQ-91) through the same FO, the hex within each
+  one's range; the strength combined as in DF (7.4 AP summed, 7.5 AT highest + 1 a further unit,
+  PB2-OQ-34), each unit of the hex still attacked apart (11.3.2); off-board artillery never combines;
+  a mortar (resolved at once, 11.4.2) combines only with mortars, other artillery only with other
+  artillery, except on a pre-registered hex where all of it fires at once (a reading, PB2-OQ-91).
+  The combined request is cancelled if any of its units is disrupted, reduced or eliminated (11.3.6).
+- 11.3.8 self-observed fire: a red-range (IF, not mortar) unit on the map with a LoS to a spotted enemy
+  unit within 6 hexes (indirect.self_observed_range) may fire at it itself, resolved at once as direct
+  fire (7.0: one attack on an armored unit or on the hex's spotted non-armored units; modifier scope
+  self_if, range modifiers included, PB2-OQ-33): an ARTILLERY row with column 7 = 1.  With
+  readings.artillery_direct_fire = self_observed (PB2-OQ-90, the default) that is the only direct fire
+  such a unit has (combat.can_fire refuses it plain direct and opportunity fire).
+- 11.5 pre-registered hexes (the side's `pre_registered` hexes of the situation): IF on them is
+  resolved at once as requested (11.5.1), the request's requirements unchanged; the scatter roll takes
+  scatter.modifier.pre_registered (the "benefits" of 11.5, reconstructed).
 """
 
 from __future__ import annotations
@@ -34,19 +51,26 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     armored_target,
     at_column,
     at_value,
+    attacker_drm,
+    defender_drm,
     df_value,
     dft_result,
+    expected_steps,
+    fire_column,
     log_event,
+    resolve_attack,
+    spotted_now,
     target_df,
     update_spotting,
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
-from simulator.rulesets.panzerblitz_v2.players import AR_CANCEL, ARTILLERY
+from simulator.rulesets.panzerblitz_v2.players import AR_CANCEL, AR_COMBINE, ARTILLERY
 from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
 from simulator.rulesets.panzerblitz_v2.smoke import place_smoke, sees
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_AR,
     EV_AR_CANCEL,
+    EV_AR_COMBINE,
     EV_IF,
     EV_SCATTER,
     EV_SMOKE,
@@ -55,6 +79,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
 )
 from simulator.rulesets.panzerblitz_v2.tables import (
     K_IF,
+    K_SELF_IF,
     M_DEF_DISRUPTED,
     M_FORT,
     M_IP,
@@ -123,16 +148,197 @@ def ar_options(t, st, side):
             st.opts[n, 2] = f
             st.opts[n, 3] = k
             st.opts[n, 4] = steps
-            st.opts[n, 5] = 1 if (t.t_mortar[t.u_type[a]] and st.hex[a] >= 0) else 0
+            st.opts[n, 5] = 1 if fires_now(t, st, a, h, side) else 0
             st.opts[n, 6] = 0
             st.opts[n, 7] = 0
+            st.opts[n, 8] = -1
+            st.opts[n, 9] = 0
             n += 1
             if t.t_smoke[t.u_type[a]] and t.smoke_ok[h] and n < st.opts.shape[0]:
-                for c in range(8):                     # 11.1.1: the same request, smoke (12.1)
+                for c in range(10):                    # 11.1.1: the same request, smoke (12.1)
                     st.opts[n, c] = st.opts[n - 1, c]
                 st.opts[n, 6] = 1
                 n += 1
+        if self_observer(t, st, a):
+            n = self_observed_options(t, st, a, side, count, n)
     return n
+
+
+@njit(cache=True)
+def fires_now(t, st, a, h, side):
+    """Is a request of unit a on hex h resolved at once: a mortar through an FO (11.4.2), or any IF
+    on a hex the side has pre-registered (11.5.1)?"""
+    return (t.t_mortar[t.u_type[a]] and st.hex[a] >= 0) or t.prereg[side, h]
+
+
+@njit(cache=True)
+def self_observer(t, st, a):
+    """PB2-11.3.8: a red-range (not mortar) unit on the map, which may direct its own fire."""
+    ty = t.u_type[a]
+    return t.art_self_observed and st.hex[a] >= 0 and t.t_indirect[ty] and not t.t_mortar[ty]
+
+
+@njit(cache=True)
+def self_targets(t, st, h, target_unit, enemy):
+    """PB2-11.3.8: the targets of a self-observed fire on hex h, in st.targets: the armored unit
+    `target_unit`, or (-1) the hex's spotted non-armored units not yet the target of direct fire this
+    Operation (7.1.5); units in a fortification or riding are not its targets (a reading)."""
+    nt = 0
+    for u in range(t.n_units):
+        if st.hex[u] != h or t.u_side[u] != enemy or st.in_fort[u] or st.df_target_op[u] == st.op[0]:
+            continue
+        if target_unit >= 0 and u != target_unit:
+            continue
+        if target_unit < 0 and t.t_armored[t.u_type[u]]:
+            continue
+        if st.unspotted[u] and not spotted_now(t, st, u):
+            continue                         # "a SPOTTED unit" (11.3.8)
+        st.targets[nt] = u
+        nt += 1
+    return nt
+
+
+@njit(cache=True)
+def self_observed_options(t, st, a, side, count, n):
+    """PB2-11.3.8: the rows of unit a's self-observed fire: each hex within indirect.self_observed_range
+    (and its range) that it sees holding a spotted enemy unit; one row an armored unit, one for the
+    non-armored units (7.3)."""
+    enemy = 1 - side
+    ha = st.hex[a]
+    one = np.empty(1, dtype=np.int64)
+    half = np.ones(1, dtype=np.int64)
+    one[0] = a
+    limit = min(t.self_obs_range, t.t_range[t.u_type[a]])
+    for h in range(t.n_hexes):
+        if count[h] == 0 or t.dist[ha, h] > limit or not sees(t, st, ha, h):
+            continue
+        for k in range(count[h] + 1):
+            if n >= st.opts.shape[0]:
+                return n
+            # the armored units of the hex one by one, then (k == count) its non-armored ones
+            unit = -1
+            if k < count[h]:
+                j = 0
+                for u in range(t.n_units):
+                    if st.hex[u] == h and t.u_side[u] == enemy:
+                        if j == k:
+                            unit = u
+                            break
+                        j += 1
+                if not t.t_armored[t.u_type[unit]]:
+                    continue
+            nt = self_targets(t, st, h, unit, enemy)
+            if nt == 0:
+                continue
+            armored = unit >= 0
+            col = fire_column(t, st, one, 1, half, st.targets, nt, armored)
+            if col < 0:
+                continue
+            dis = 0
+            steps = 0
+            for i in range(nt):
+                steps += st.steps[st.targets[i]]
+                if st.disrupted[st.targets[i]]:
+                    dis += 1
+            drm = attacker_drm(t, st, one, 1, h, K_SELF_IF, -1) + \
+                defender_drm(t, st, st.targets, nt, False, K_SELF_IF, False, False)
+            st.opts[n, 0] = h
+            st.opts[n, 1] = a
+            st.opts[n, 2] = a
+            st.opts[n, 3] = nt
+            st.opts[n, 4] = steps
+            st.opts[n, 5] = 1
+            st.opts[n, 6] = 0
+            st.opts[n, 7] = 1
+            st.opts[n, 8] = unit
+            st.opts[n, 9] = int(100.0 * expected_steps(t, col, drm, nt, dis / nt))
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def self_observed_fire(t, st, a, h, unit, side):
+    """PB2-11.3.8: unit a's own fire at hex h, resolved at once as direct fire (7.0)."""
+    nt = self_targets(t, st, h, unit, 1 - side)
+    if nt == 0:
+        return
+    firers = np.empty(1, dtype=np.int64)
+    firers[0] = a
+    halves = np.ones(1, dtype=np.int64)
+    resolve_attack(t, st, firers, 1, halves, h, st.targets[:nt].copy(), nt, unit >= 0, K_SELF_IF, False, False,
+                   side, -99, 0)
+    st.ts[st.turn[0], side, TS_FIRE] += 1
+
+
+@njit(cache=True)
+def if_expected(t, st, group, ng, h, side):
+    """For players: the expected step losses of an HE attack by `group` on hex h (each enemy unit
+    apart, 11.3.2; no scatter)."""
+    e = 0.0
+    for u in range(t.n_units):
+        if st.hex[u] != h or t.u_side[u] == side:
+            continue
+        col = if_group_column(t, st, group, ng, u)
+        e += expected_steps(t, col, if_drm(t, st, u, h, IF_KIND), 1, 1.0 if st.disrupted[u] else 0.0)
+    return e
+
+
+@njit(cache=True)
+def may_combine(t, st, b, group, ng, h, f, side):
+    """PB2-11.3.4: may unit b join the HE request of `group` on hex h through FO f?  On the map
+    (off-board artillery may not combine), ready, the hex in its range, in the same or an adjacent hex
+    of every unit of the group (PB2-OQ-91), resolved when they are (a mortar with mortars, PB2-OQ-91)."""
+    if not artillery_ready(t, st, b, side) or st.hex[b] < 0 or b == f:
+        return False
+    if t.dist[st.hex[b], h] > t.t_range[t.u_type[b]]:
+        return False
+    for i in range(ng):
+        if group[i] == b:
+            return False
+    if fires_now(t, st, b, h, side) != fires_now(t, st, group[0], h, side):
+        return False
+    for i in range(ng if t.ar_combine_pairs else 1):
+        if t.dist[st.hex[b], st.hex[group[i]]] > 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def combine_step(t, st, group, h, f, side, room):
+    """PB2-11.3.4: AR_COMBINE decisions until the player stops; returns the group's size."""
+    ng = 1
+    for _ in range(t.n_units):
+        if ng > room:
+            break
+        base = if_expected(t, st, group, ng, h, side)
+        n = 1
+        for b in range(t.n_units):
+            if n >= st.opts.shape[0] or not may_combine(t, st, b, group, ng, h, f, side):
+                continue
+            group[ng] = b
+            st.opts[n, 0] = b
+            st.opts[n, 1] = int(100.0 * if_expected(t, st, group, ng + 1, h, side))
+            st.opts[n, 2] = int(100.0 * (base + if_expected(t, st, group[ng:], 1, h, side)))
+            st.opts[n, 3] = ap2(t, st, b)
+            st.opts[n, 4] = at_value(t, st, b)
+            n += 1
+        if n == 1:
+            break
+        st.opts[0, 0] = -1
+        st.opts[0, 1] = int(100.0 * base)
+        st.opts[0, 2] = int(100.0 * base)
+        st.opts[0, 3] = 0
+        st.opts[0, 4] = 0
+        i = decide(AR_COMBINE, n, t, st, side)
+        if i == 0:
+            break
+        b = st.opts[i, 0]
+        group[ng] = b
+        ng += 1
+        st.spent[b] = True                     # 11.1.3, 11.3.9
+        st.acted[b] = True
+        log_event(st, EV_AR_COMBINE, side, h, group[0], b, 0, 0)
+    return ng
 
 
 @njit(cache=True)
@@ -150,20 +356,32 @@ def ar_step(t, st, side):
         f = st.opts[i, 2]
         now = st.opts[i, 5] == 1
         smoke = st.opts[i, 6] == 1
+        if st.opts[i, 7] == 1:                 # 11.3.8: self-observed, resolved at once as DF
+            log_event(st, EV_AR, side, h, a, a, 1, 0)
+            self_observed_fire(t, st, a, h, st.opts[i, 8], side)
+            continue
         st.fo[f] = True                        # No Move (11.2.2); not Spent (11.2.4)
         st.spent[a] = True                     # 11.1.3
         st.acted[a] = True
         log_event(st, EV_AR, side, h, a, f, 1 if now else 0, 1 if smoke else 0)
+        group = np.empty(t.n_units, dtype=np.int64)
+        group[0] = a
+        ng = 1
+        room = t.n_units - 1 if now else st.ar.shape[0] - st.n_ar[0] - 1
+        if not smoke and st.hex[a] >= 0 and room > 0:
+            ng = combine_step(t, st, group, h, f, side, room)      # 11.3.4
         if now:
-            indirect_fire(t, st, a, h, side, smoke)   # 11.4.2
+            fire_group(t, st, group, ng, h, side, smoke)   # 11.4.2, 11.5.1
         elif st.n_ar[0] < st.ar.shape[0]:
             k = st.n_ar[0]
-            st.ar[k, 0] = h
-            st.ar[k, 1] = a
-            st.ar[k, 2] = side
-            st.ar[k, 3] = st.steps[a]
-            st.ar[k, 4] = 1 if smoke else 0
-            st.n_ar[0] = k + 1
+            for j in range(ng):
+                st.ar[k + j, 0] = h
+                st.ar[k + j, 1] = group[j]
+                st.ar[k + j, 2] = side
+                st.ar[k + j, 3] = st.steps[group[j]]
+                st.ar[k + j, 4] = 1 if smoke else 0
+                st.ar[k + j, 5] = 0 if j == 0 else k + 1    # 11.3.4: combined with the request of row k
+            st.n_ar[0] = k + ng
 
 
 @njit(cache=True)
@@ -172,6 +390,8 @@ def scatter(t, st, a, h):
     roll = two_dice(st.streams)
     if st.hex[a] == OFF_BOARD:
         roll += t.scat_offboard
+    if t.prereg[t.u_side[a], h]:
+        roll += t.scat_prereg                  # 11.5: the "benefits" of a registered hex (reconstructed)
     k = 0
     for b in range(t.scat_max.shape[0]):
         if roll <= t.scat_max[b]:
@@ -200,6 +420,27 @@ def if_column(t, st, a, u):
 
 
 @njit(cache=True)
+def if_group_column(t, st, group, ng, u):
+    """11.3.4: the column of the combined IF of `group` on unit u, combined as in DF (7.4: AP summed;
+    7.5: the highest AT + 1 a further unit, PB2-OQ-34); one unit: if_column."""
+    if ng == 1:
+        return if_column(t, st, group[0], u)
+    if armored_target(t, st, u):
+        best = 0
+        count = 0
+        for i in range(ng):
+            a = at_value(t, st, group[i])
+            if a > 0 or t.at_zero_counts:
+                count += 1
+                best = max(best, a)
+        return at_column(t, best + t.at_additional * (max(count, 1) - 1) - target_df(t, st, u))
+    attack2 = 0
+    for i in range(ng):
+        attack2 += ap2(t, st, group[i])
+    return ap_column(t, attack2, df_value(t, st, u))
+
+
+@njit(cache=True)
 def if_drm(t, st, u, hit, kind):
     """The modifiers of unit u in hex `hit` against an attack resolved as IF (11.3.2; a bomb attack
     16.3.1 with kind = air): the IF terrain modifiers and those of modifiers.toml whose scope has
@@ -223,7 +464,12 @@ def if_attack_unit(t, st, a, u, hit, extra, kind, ev, side, rolled):
     """11.3.2: attacker a's attack resolved as IF on unit u in hex `hit` alone, with its own roll and
     the attacker's modifiers `extra` (a bomb attack, 16.3.1: kind air, event EV_AIR_FIRE); the result
     applied; rolled = (natural, DRM)."""
-    col = if_column(t, st, a, u)
+    if_attack_col(t, st, if_column(t, st, a, u), u, hit, extra, kind, ev, side, rolled)
+
+
+@njit(cache=True)
+def if_attack_col(t, st, col, u, hit, extra, kind, ev, side, rolled):
+    """if_attack_unit on the column `col` (a combined attack's, 11.3.4)."""
     drm = extra + if_drm(t, st, u, hit, kind)
     natural = two_dice(st.streams)
     res = dft_result(t, col, natural, drm)
@@ -239,8 +485,18 @@ def if_attack_unit(t, st, a, u, hit, extra, kind, ev, side, rolled):
 
 @njit(cache=True)
 def indirect_fire(t, st, a, h, side, smoke):
-    """11.3.2: every unit in the hex hit attacked separately, in turn, with its own roll; or,
-    `smoke`, a smoke counter where it lands (12.1, 12.2.1)."""
+    """The fire of artillery unit a alone (fire_group)."""
+    group = np.empty(1, dtype=np.int64)
+    group[0] = a
+    fire_group(t, st, group, 1, h, side, smoke)
+
+
+@njit(cache=True)
+def fire_group(t, st, group, ng, h, side, smoke):
+    """11.3.2: every unit in the hex hit attacked separately, in turn, with its own roll, by the
+    combined strength of `group` (11.3.4; one scatter roll, its first unit's); or, `smoke`, a smoke
+    counter where it lands (12.1, 12.2.1)."""
+    a = group[0]
     hit = scatter(t, st, a, h)
     if smoke:
         up = place_smoke(t, st, hit, hit != h)
@@ -261,9 +517,13 @@ def indirect_fire(t, st, a, h, side, smoke):
             continue
         update_spotting(t, st, u)              # judged when the fire is resolved (6.1.2)
         extra = 0
-        if st.hex[a] >= 0 and st.smoke[st.hex[a]] > 0 and t.drm_applies[M_SMOKE_FROM, IF_KIND]:
-            extra = t.drm_value[M_SMOKE_FROM]          # 12.2.6: all fire from a smoke hex
-        if_attack_unit(t, st, a, u, hit, extra, IF_KIND, EV_IF, side, rolled)
+        smoked = 0
+        for j in range(ng):
+            if st.hex[group[j]] >= 0 and st.smoke[st.hex[group[j]]] > 0:
+                smoked += 1
+        if 2 * smoked >= ng and smoked > 0 and t.drm_applies[M_SMOKE_FROM, IF_KIND]:
+            extra = t.drm_value[M_SMOKE_FROM]          # 12.2.6: all fire from a smoke hex (7.6.1 majority)
+        if_attack_col(t, st, if_group_column(t, st, group, ng, u), u, hit, extra, IF_KIND, EV_IF, side, rolled)
     st.he[hit] = True                          # 11.3.3: the HE marker, until the next administration
     st.ts[st.turn[0], side, TS_FIRE] += 1
 
@@ -293,18 +553,28 @@ def resolve_requests(t, st, first_side):
     """3.1.3 step 4: the requests of the turn, `first_side`'s first; 11.3.6 cancellations."""
     for k in range(2):
         side = first_side if k == 0 else 1 - first_side
+        group = np.empty(max(st.n_ar[0], 1), dtype=np.int64)
         for i in range(st.n_ar[0]):
-            if st.ar[i, 2] != side:
-                continue
+            if st.ar[i, 2] != side or st.ar[i, 5] > 0:
+                continue                       # a unit combining with an earlier row's request (11.3.4)
             h = st.ar[i, 0]
             a = st.ar[i, 1]
-            if st.hex[a] != OFF_BOARD and (st.hex[a] < 0 or st.disrupted[a] or st.steps[a] < st.ar[i, 3]):
+            ng = 0
+            lost = False
+            for j in range(i, st.n_ar[0]):
+                if j == i or st.ar[j, 5] == i + 1:
+                    b = st.ar[j, 1]
+                    group[ng] = b
+                    ng += 1
+                    if st.hex[b] != OFF_BOARD and (st.hex[b] < 0 or st.disrupted[b] or st.steps[b] < st.ar[j, 3]):
+                        lost = True            # 11.3.6: any participating unit
+            if lost:
                 log_event(st, EV_AR_CANCEL, side, h, a, 0, 0, 0)
                 continue
             if cancelled(t, st, h, side):
                 log_event(st, EV_AR_CANCEL, side, h, a, 1, 0, 0)
                 continue
-            indirect_fire(t, st, a, h, side, st.ar[i, 4] == 1)
+            fire_group(t, st, group, ng, h, side, st.ar[i, 4] == 1)
     st.n_ar[0] = 0
 
 

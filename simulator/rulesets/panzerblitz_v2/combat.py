@@ -288,6 +288,8 @@ def can_fire(t, st, f, target_hex, armored):
     if h < 0 or st.spent[f] or st.disrupted[f] or st.fired[f]:
         return 0
     ty = t.u_type[f]
+    if t.art_self_observed and t.t_indirect[ty] and not t.t_mortar[ty]:
+        return 0                          # 11.3.8 (PB2-OQ-90): a red-range unit fires IF, self-observed at most
     if armored:
         if t.t_infantry[ty] or at_value(t, st, f) <= 0:
             return 0                      # 7.2.3: infantry attack armor only by CAT / reaction

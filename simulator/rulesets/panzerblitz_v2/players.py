@@ -46,9 +46,13 @@ DECISION_KINDS = (
                   "attackers", "DFT column", "DRM", "defenders", "disrupted defenders", "0",
                   "expected step losses x 100 (a split row)")),
     DecisionKind("ASSAULT_FIRE", "a moved AFV's assault fire, or none (PB2-7.10)", _FIRE_COLUMNS),
-    DecisionKind("ARTILLERY", "an artillery request through an FO, or none (PB2-11)",
-                 ("target hex (-1 = none)", "artillery unit", "FO", "enemy units", "enemy steps",
-                  "mortar (fires now)", "0 HE / 1 smoke (PB2-11.1.1, 12)")),
+    DecisionKind("ARTILLERY", "an artillery request through an FO, or a red-range unit's self-observed fire, or none "
+                              "(PB2-11, 11.3.8)",
+                 ("target hex (-1 = none)", "artillery unit", "FO (the unit itself: self-observed, 11.3.8)",
+                  "enemy units", "enemy steps", "fires now (a mortar 11.4.2, a pre-registered hex 11.5.1, 11.3.8)",
+                  "0 HE / 1 smoke (PB2-11.1.1, 12)", "1 self-observed fire (11.3.8, resolved as DF)",
+                  "self-observed: the armored target unit (-1: the hex's non-armored units)",
+                  "self-observed: expected step losses x 100")),
     DecisionKind("OVERRUN", "an overrun before moving, or a plain move (PB2-8; again from an emptied hex, 8.1.9)",
                  ("target hex (-1 = no overrun: move)", "armored target unit or -1", "hex attacked from",
                   "DFT column", "DRM", "defenders", "disrupted defenders", "MP missing (8.1.10)",
@@ -105,12 +109,20 @@ DECISION_KINDS = (
                   "hex it attacks from", "that type's DFT column with it", "DRM", "defenders",
                   "disrupted defenders", "overrunners already on that type",
                   "expected step losses x 100 with it", "without it")),
+    # round 8 B
+    DecisionKind("AR_COMBINE", "another IF unit in the same or an adjacent hex joins the request just placed, "
+                               "through the same FO (PB2-11.3.4), or no more",
+                 ("joining unit (-1 = no more)", "expected step losses of the combined attack x 100",
+                  "expected step losses of the request and the joining unit firing apart x 100",
+                  "the joining unit's AP in half factors", "its AT")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
  IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP,
  AIR_STRIKE, AA_FIRE) = range(23)
 # round 8 A
 OVR_JOIN = 23
+# round 8 B: kinds found by name (the lead renumbers the appended blocks at merge)
+AR_COMBINE = [k.name for k in DECISION_KINDS].index("AR_COMBINE")
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -291,10 +303,18 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
         elif kind == OVR_JOIN:     # round 8 A: hex, type, from, column, DRM, defenders, disrupted, others,
             # E[steps] x 100 with it, without it: join where it adds the most to its type's attack
             s = p[P_OVR_JOIN_MIN] if opts[i, 0] < 0 else (opts[i, 8] - opts[i, 9]) / 100.0
-        elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, mortar
+        elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, fires now, smoke, self, unit, E
             s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
             if opts[i, 6] == 1:
                 s = -1.0           # (i20f) smoke: not asked for by this heuristic yet
+            elif opts[i, 7] == 1:
+                # round 8 B, 11.3.8: one direct-fire attack on the hex, below an FO's request that
+                # attacks each unit apart at once; only when it is worth a direct-fire attack
+                s = opts[i, 4] + 0.25 if opts[i, 9] >= 100.0 * p[P_FIRE_MIN] else -1.0
+        elif kind == AR_COMBINE:   # round 8 B, 11.3.4: joining unit, E combined x 100, E apart x 100, AP, AT
+            # join when one combined attack strips more than the two apart on this hex
+            s = 0.0 if opts[i, 0] < 0 else (opts[i, 1] - opts[i, 2]) / 100.0
+            jit_ = 0.0
         s += jit_ * rng.random()
         if s > best_s:
             best_s = s

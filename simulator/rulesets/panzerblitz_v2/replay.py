@@ -15,6 +15,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_AIR_OUT,
     EV_AR,
     EV_AR_CANCEL,
+    EV_AR_COMBINE,
     EV_ASSAULT,
     EV_BUILD_IP,
     EV_CARRY,
@@ -145,10 +146,15 @@ class PBV2Replay:
                 out.append(f"    {self._unit(a)} tries hull-down in {hx(b)} (PB2 15.6.1): {how}")
             elif kind == EV_MOVE:
                 out.append(f"    {self._unit(a)} {hx(b)} -> {hx(c)} ({d / 2:g} MP)")
+            elif kind == EV_AR and b == c:
+                out.append(f"    {s} self-observed fire on {hx(a)}: {self._unit(b)} (11.3.8, as direct fire)")
             elif kind == EV_AR:
                 out.append(f"    {s} {'smoke' if x else 'artillery'} request on {hx(a)}: {self._unit(b)}, observed by "
                            f"{self._unit(c)}"
-                           + (" (mortar: fires now, 11.4.2)" if d else " (resolved in the administration)"))
+                           + (" (fires now: a mortar 11.4.2 or a pre-registered hex 11.5.1)" if d
+                              else " (resolved in the administration)"))
+            elif kind == EV_AR_COMBINE:
+                out.append(f"    {s} {self._unit(c)} combines with {self._unit(b)}'s request on {hx(a)} (11.3.4)")
             elif kind == EV_SMOKE:
                 what = ("placed", "flipped", "removed")[c]
                 side_up = f", SMOKE {b} side up" if b else ""

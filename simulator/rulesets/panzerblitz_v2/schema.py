@@ -32,7 +32,7 @@ MEASURE_KEYS = {"measure", "whose", "weights", "units", "group", "area", "toward
                 *LEVEL_KEYS}
 ALSO_KEYS = {"rule", "level", "all"}
 GOAL_KEYS = {"side", "area", "why"}
-SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory"}
+SIDE_KEYS = {"name", "efficiency", "chits", "chits_added", "markers", "group", "victory", "pre_registered"}
 GROUP_KEYS = {"name", "units", "setup", "enter", "off_board", "air"}
 AIR_KEYS = {"turn", "chits"}
 ENTER_KEYS = {"turn", "hexes", "edge", "columns", "rows", "boards", "region"}
@@ -65,6 +65,8 @@ class Side:
     groups: list[Group]
     victory: dict
     objective: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # region hexes
+    # 11.5: the hexes the side's artillery is registered on (its IF there is resolved at once, 11.5.1)
+    pre_registered: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def chits_in_turn(self, turn: int) -> dict[int, int]:
         """Ops chits in the pool in `turn` (3.1.1: those entering earlier stay)."""
@@ -230,7 +232,9 @@ class PBV2Schema:
                 groups.append(grp)
             vic = sd.get("victory")
             side = Side(name, eff, chits, added, dict(markers) if isinstance(markers, dict) else {}, groups,
-                        vic if isinstance(vic, dict) else {})
+                        vic if isinstance(vic, dict) else {},
+                        pre_registered=_pre_registered(sd.get("pre_registered", []), game_map, play, probs,
+                                                       f"{fld}.pre_registered"))
             if not probs.check_type(vic, dict, f"{fld}.victory", "a [side.victory] table"):
                 sides.append(side)
                 continue
@@ -286,6 +290,21 @@ class PBV2Schema:
                              sets_up_first=doc["sets_up_first"], play_area=play, sides=sides,
                              special=list(doc.get("special", [])), date=str(doc.get("date", "")),
                              goal_side=goal_side, goal=goal, areas=areas)
+
+
+def _pre_registered(value, game_map, play, probs, fld: str) -> np.ndarray:
+    """PB2-11.5: the side's pre-registered hexes, a list of hex labels of the play area (11.5.2: by
+    the situation's notes; the card names them, rules-digest PB2-OQ-92)."""
+    out: list[int] = []
+    if not probs.check_type(value, list, fld, 'a list of hex labels, e.g. ["1212", "1813"] (PB2 11.5)'):
+        return np.zeros(0, dtype=np.int64)
+    for k, label in enumerate(value):
+        h = game_map.index.get(str(label).strip().upper()) if isinstance(label, str) else None
+        if h is None or not play[h]:
+            probs.add(f"{fld}[{k}]", f"got {label!r}", "a hex label of the play area (map.play_area)")
+        elif h not in out:
+            out.append(int(h))
+    return np.array(sorted(out), dtype=np.int64)
 
 
 def _air_group(a, grp: Group, doc: dict, probs, fld: str) -> None:

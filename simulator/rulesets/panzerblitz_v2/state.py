@@ -39,7 +39,8 @@ EV_REACTION = 14    # reaction fire (7.9), as EV_FIRE
 EV_CAT = 15         # close assault (9.0), as EV_FIRE
 EV_ADVANCE = 16     # a = unit, b = from, c = to (9.1.13)
 EV_ASSAULT = 17     # assault fire (7.10), as EV_FIRE
-EV_AR = 18          # artillery request: a = hex, b = artillery unit, c = FO, d = 1 resolved now (mortar)
+EV_AR = 18          # artillery request: a = hex, b = artillery unit, c = FO (the unit itself: self-observed,
+                    # 11.3.8), d = 1 resolved now (a mortar 11.4.2, a pre-registered hex 11.5.1), e = 1 smoke
 EV_IF = 19          # indirect fire on a unit, as EV_FIRE (a = hex)
 EV_SCATTER = 20     # a = requested hex, b = hex hit, c = roll
 EV_AR_CANCEL = 21   # a = hex, b = artillery unit, c = 0 involuntary (11.3.6) / 1 by the owner (11.3.5)
@@ -73,6 +74,8 @@ EV_CRUSH = 43       # 4.1.8.2: a = the mover, b = hex, c = the empty enemy truck
 EV_OVR_JOIN = 44    # 8.1.3: a = the unit joining an overrun, b = target hex, c = hex it attacks from,
                     # d = the defender type it is given (an armored unit, -1 the non-armored units)
 EV_CAT_SPLIT = 45   # 9.1.7: a = the lone attacker splitting its factors, b = target hex
+# round 8 B (event codes 50-59)
+EV_AR_COMBINE = 50  # 11.3.4: a = hex, b = the request's first artillery unit, c = the unit joining it
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
@@ -107,7 +110,9 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         fired=np.zeros(nu, dtype=np.bool_), active=np.zeros(nu, dtype=np.bool_), acted=np.zeros(nu, dtype=np.bool_),
         mp_op=np.zeros(nu, dtype=np.int64), road_op=np.zeros(nu, dtype=np.bool_),
         cat_target_op=np.full(nu, -1, dtype=np.int64), fo=np.zeros(nu, dtype=np.bool_),
-        ar=np.zeros((64, 5), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
+        # artillery requests (11.1): hex, unit, side, its steps then, smoke; column 5: 0 a request's
+        # first unit, k + 1 a unit combining with the request of row k (11.3.4)
+        ar=np.zeros((64, 6), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), he=np.zeros(n, dtype=np.bool_),
         # 12.2: the smoke counter of each hex (0 none, 1 SMOKE 1, 2 SMOKE 2) and how many lie on the map
         smoke=np.zeros(n, dtype=np.int64), n_smoke=np.zeros(1, dtype=np.int64),

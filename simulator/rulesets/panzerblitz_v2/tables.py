@@ -33,7 +33,7 @@ TR_NONE, TR_HALF, TR_ALL = 0, 1, 2
 # Kinds of attack, as modifiers.toml's `applies` names them.
 ATTACK_KINDS = ("df", "opportunity", "reaction", "assault", "overrun", "cat", "if", "self_if", "air", "minefield", "aa")
 K_DF, K_OPP, K_REACTION, K_ASSAULT, K_OVERRUN, K_CAT, K_IF = 0, 1, 2, 3, 4, 5, 6
-K_AIR, K_AA = 8, 10
+K_SELF_IF, K_AIR, K_AA = 7, 8, 10
 # DF modifiers the kernels apply, by name (modifiers.toml); their values and scopes are data.
 DRM_NAMES = ("unspotted", "defender_disrupted", "height_advantage", "height_disadvantage",
              "opportunity_vs_road_mover", "opportunity_vs_moving_vehicle", "opportunity_vs_infantry_in_open",
@@ -119,6 +119,10 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     "aa_best", "aa_miss", "aa_results_add", "air_spot_marks", "aa_vs_opportunity", "last_air_executed",
     # the objective hexes by distance from each hex, nearest first (players' goal distance, speed)
     "obj_order",
+    # round 8 B, artillery: red-range units fire direct only self-observed (11.3.8, PB2-OQ-90) and
+    # within how many hexes; combining units each within a hex of every other (11.3.4, PB2-OQ-91);
+    # each side's pre-registered hexes (11.5) and the scatter modifier there
+    "art_self_observed", "self_obs_range", "ar_combine_pairs", "prereg", "scat_prereg",
 ])
 
 
@@ -129,6 +133,28 @@ def _v(x):
 def _odds(label: str) -> tuple[int, int]:
     a, b = str(label).split(":")
     return int(a), int(b)
+
+
+def _artillery_df(read: dict, where: str) -> str:
+    v = read.get("artillery_direct_fire", "self_observed")
+    if v not in ("self_observed", "direct"):
+        raise DataError(where, "readings.artillery_direct_fire", f"got {v!r}", '"self_observed" or "direct" (PB2-OQ-90)')
+    return v
+
+
+def _combine_reading(read: dict, where: str) -> str:
+    v = read.get("ar_combine_adjacent", "every_pair")
+    if v not in ("every_pair", "first_unit"):
+        raise DataError(where, "readings.ar_combine_adjacent", f"got {v!r}", '"every_pair" or "first_unit" (PB2-OQ-91)')
+    return v
+
+
+def _prereg(sit, n: int) -> np.ndarray:
+    """PB2-11.5: bool[side, hex], the hexes each side's artillery is registered on."""
+    out = np.zeros((2, n), dtype=np.bool_)
+    for si, s in enumerate(sit.sides):
+        out[si, s.pre_registered] = True
+    return out
 
 
 def direct_fire_arrays(data: dict, where: str):
@@ -639,5 +665,9 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         air_spot_marks=bool(read.get("aircraft_spotting_marks", True)),
         aa_vs_opportunity=bool(read.get("aa_vs_opportunity_fire", False)),
         last_air_executed=bool(read.get("last_air_chit_executed", False)),
+        art_self_observed=_artillery_df(read, where) == "self_observed",
+        self_obs_range=int(_v(data["indirect"]["self_observed_range"])),
+        ar_combine_pairs=_combine_reading(read, where) == "every_pair",
+        prereg=_prereg(sit, n), scat_prereg=int(_v(data["scatter"]["modifier"]["pre_registered"])),
         exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids
