@@ -108,7 +108,7 @@ def test_pb2_11_3_4_ifs_units_in_adjacent_hexes_combine_through_one_fo_not_off_b
     st2.turn[0], st2.op[0] = 1, 1
     assert artillery.combine_step(t, st2, g, h, fo, ger, 10) == 2 and g[1] == m81[1]
     assert st2.spent[m81[1]] and len(events(st2, EV_AR_COMBINE)) == 1    # then m81[2]: 2 from m81[1], no row
-    artillery.fire_group(t, st2, g, 2, h, ger, False)
+    artillery.fire_group(t, st2, g, 2, h, ger, False, False)
     fire = events(st2, EV_IF)
     assert len(fire) == 2 and (fire[:, 5] == col2).all()   # two targets, one attack each, combined column
     # Off-board artillery never combines (11.3.4): not as the request's first unit, not as a joiner.

@@ -1033,6 +1033,9 @@ def test_pb2_15_4_5_a_disrupted_builder_builds_nothing(p1):
 # ----------------------------------------------------------------------------- the turn (3.1)
 
 def test_pb2_3_1_2_last_chit_not_executed(p1):
+    # Ops and reinforcement chits only: hod-01 without its air group (round 8 gave it one; the Air
+    # Support chit's own last-chit case is test_pbv2_air.py's OQ-5 test)
+    p1 = prepared(1, {"air.enabled.value": False})
     g = play_one(p1, 5, RULESET.players.parse(None, p1.sides))
     st, t = g.state, p1.tables
     ev = st.ev[:st.n_ev[0]]
@@ -1088,7 +1091,8 @@ def test_debug_mode_finds_broken_invariants(p1):
 
     assert found(lambda st: place(st, brit[:1], h)) == inv.OK
     assert found(lambda st: place(st, brit[:1] + germ, h)) == inv.BOTH_SIDES_IN_HEX
-    over = [u for u in range(t.n_units) if t.u_side[u] == t.u_side[brit[0]] and not t.u_offboard[u]]
+    over = [u for u in range(t.n_units) if t.u_side[u] == t.u_side[brit[0]] and not t.u_offboard[u]
+            and not t.u_air[u]]                              # (aircraft are never on the map, round 8: hod-01's)
     assert found(lambda st: place(st, over, h)) == inv.OVERSTACKED
     assert found(lambda st: (place(st, brit[:1], h), st.steps.__setitem__(brit[0], 0))) == inv.ELIMINATED_ON_MAP
     assert found(lambda st: (place(st, brit[:1], h), st.in_ip.__setitem__(brit[0], True))) == inv.IP_MISMATCH

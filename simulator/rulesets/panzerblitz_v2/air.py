@@ -35,14 +35,19 @@ except AA fire.
   hex within its printed range that it sees (OPP_FIRE, one firer); then it is Spent for the turn.  AA
   fires in the enemy's air operation (16.4), so not before an opportunity attack (PB2-OQ-77
   `aa_vs_opportunity_fire = false`; true: the AA of the moving side may engage it first).
-Not played: observation aircraft (16.2; no counter in the data).
+- 16.2 (round 8): an observation aircraft (`air = "O"`, units-air.toml: a reconstructed Auster AOP)
+  makes no attack.  In its side's air operation it is placed or moved (AIR_OBSERVE: over an enemy-held
+  hex, or where it is), not Spent for it (16.1); the other side's AA may engage it as a spotting
+  aircraft (16.4.2: X destroys it, DD recalls it).  Over the map it spots enemy units within 30 hexes
+  of its marker, 5 into town, city, woods, orchard or swamp (air.toml [air.observation];
+  `smoke.obs_sees`, read by combat.spotted_now) and is an FO for its side's artillery requests
+  (artillery.observer_for; one AR a turn, 11.2.5; the scatter roll +1, scatter.toml).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from simulator.hexgrid import line_chain
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.artillery import if_attack_unit, if_column, if_drm
 from simulator.rulesets.panzerblitz_v2.combat import (
@@ -56,10 +61,9 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     update_spotting,
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
-from simulator.rulesets.panzerblitz_v2.los import _chain_blocks
-from simulator.rulesets.panzerblitz_v2.players import AA_FIRE, AIR_STRIKE, OPP_FIRE
+from simulator.rulesets.panzerblitz_v2.players import AA_FIRE, AIR_OBSERVE, AIR_STRIKE, OPP_FIRE
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
-from simulator.rulesets.panzerblitz_v2.smoke import smoke_between
+from simulator.rulesets.panzerblitz_v2.smoke import air_sees, obs_sees
 from simulator.rulesets.panzerblitz_v2.state import (
     AIR_WAIT,
     AIRBORNE,
@@ -69,6 +73,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_AIR_OPP,
     EV_AIR_OUT,
     EV_CHIT,
+    EV_OBSERVE,
     EV_SPOTTED,
     GONE,
     TS_FIRE,
@@ -81,6 +86,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     AIR_BD,
     AIR_F,
     AIR_FB,
+    AIR_O,
     K_AA,
     K_AIR,
     M_SMOKE_FROM,
@@ -110,29 +116,6 @@ def fighter_mode(t, st, a):
 @njit(cache=True)
 def in_play(t, st, a):
     return t.u_air[a] and st.hex[a] == AIRBORNE
-
-
-@njit(cache=True)
-def air_sees(t, st, a, b):
-    """16.1.8: LoS between an aircraft over hex a and a unit in hex b: the aircraft two levels above
-    the highest level of the play area (t.air_level), the blocking rules of 5.4-5.5 along the line
-    (inherent terrain on either chain blocks, other obstacles when both chains are blocked) and smoke
-    (12.2.2: at all elevations)."""
-    d = t.dist[a, b]
-    if d <= 1:
-        return True                                # 5.4.6
-    ca = np.empty(d + 2, dtype=np.int64)
-    cb = np.empty(d + 2, dtype=np.int64)
-    out2 = np.zeros(2, dtype=np.bool_)
-    na = line_chain(t.q, t.r, t.ax_index, t.ax_q0, t.ax_r0, a, b, 1.0, ca)
-    nb = line_chain(t.q, t.r, t.ax_index, t.ax_q0, t.ax_r0, a, b, -1.0, cb)
-    _chain_blocks(ca, na, t.air_level, t.level[b], t.obstacle, t.inherent, t.partial_num, t.partial_den, out2)
-    inh_a = out2[0]
-    blk_a = out2[1]
-    _chain_blocks(cb, nb, t.air_level, t.level[b], t.obstacle, t.inherent, t.partial_num, t.partial_den, out2)
-    if inh_a or out2[0] or (blk_a and out2[1]):
-        return False
-    return st.n_smoke[0] == 0 or not smoke_between(t, st, a, b)
 
 
 @njit(cache=True)
@@ -514,9 +497,12 @@ def air_operation(t, st, side):
     log_event(st, EV_CHIT, side, -1, 0, ready, 2, 0)        # d = 2: an Air Support chit
     placed = 0
     order = np.empty(t.n_units, dtype=np.int64)
+    observers = 0
     for a in range(t.n_units):
         if t.u_side[a] != side or not in_play(t, st, a) or st.spent[a]:
             continue
+        if t.t_air[t.u_type[a]] == AIR_O:
+            continue                             # placed after the strikes are declared (below)
         n = strike_options(t, st, a)
         i = decide(AIR_STRIKE, n, t, st, side)
         if i == 0:
@@ -529,15 +515,76 @@ def air_operation(t, st, side):
         log_event(st, EV_AIR, side, a, st.opts[i, 0], st.opts[i, 2], st.opts[i, 1], st.opts[i, 8])
         order[placed] = a
         placed += 1
-    if placed == 0:
+    for a in range(t.n_units if t.n_obs > 0 else 0):
+        if t.u_side[a] == side and in_play(t, st, a) and t.t_air[t.u_type[a]] == AIR_O:
+            observers += observe(t, st, a)       # 16.2
+    if placed == 0 and observers == 0:
         return
     aa_step(t, st, 1 - side, -1)
+    for a in range(t.n_units):
+        if observers > 0 and t.u_side[a] == side and t.t_air[t.u_type[a]] == AIR_O:
+            st.air_tgt[a] = -1                   # (engaged as a spotting aircraft, 16.4.2: done)
     for k in range(placed):
         a = order[k]
         if in_play(t, st, a) and st.air_tgt[a] >= 0:
             resolve_strike(t, st, a, st.air_tgt[a], st.air_unit[a], st.air_from[a], False)
         st.air_tgt[a] = -1
         st.air_unit[a] = -1
+
+
+@njit(cache=True)
+def seen_from_air(t, st, o, h, out2):
+    """For players: the enemy units and steps observation aircraft o would spot from over hex h."""
+    x = st.air_hex[o]
+    st.air_hex[o] = h
+    k = 0
+    steps = 0
+    for u in range(t.n_units):
+        if t.u_side[u] != t.u_side[o] and st.hex[u] >= 0 and obs_sees(t, st, o, st.hex[u]):
+            k += 1
+            steps += st.steps[u]
+    st.air_hex[o] = x
+    out2[0] = k
+    out2[1] = steps
+
+
+@njit(cache=True)
+def observe(t, st, o):
+    """PB2-16.2: AIR_OBSERVE, where observation aircraft o goes: row 0 stays where it is (not placed
+    yet: off the map), then each enemy-held hex of the play area.  Returns 1 if it is over the map
+    (the AA of the other side may then engage it as a spotting aircraft, 16.4.2)."""
+    side = t.u_side[o]
+    out2 = np.zeros(2, dtype=np.int64)
+    for k in range(10):
+        st.opts[0, k] = 0
+    st.opts[0, 0] = -1
+    if st.air_hex[o] >= 0:
+        seen_from_air(t, st, o, st.air_hex[o], out2)
+        st.opts[0, 1] = out2[0]
+        st.opts[0, 2] = out2[1]
+        st.opts[0, 3] = flak_at(t, st, side, st.air_hex[o])
+    listed = np.zeros(t.n_hexes, dtype=np.bool_)
+    n = 1
+    for u in range(t.n_units):
+        h = st.hex[u]
+        if t.u_side[u] == side or h < 0 or listed[h] or not t.play[h] or n >= st.opts.shape[0]:
+            continue
+        listed[h] = True
+        seen_from_air(t, st, o, h, out2)
+        st.opts[n, 0] = h
+        st.opts[n, 1] = out2[0]
+        st.opts[n, 2] = out2[1]
+        st.opts[n, 3] = flak_at(t, st, side, h)
+        n += 1
+    i = decide(AIR_OBSERVE, n, t, st, side)
+    if i > 0:
+        st.air_hex[o] = st.opts[i, 0]            # 16.1: placed or moved, not Spent for it
+    if st.air_hex[o] < 0:
+        return 0
+    st.air_tgt[o] = st.air_hex[o]                # AA may engage it (16.4.2: a spotting aircraft)
+    st.air_pen[o] = 0
+    log_event(st, EV_OBSERVE, side, o, st.air_hex[o], st.opts[i, 1], 0, 0)
+    return 1
 
 
 @njit(cache=True)
@@ -553,8 +600,9 @@ def opportunity(t, st, u, h):
     for a in range(t.n_units):
         if st.hex[u] != h or st.disrupted[u]:
             break
-        if t.u_side[a] == side or not in_play(t, st, a) or st.spent[a] or st.air_hex[a] < 0:
-            continue
+        if t.u_side[a] == side or not in_play(t, st, a) or st.spent[a] or st.air_hex[a] < 0 \
+                or t.t_air[t.u_type[a]] == AIR_O:
+            continue                                # (16.2: an observation aircraft makes no attack)
         ah = st.air_hex[a]
         if t.dist[ah, h] > t.t_range[t.u_type[a]] or not air_sees(t, st, ah, h):
             continue

@@ -66,7 +66,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
 from simulator.rulesets.panzerblitz_v2.decide import decide
 from simulator.rulesets.panzerblitz_v2.players import AR_CANCEL, AR_COMBINE, ARTILLERY
 from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
-from simulator.rulesets.panzerblitz_v2.smoke import place_smoke, sees
+from simulator.rulesets.panzerblitz_v2.smoke import obs_sees, place_smoke, sees
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_AR,
     EV_AR_CANCEL,
@@ -78,6 +78,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     TS_FIRE,
 )
 from simulator.rulesets.panzerblitz_v2.tables import (
+    AIR_O,
     K_IF,
     K_SELF_IF,
     M_DEF_DISRUPTED,
@@ -111,6 +112,10 @@ def observer_for(t, st, side, h, a):
             continue
         if sees(t, st, st.hex[f], h):
             return f
+    if t.n_obs > 0:
+        for o in range(t.n_units):                 # 16.2 (round 8): an observation aircraft over the map
+            if t.u_side[o] == side and t.t_air[t.u_type[o]] == AIR_O and not st.fo[o] and obs_sees(t, st, o, h):
+                return o
     return -1
 
 
@@ -370,8 +375,9 @@ def ar_step(t, st, side):
         room = t.n_units - 1 if now else st.ar.shape[0] - st.n_ar[0] - 1
         if not smoke and st.hex[a] >= 0 and room > 0:
             ng = combine_step(t, st, group, h, f, side, room)      # 11.3.4
+        obs = t.u_air[f]                       # 16.2: observed from the air, the scatter roll +1
         if now:
-            fire_group(t, st, group, ng, h, side, smoke)   # 11.4.2, 11.5.1
+            fire_group(t, st, group, ng, h, side, smoke, obs)   # 11.4.2, 11.5.1
         elif st.n_ar[0] < st.ar.shape[0]:
             k = st.n_ar[0]
             for j in range(ng):
@@ -381,17 +387,21 @@ def ar_step(t, st, side):
                 st.ar[k + j, 3] = st.steps[group[j]]
                 st.ar[k + j, 4] = 1 if smoke else 0
                 st.ar[k + j, 5] = 0 if j == 0 else k + 1    # 11.3.4: combined with the request of row k
+                st.ar[k + j, 6] = 1 if obs else 0
             st.n_ar[0] = k + ng
 
 
 @njit(cache=True)
-def scatter(t, st, a, h):
-    """11.3.1: the hex the fire lands on (scatter.toml bands, direction 1d6, PB2-OQ-57)."""
+def scatter(t, st, a, h, obs):
+    """11.3.1: the hex the fire lands on (scatter.toml bands, direction 1d6, PB2-OQ-57); `obs`: an
+    observation aircraft was the FO (16.2, scatter.modifier.observation_aircraft)."""
     roll = two_dice(st.streams)
     if st.hex[a] == OFF_BOARD:
         roll += t.scat_offboard
     if t.prereg[t.u_side[a], h]:
         roll += t.scat_prereg                  # 11.5: the "benefits" of a registered hex (reconstructed)
+    if obs:
+        roll += t.scat_obs_air
     k = 0
     for b in range(t.scat_max.shape[0]):
         if roll <= t.scat_max[b]:
@@ -488,16 +498,16 @@ def indirect_fire(t, st, a, h, side, smoke):
     """The fire of artillery unit a alone (fire_group)."""
     group = np.empty(1, dtype=np.int64)
     group[0] = a
-    fire_group(t, st, group, 1, h, side, smoke)
+    fire_group(t, st, group, 1, h, side, smoke, False)
 
 
 @njit(cache=True)
-def fire_group(t, st, group, ng, h, side, smoke):
+def fire_group(t, st, group, ng, h, side, smoke, obs):
     """11.3.2: every unit in the hex hit attacked separately, in turn, with its own roll, by the
     combined strength of `group` (11.3.4; one scatter roll, its first unit's); or, `smoke`, a smoke
     counter where it lands (12.1, 12.2.1)."""
     a = group[0]
-    hit = scatter(t, st, a, h)
+    hit = scatter(t, st, a, h, obs)
     if smoke:
         up = place_smoke(t, st, hit, hit != h)
         if up > 0:
@@ -574,7 +584,7 @@ def resolve_requests(t, st, first_side):
             if cancelled(t, st, h, side):
                 log_event(st, EV_AR_CANCEL, side, h, a, 1, 0, 0)
                 continue
-            fire_group(t, st, group, ng, h, side, st.ar[i, 4] == 1)
+            fire_group(t, st, group, ng, h, side, st.ar[i, 4] == 1, st.ar[i, 6] == 1)
     st.n_ar[0] = 0
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.efficiency import hull_down
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
-from simulator.rulesets.panzerblitz_v2.smoke import sees
+from simulator.rulesets.panzerblitz_v2.smoke import obs_spots, sees
 from simulator.rulesets.panzerblitz_v2.state import (
     CARRIED,
     EV_AIR_FIRE,
@@ -259,6 +259,8 @@ def spotted_now(t, st, u):
             return True                   # adjacent, whatever the terrain
         if d <= need and sees(t, st, st.hex[e], h):
             return True
+    if t.n_obs > 0 and obs_spots(t, st, 1 - me, h):
+        return True                       # 16.2 (round 8): an enemy observation aircraft spots it
     return False
 
 

@@ -115,6 +115,10 @@ DECISION_KINDS = (
                  ("joining unit (-1 = no more)", "expected step losses of the combined attack x 100",
                   "expected step losses of the request and the joining unit firing apart x 100",
                   "the joining unit's AP in half factors", "its AT")),
+    DecisionKind("AIR_OBSERVE", "an Air Support chit: where an observation aircraft goes, over an enemy-held hex, or "
+                                "it stays where it is (PB2-16.2, 16.1)",
+                 ("hex (-1 = stays where it is; not placed yet: off the map)", "enemy units it would spot there",
+                  "their steps", "enemy AA units that could engage it there")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
  IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP,
@@ -123,6 +127,7 @@ DECISION_KINDS = (
 OVR_JOIN = 23
 # round 8 B: kinds found by name (the lead renumbers the appended blocks at merge)
 AR_COMBINE = [k.name for k in DECISION_KINDS].index("AR_COMBINE")
+AIR_OBSERVE = [k.name for k in DECISION_KINDS].index("AIR_OBSERVE")
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -311,6 +316,12 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
                 # round 8 B, 11.3.8: one direct-fire attack on the hex, below an FO's request that
                 # attacks each unit apart at once; only when it is worth a direct-fire attack
                 s = opts[i, 4] + 0.25 if opts[i, 9] >= 100.0 * p[P_FIRE_MIN] else -1.0
+        elif kind == AIR_OBSERVE:  # round 8 B, 16.2: hex, enemy units spotted, their steps, enemy AA there
+            # over the hex from which it spots the most enemy steps, each AA unit that can reach it
+            # counting as 3 steps (flak downs or sends home the side's FO)
+            s = opts[i, 2] - 3.0 * opts[i, 3]
+            if i == 0 and opts[0, 1] == 0 and opts[0, 2] == 0:
+                s = -1.0           # not over the map yet, or spotting nothing: move
         elif kind == AR_COMBINE:   # round 8 B, 11.3.4: joining unit, E combined x 100, E apart x 100, AP, AT
             # join when one combined attack strips more than the two apart on this hex
             s = 0.0 if opts[i, 0] < 0 else (opts[i, 1] - opts[i, 2]) / 100.0

@@ -36,6 +36,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_MARKER,
     EV_MINE,
     EV_MOVE,
+    EV_OBSERVE,
     EV_OPP_FIRE,
     EV_OVERRUN,
     EV_OVR_JOIN,
@@ -153,6 +154,8 @@ class PBV2Replay:
                            f"{self._unit(c)}"
                            + (" (fires now: a mortar 11.4.2 or a pre-registered hex 11.5.1)" if d
                               else " (resolved in the administration)"))
+            elif kind == EV_OBSERVE:
+                out.append(f"    {s} observation aircraft {self._unit(a)} over {hx(b)}, spotting {c} enemy units (16.2)")
             elif kind == EV_AR_COMBINE:
                 out.append(f"    {s} {self._unit(c)} combines with {self._unit(b)}'s request on {hx(a)} (11.3.4)")
             elif kind == EV_SMOKE:

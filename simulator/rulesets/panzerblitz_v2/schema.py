@@ -309,15 +309,17 @@ def _pre_registered(value, game_map, play, probs, fld: str) -> np.ndarray:
 
 def _air_group(a, grp: Group, doc: dict, probs, fld: str) -> None:
     """An air group (PB2 16.0, 3.1.1): its aircraft are in play from `turn`; each turn from then,
-    while one of them is, it puts `chits` Air Support chits in the pool."""
+    while one of them is, it puts `chits` Air Support chits in the pool (0: none of its own)."""
     if not probs.check_type(a, dict, fld, "a table { turn = 1, chits = 1 }"):
         return
     probs.unknown_keys(a, AIR_KEYS, fld)
     t, c = a.get("turn", 1), a.get("chits", 1)
     if not isinstance(t, int) or isinstance(t, bool) or not 1 <= t <= int(doc.get("turns", 1) or 1):
         probs.add(f"{fld}.turn", f"got {t!r}", "a turn of the situation (the aircraft are in play from it)")
-    elif not isinstance(c, int) or isinstance(c, bool) or c < 1:
-        probs.add(f"{fld}.chits", f"got {c!r}", "a whole number of Air Support chits a turn >= 1 (PB2 3.1.1)")
+    elif not isinstance(c, int) or isinstance(c, bool) or c < 0:
+        # 0 (round 8): a group that brings no chit of its own, its aircraft flying in the air
+        # operations of the side's other groups' chits (an observation aircraft, 16.2)
+        probs.add(f"{fld}.chits", f"got {c!r}", "a whole number of Air Support chits a turn >= 0 (PB2 3.1.1)")
     else:
         grp.air_turn, grp.air_chits = t, c
 

@@ -23,6 +23,9 @@ import numpy as np
 
 from simulator.hexgrid import line_chain
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.los import _chain_blocks
+from simulator.rulesets.panzerblitz_v2.state import AIRBORNE
+from simulator.rulesets.panzerblitz_v2.tables import AIR_O
 
 
 @njit(cache=True)
@@ -71,3 +74,48 @@ def place_smoke(t, st, h, scattered):
     else:
         st.smoke[h] = min(st.smoke[h], up)    # the fresher counter stays
     return st.smoke[h]
+
+
+@njit(cache=True)
+def air_sees(t, st, a, b):
+    """16.1.8: LoS between an aircraft over hex a and a unit in hex b: the aircraft two levels above
+    the highest level of the play area (t.air_level), the blocking rules of 5.4-5.5 along the line
+    (inherent terrain on either chain blocks, other obstacles when both chains are blocked) and smoke
+    (12.2.2: at all elevations)."""
+    d = t.dist[a, b]
+    if d <= 1:
+        return True                                # 5.4.6
+    ca = np.empty(d + 2, dtype=np.int64)
+    cb = np.empty(d + 2, dtype=np.int64)
+    out2 = np.zeros(2, dtype=np.bool_)
+    na = line_chain(t.q, t.r, t.ax_index, t.ax_q0, t.ax_r0, a, b, 1.0, ca)
+    nb = line_chain(t.q, t.r, t.ax_index, t.ax_q0, t.ax_r0, a, b, -1.0, cb)
+    _chain_blocks(ca, na, t.air_level, t.level[b], t.obstacle, t.inherent, t.partial_num, t.partial_den, out2)
+    inh_a = out2[0]
+    blk_a = out2[1]
+    _chain_blocks(cb, nb, t.air_level, t.level[b], t.obstacle, t.inherent, t.partial_num, t.partial_den, out2)
+    if inh_a or out2[0] or (blk_a and out2[1]):
+        return False
+    return st.n_smoke[0] == 0 or not smoke_between(t, st, a, b)
+
+
+@njit(cache=True)
+def obs_sees(t, st, o, h):
+    """PB2-16.2 (round 8): does observation aircraft o, in play and placed, spot hex h: within 30
+    hexes of its marker (5 into town, city, woods, orchard or swamp; air.toml [air.observation]) and
+    in sight from the air (16.1.8)?  (Here, not in air.py, so that spotting and the FOs can read it.)"""
+    if st.hex[o] != AIRBORNE or st.air_hex[o] < 0 or st.air_recall[o]:
+        return False
+    a = st.air_hex[o]
+    if t.dist[a, h] > (t.obs_range_hidden if t.obs_hidden[t.cover[h]] else t.obs_range):
+        return False
+    return air_sees(t, st, a, h)
+
+
+@njit(cache=True)
+def obs_spots(t, st, side, h):
+    """PB2-16.2: does an observation aircraft of `side` spot hex h now?"""
+    for o in range(t.n_units):
+        if t.u_side[o] == side and t.t_air[t.u_type[o]] == AIR_O and obs_sees(t, st, o, h):
+            return True
+    return False

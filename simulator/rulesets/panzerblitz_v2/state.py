@@ -76,6 +76,7 @@ EV_OVR_JOIN = 44    # 8.1.3: a = the unit joining an overrun, b = target hex, c 
 EV_CAT_SPLIT = 45   # 9.1.7: a = the lone attacker splitting its factors, b = target hex
 # round 8 B (event codes 50-59)
 EV_AR_COMBINE = 50  # 11.3.4: a = hex, b = the request's first artillery unit, c = the unit joining it
+EV_OBSERVE = 51     # 16.2: an observation aircraft placed: a = aircraft, b = the hex it is over, c = enemy units it spots
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
@@ -111,8 +112,9 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         mp_op=np.zeros(nu, dtype=np.int64), road_op=np.zeros(nu, dtype=np.bool_),
         cat_target_op=np.full(nu, -1, dtype=np.int64), fo=np.zeros(nu, dtype=np.bool_),
         # artillery requests (11.1): hex, unit, side, its steps then, smoke; column 5: 0 a request's
-        # first unit, k + 1 a unit combining with the request of row k (11.3.4)
-        ar=np.zeros((64, 6), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
+        # first unit, k + 1 a unit combining with the request of row k (11.3.4); column 6: 1 observed
+        # by an observation aircraft (16.2)
+        ar=np.zeros((64, 7), dtype=np.int64), n_ar=np.zeros(1, dtype=np.int64),
         control=np.full(n, NOBODY, dtype=np.int64), he=np.zeros(n, dtype=np.bool_),
         # 12.2: the smoke counter of each hex (0 none, 1 SMOKE 1, 2 SMOKE 2) and how many lie on the map
         smoke=np.zeros(n, dtype=np.int64), n_smoke=np.zeros(1, dtype=np.int64),

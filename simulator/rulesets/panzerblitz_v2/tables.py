@@ -51,8 +51,8 @@ MARKER_CATEGORIES = {"minefield": MK_MINE, "roadblock": MK_BLOCK, "fortification
 R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
 MAX_RANGE_TABULATED = 200
 # Aircraft types (PB2 16.3; units-air.toml `air`): 0 = not an aircraft.
-AIR_TYPES = ("F", "B", "BD", "FB")
-AIR_NONE, AIR_F, AIR_B, AIR_BD, AIR_FB = range(5)
+AIR_TYPES = ("F", "B", "BD", "FB", "O")
+AIR_NONE, AIR_F, AIR_B, AIR_BD, AIR_FB, AIR_O = range(6)     # O: observation aircraft (16.2, round 8)
 # AA results (aa.toml, PB2 16.4.5), best first; AA_NONE = no effect.
 AA_X, AA_DD, AA_D2, AA_D1, AA_NONE = range(5)
 
@@ -123,6 +123,9 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # within how many hexes; combining units each within a hex of every other (11.3.4, PB2-OQ-91);
     # each side's pre-registered hexes (11.5) and the scatter modifier there
     "art_self_observed", "self_obs_range", "ar_combine_pairs", "prereg", "scat_prereg",
+    # round 8 B, observation aircraft (16.2): how many counters, their spotting ranges (all terrain,
+    # and the terrains in which only the shorter one), the scatter modifier of an AR they observe
+    "n_obs", "obs_range", "obs_range_hidden", "obs_hidden", "scat_obs_air",
 ])
 
 
@@ -438,6 +441,11 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     bad = [c for c in hidden if c not in COVERS]
     if bad:
         raise DataError(where, "air.rules.hidden_in", f"got {bad}", f"terrain classes of {list(COVERS)} (PB2 16.1.9)")
+    obs = air.get("observation", {})
+    obs_hidden = list(obs.get("hidden_in", []))
+    bad = [c for c in obs_hidden if c not in COVERS]
+    if bad:
+        raise DataError(where, "air.observation.hidden_in", f"got {bad}", f"terrain classes of {list(COVERS)} (PB2 16.2)")
     recall = read.get("fighter_recall_roll", "natural")
     if recall not in ("natural", "modified"):
         raise DataError(where, "readings.fighter_recall_roll", f"got {recall!r}", '"natural" or "modified" (PB2-OQ-66)')
@@ -669,5 +677,9 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         self_obs_range=int(_v(data["indirect"]["self_observed_range"])),
         ar_combine_pairs=_combine_reading(read, where) == "every_pair",
         prereg=_prereg(sit, n), scat_prereg=int(_v(data["scatter"]["modifier"]["pre_registered"])),
+        n_obs=int((t_air[u_type_a] == AIR_O).sum()) if len(u_type) else 0,
+        obs_range=int(obs.get("range", 30)), obs_range_hidden=int(obs.get("hidden_range", 5)),
+        obs_hidden=np.array([c in obs_hidden for c in COVERS], dtype=np.bool_),
+        scat_obs_air=int(_v(data["scatter"]["modifier"]["observation_aircraft"])),
         exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids
