@@ -219,7 +219,8 @@ def convert_marker(uid: str, u: dict, rule: Rule) -> dict:
     out = {"name": u["name"], "side": u["side"], "kind": "marker", "category": cat, "armored": cat == "fortification",
            "steps": 1}
     if cat == "minefield":
-        out["strength"] = f"{int(u['attack'])}-1"
+        # PB2 15.2: the strength on the back, or a dummy (15.2.3.1)
+        out["strength"] = "dummy" if u.get("dummy") else f"{int(u['attack'])}-1"
     elif cat == "fortification":
         out["full"] = {"ap": 0, "at": 0, "df": max(rule.scale(float(u["defense"])), rule.min_armored_df), "sp": 0}
         out["capacity"] = 6

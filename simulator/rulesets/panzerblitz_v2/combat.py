@@ -19,6 +19,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_ASSAULT,
     EV_CAT,
     EV_DISRUPT,
+    EV_DUMMY,
     EV_FIRE,
     EV_FORT_GONE,
     EV_LOSS,
@@ -446,6 +447,21 @@ def fire_column(t, st, firers, nf, halves, targets, nt, armored):
 
 
 @njit(cache=True)
+def reveal_dummy(t, st, h, u):
+    """PB2-15.2.3.1 (round 8): unit u entered the dummy minefield of hex h: it is revealed and removed
+    (no attack; the units of the hex are under no minefield any more) and u may continue to move
+    (game.move_unit_roads: st.revealed, with the MP spent so far in st.rev_mp)."""
+    st.mine_col[h] = -1
+    st.mine_dummy[h] = False
+    for v in range(t.n_units):
+        if st.hex[v] == h:
+            st.mine_ok[v] = False
+    st.revealed[0] = u
+    st.rev_mp[0] = st.reach[h]
+    log_event(st, EV_DUMMY, t.u_side[u], h, u, 0, 0, 0)
+
+
+@njit(cache=True)
 def log_event(st, kind, side, a, b, c, d, e):
     i = st.n_ev[0]
     if i < st.ev.shape[0]:
@@ -555,7 +571,9 @@ def place_forced(t, st, c, p, h):
     st.hex[p] = dest
     st.unspotted[p] = st.unspotted[c]
     log_event(st, EV_UNLOAD, side, c, p, dest, 0, 0)
-    if st.mine_col[dest] >= 0 and (not st.mine_busy[0] or t.forced_unload_mine_always):
+    if st.mine_col[dest] >= 0 and st.mine_dummy[dest]:
+        reveal_dummy(t, st, dest, p)               # 15.2.3.1 (round 8): a dummy, removed, no attack
+    elif st.mine_col[dest] >= 0 and (not st.mine_busy[0] or t.forced_unload_mine_always):
         # 15.2.3.4: unloading onto a minefield, forced by fire, is movement: the minefield attacks it
         # (on its column, no modifiers, 15.2.3.1; a passenger carries nobody, so no result is shared
         # further); not when the minefield's own attack forced it out (it was attacked with its carrier)

@@ -29,6 +29,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     lose_step,
     place_wreck,
     resolve_attack,
+    reveal_dummy,
     rider,
     spotted_now,
     stack_sp,
@@ -67,6 +68,7 @@ from simulator.rulesets.panzerblitz_v2.players import (
     IP_HEX,
     LOAD,
     MARKER_HEX,
+    MINE_EXCHANGE,
     MOVE_DEST,
     OPP_FIRE,
     OVERRUN,
@@ -90,6 +92,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_IP,
     EV_MARKER,
     EV_MINE,
+    EV_MINE_TRADE,
     EV_MOVE,
     EV_OVR_JOIN,
     EV_OVR_MOVE,
@@ -116,6 +119,7 @@ from simulator.rulesets.panzerblitz_v2.tables import (
     K_DF,
     K_OPP,
     LEG,
+    MINE_DUMMY,
     MK_BLOCK,
     MK_MINE,
     PROHIBITED,
@@ -305,35 +309,90 @@ def has_road(t, h):
 def place_markers(t, st, side):
     """PB2-15.2, 15.3, 15.5: the side's minefields, blocks and fortifications, each in its
     group's set-up area where its kind may go (15.2.2, 15.3.1, 15.5.1): one MARKER_HEX decision
-    a counter, before the side's improved positions and units (IPs may not share their hexes)."""
+    a counter, before the side's improved positions and units (IPs may not share their hexes).
+    A group's minefields are first traded on the exchange chart (15.2.1, round 8: MINE_EXCHANGE),
+    then placed together where its first minefield comes; dummies are not traded."""
+    traded = np.zeros(max(t.g_setup_n.shape[0], 1), dtype=np.bool_)
+    counts = np.zeros(3, dtype=np.int64)
     for k in range(t.n_markers):
         if t.mk_side[k] != side:
             continue
         g = t.mk_group[k]
-        kind = t.mk_kind[k]
-        n = 0
-        for j in range(t.g_setup_n[g]):
-            h = t.g_setup[g, j]
-            if not marker_allowed(t, st, kind, h) or n >= st.opts.shape[0]:
+        if t.mk_kind[k] == MK_MINE and 0 <= t.mk_str[k] < MINE_DUMMY:
+            if traded[g]:
                 continue
-            st.opts[n, 0] = h
-            st.opts[n, 1] = kind
-            st.opts[n, 2] = t.tem_df[h]
-            st.opts[n, 3] = t.obj_dist[h]
-            st.opts[n, 4] = t.field_of_fire[h]
-            st.opts[n, 5] = 1 if has_road(t, h) else 0
+            traded[g] = True
+            counts[:] = 0
+            for j in range(t.n_markers):
+                if t.mk_side[j] == side and t.mk_group[j] == g and t.mk_kind[j] == MK_MINE and 0 <= t.mk_str[j] < MINE_DUMMY:
+                    counts[t.mk_str[j]] += 1
+            mine_exchange(t, st, side, counts)
+            for x in range(3):
+                for _ in range(counts[x]):
+                    place_marker(t, st, side, g, MK_MINE, t.ms_col[x], False, k)
+            continue
+        place_marker(t, st, side, g, t.mk_kind[k], t.mk_col[k], t.mk_str[k] == MINE_DUMMY, k)
+
+
+@njit(cache=True)
+def mine_exchange(t, st, side, counts):
+    """PB2-15.2.1: MINE_EXCHANGE decisions on a group's minefield counts (by strength) until the player
+    keeps them: each row a trade of the chart (either way) the counts allow."""
+    for _ in range(4 * (counts.sum() + 1)):
+        for c in range(6):
+            st.opts[0, c] = 0
+        st.opts[0, 0] = -1
+        st.opts[0, 5] = counts.sum()
+        n = 1
+        for e in range(t.ex_give_s.shape[0]):
+            if counts[t.ex_give_s[e]] < t.ex_give_n[e] or t.ms_col[t.ex_take_s[e]] < 0:
+                continue
+            st.opts[n, 0] = e
+            st.opts[n, 1] = t.ex_give_s[e]
+            st.opts[n, 2] = t.ex_give_n[e]
+            st.opts[n, 3] = t.ex_take_s[e]
+            st.opts[n, 4] = t.ex_take_n[e]
+            st.opts[n, 5] = counts.sum() - t.ex_give_n[e] + t.ex_take_n[e]
             n += 1
-        if n == 0:
-            continue                                       # nowhere it may go: left out
-        i = decide(MARKER_HEX, n, t, st, side)
-        h = st.opts[i, 0]
-        if kind == MK_MINE:
-            st.mine_col[h] = t.mk_col[k]
-        elif kind == MK_BLOCK:
-            st.block[h] = True
-        else:
-            st.fort[h] = k
-        log_event(st, EV_MARKER, side, h, kind, k, 0, 0)
+        if n == 1:
+            return
+        i = decide(MINE_EXCHANGE, n, t, st, side)
+        if i == 0:
+            return
+        e = st.opts[i, 0]
+        counts[t.ex_give_s[e]] -= t.ex_give_n[e]
+        counts[t.ex_take_s[e]] += t.ex_take_n[e]
+        log_event(st, EV_MINE_TRADE, side, t.ex_give_s[e], t.ex_give_n[e], t.ex_take_s[e], t.ex_take_n[e], 0)
+
+
+@njit(cache=True)
+def place_marker(t, st, side, g, kind, col, dummy, k):
+    """One counter of group g (MARKER_HEX): a minefield on DFT column col (a dummy: 15.2), a block, the
+    fortification of marker k."""
+    n = 0
+    for j in range(t.g_setup_n[g]):
+        h = t.g_setup[g, j]
+        if not marker_allowed(t, st, kind, h) or n >= st.opts.shape[0]:
+            continue
+        st.opts[n, 0] = h
+        st.opts[n, 1] = kind
+        st.opts[n, 2] = t.tem_df[h]
+        st.opts[n, 3] = t.obj_dist[h]
+        st.opts[n, 4] = t.field_of_fire[h]
+        st.opts[n, 5] = 1 if has_road(t, h) else 0
+        n += 1
+    if n == 0:
+        return                                             # nowhere it may go: left out
+    i = decide(MARKER_HEX, n, t, st, side)
+    h = st.opts[i, 0]
+    if kind == MK_MINE:
+        st.mine_col[h] = col
+        st.mine_dummy[h] = dummy
+    elif kind == MK_BLOCK:
+        st.block[h] = True
+    else:
+        st.fort[h] = k
+    log_event(st, EV_MARKER, side, h, kind, k, 0, 0)
 
 
 @njit(cache=True)
@@ -608,9 +667,29 @@ def move_unit(t, st, u, start, spent0):
 
 @njit(cache=True)
 def move_unit_roads(t, st, u, start, spent0, roads):
-    """move_unit, with the road rate only when `roads` (none in a move that includes an overrun, 8.2.1.3)."""
+    """move_unit, with the road rate only when `roads` (none in a move that includes an overrun, 8.2.1.3).
+    15.2.3.1 (round 8): a unit that revealed a dummy minefield where it stopped may move on from there
+    with the MP it has left (another MOVE_DEST, its row 0: stay)."""
     if grounded(t, st, u):
         return False                                   # 4.3.5 footnote 6: an empty jeep or motorcycle stays
+    st.revealed[0] = -1
+    moved = move_leg(t, st, u, start, spent0, roads)
+    for _ in range(t.n_hexes):
+        if st.revealed[0] != u or st.hex[u] < 0 or st.disrupted[u] or st.rev_mp[0] >= t.t_ma[t.u_type[u]]:
+            break
+        st.revealed[0] = -1
+        before = st.mp_op[u]
+        if move_leg(t, st, u, st.hex[u], st.rev_mp[0], roads):
+            st.mp_op[u] += before
+        else:
+            st.mp_op[u] = before
+    st.revealed[0] = -1
+    return moved
+
+
+@njit(cache=True)
+def move_leg(t, st, u, start, spent0, roads):
+    """One MOVE_DEST and the move to it (move_unit_roads)."""
     side = t.u_side[u]
     ma = t.t_ma[t.u_type[u]]
     if st.in_ip[u] and st.hex[u] == start:
@@ -753,6 +832,9 @@ def mine_attack(t, st, u, h):
     A survivor not Disrupted is under the counter and leaves later unattacked (15.2.3.1); a
     Disrupted one is attacked again when it tries to leave (15.2.3.2).  Returns True if u was
     disrupted or lost.  (The event's side is the side of the unit attacked: mines have none, 15.2.2.3.)"""
+    if st.mine_dummy[h]:
+        reveal_dummy(t, st, h, u)                 # 15.2.3.1 (round 8): removed, the unit may go on
+        return False
     one = np.empty(1, dtype=np.int64)
     was = np.empty(1, dtype=np.bool_)
     one[0] = u

@@ -119,6 +119,10 @@ DECISION_KINDS = (
                                 "it stays where it is (PB2-16.2, 16.1)",
                  ("hex (-1 = stays where it is; not placed yet: off the map)", "enemy units it would spot there",
                   "their steps", "enemy AA units that could engage it there")),
+    DecisionKind("MINE_EXCHANGE", "at set-up, a trade of a group's minefields on the Mine Exchange Chart before they "
+                                  "are placed, or keep them (PB2-15.2.1; dummies are never traded)",
+                 ("trade (-1 = keep)", "strength given (0 1-1, 1 2-1, 2 3-1)", "counters given", "strength taken",
+                  "counters taken", "the group's minefields after it")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
  IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP,
@@ -128,6 +132,7 @@ OVR_JOIN = 23
 # round 8 B: kinds found by name (the lead renumbers the appended blocks at merge)
 AR_COMBINE = [k.name for k in DECISION_KINDS].index("AR_COMBINE")
 AIR_OBSERVE = [k.name for k in DECISION_KINDS].index("AIR_OBSERVE")
+MINE_EXCHANGE = [k.name for k in DECISION_KINDS].index("MINE_EXCHANGE")
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -160,6 +165,9 @@ HEURISTIC_PARAMS = {
     # round 8 A
     "ovr_join_min": Param(0.15, "a unit joins an overrun when it adds at least this many expected step losses "
                                 "to the attack on its defender type (8.1.3)"),
+    # round 8 B
+    "mine_split": Param(1.0, "set-up (15.2.1): 1 = trade each 2-1 minefield for two 1-1s (two hexes that stop a move), "
+                             "0 = keep the card's minefields"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -174,6 +182,7 @@ PLAYERS_CATALOGUE = Catalogue([
  P_AA_MIN) = range(22)
 # round 8 A
 P_OVR_JOIN_MIN = 22
+P_MINE_SPLIT = list(HEURISTIC_PARAMS).index("mine_split")     # round 8 B (by name: blocks merge apart)
 
 
 @njit(cache=True)
@@ -322,6 +331,13 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             s = opts[i, 2] - 3.0 * opts[i, 3]
             if i == 0 and opts[0, 1] == 0 and opts[0, 2] == 0:
                 s = -1.0           # not over the map yet, or spotting nothing: move
+        elif kind == MINE_EXCHANGE:    # round 8 B, 15.2.1: trade, give s, give n, take s, take n, after
+            # split 2-1s into 1-1s (more counters, more moves stopped) when mine_split says so; no other trade
+            if opts[i, 0] < 0:
+                s = 0.5
+            else:
+                s = 1.0 if (p[P_MINE_SPLIT] > 0.5 and opts[i, 1] == 1 and opts[i, 3] == 0) else 0.0
+            jit_ = 0.0
         elif kind == AR_COMBINE:   # round 8 B, 11.3.4: joining unit, E combined x 100, E apart x 100, AP, AT
             # join when one combined attack strips more than the two apart on this hex
             s = 0.0 if opts[i, 0] < 0 else (opts[i, 1] - opts[i, 2]) / 100.0

@@ -24,6 +24,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_CHIT,
     EV_CRUSH,
     EV_DISRUPT,
+    EV_DUMMY,
     EV_ENTER,
     EV_EXIT,
     EV_FIRE,
@@ -35,6 +36,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_LOSS,
     EV_MARKER,
     EV_MINE,
+    EV_MINE_TRADE,
     EV_MOVE,
     EV_OBSERVE,
     EV_OPP_FIRE,
@@ -156,6 +158,11 @@ class PBV2Replay:
                               else " (resolved in the administration)"))
             elif kind == EV_OBSERVE:
                 out.append(f"    {s} observation aircraft {self._unit(a)} over {hx(b)}, spotting {c} enemy units (16.2)")
+            elif kind == EV_DUMMY:
+                out.append(f"    {self._unit(b)} enters the minefield at {hx(a)}: a dummy, removed (15.2.3.1)")
+            elif kind == EV_MINE_TRADE:
+                names = ("1-1", "2-1", "3-1")
+                out.append(f"    {s} trades {b} minefield(s) {names[a]} for {d} of {names[c]} (15.2.1)")
             elif kind == EV_AR_COMBINE:
                 out.append(f"    {s} {self._unit(c)} combines with {self._unit(b)}'s request on {hx(a)} (11.3.4)")
             elif kind == EV_SMOKE:

@@ -77,11 +77,13 @@ EV_CAT_SPLIT = 45   # 9.1.7: a = the lone attacker splitting its factors, b = ta
 # round 8 B (event codes 50-59)
 EV_AR_COMBINE = 50  # 11.3.4: a = hex, b = the request's first artillery unit, c = the unit joining it
 EV_OBSERVE = 51     # 16.2: an observation aircraft placed: a = aircraft, b = the hex it is over, c = enemy units it spots
+EV_DUMMY = 52       # 15.2.3.1: a dummy minefield revealed and removed: a = hex, b = the unit that entered it
+EV_MINE_TRADE = 53  # 15.2.1: a = give strength (tables.MINE_STRENGTHS), b = how many, c = take strength, d = how many
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "carried_by", "carried_op", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "air_hex", "air_tgt", "air_unit", "air_from", "air_pen", "air_recall", "air_aa", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "mine_dummy", "revealed", "rev_mp", "carried_by", "carried_op", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "air_hex", "air_tgt", "air_unit", "air_from", "air_pen", "air_recall", "air_aa", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch", "listed", "closed",
     "stamp", "hex_sp", "hex_enemy",
     "dec", "n_dec",
@@ -126,6 +128,10 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         mine_col=np.full(n, -1, dtype=np.int64), block=np.zeros(n, dtype=np.bool_), fort=np.full(n, -1, dtype=np.int64),
         in_fort=np.zeros(nu, dtype=np.bool_), mine_ok=np.zeros(nu, dtype=np.bool_),
         mine_busy=np.zeros(1, dtype=np.bool_),   # a minefield's own attack is being resolved (15.2.3.4)
+        # 15.2 (round 8): the hex's minefield is a dummy (it is one until revealed, 15.2.3.1); the unit
+        # that revealed one in its move (-1: none) and the MP it had spent then
+        mine_dummy=np.zeros(n, dtype=np.bool_), revealed=np.full(1, -1, dtype=np.int64),
+        rev_mp=np.zeros(1, dtype=np.int64),
         carried_by=np.full(nu, -1, dtype=np.int64),
         # round 8 A: the Operation in which a unit was last a passenger (9.2.1: no CAT in it)
         carried_op=np.full(nu, -1, dtype=np.int64),

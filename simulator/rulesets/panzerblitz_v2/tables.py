@@ -47,6 +47,9 @@ M_SMOKE_IN, M_SMOKE_FROM = 19, 20
 # Artificial terrain counters a situation's groups place at set-up (PB2 15.2, 15.3, 15.5).
 MK_MINE, MK_BLOCK, MK_FORT = 0, 1, 2
 MARKER_CATEGORIES = {"minefield": MK_MINE, "roadblock": MK_BLOCK, "fortification": MK_FORT}
+# 15.2 (round 8): the minefield strengths the exchange chart trades (15.2.1), and a dummy's index
+MINE_STRENGTHS = ("1-1", "2-1", "3-1")
+MINE_DUMMY = 3
 # DFT results, best first (direct_fire.results without "-").
 R_3X, R_2X, R_1X, R_DD, R_D, R_NONE = range(6)
 MAX_RANGE_TABULATED = 200
@@ -126,6 +129,10 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # round 8 B, observation aircraft (16.2): how many counters, their spotting ranges (all terrain,
     # and the terrains in which only the shorter one), the scatter modifier of an AR they observe
     "n_obs", "obs_range", "obs_range_hidden", "obs_hidden", "scat_obs_air",
+    # round 8 B, minefields (15.2, 15.2.1): each counter's strength (MINE_STRENGTHS index, MINE_DUMMY),
+    # the DFT column of each strength, the exchange chart's trades both ways (give n of strength s,
+    # take m of strength r)
+    "mk_str", "ms_col", "ex_give_s", "ex_give_n", "ex_take_s", "ex_take_n",
 ])
 
 
@@ -150,6 +157,28 @@ def _combine_reading(read: dict, where: str) -> str:
     if v not in ("every_pair", "first_unit"):
         raise DataError(where, "readings.ar_combine_adjacent", f"got {v!r}", '"every_pair" or "first_unit" (PB2-OQ-91)')
     return v
+
+
+def _exchange_chart(art: dict, where: str, both: bool) -> dict:
+    """PB2-15.2.1: the Mine Exchange Chart (artificial.toml minefield.exchange: key "<strength>x<n>"
+    gives n counters of that strength for `count` of `gives`), each trade also the other way when
+    `both` (readings.mine_exchange_both_ways, PB2-OQ-93); dummies are never traded."""
+    gs, gn, ts, tn = [], [], [], []
+    for key, row in art["minefield"].get("exchange", {}).items():
+        if key in ("source", "ref", "see"):
+            continue
+        strength, _, n = str(key).rpartition("x")
+        take = str(row.get("gives", ""))
+        if strength not in MINE_STRENGTHS or take not in MINE_STRENGTHS or not n.isdigit():
+            raise DataError(where, f"artificial.minefield.exchange.{key}", f"got {key!r} = {row!r}",
+                            f'"<strength>x<n>" = {{ gives = <strength>, count = <n> }} with strengths of {list(MINE_STRENGTHS)}')
+        a, k, b, m = MINE_STRENGTHS.index(strength), int(n), MINE_STRENGTHS.index(take), int(row.get("count", 1))
+        gs += [a, b] if both else [a]
+        gn += [k, m] if both else [k]
+        ts += [b, a] if both else [b]
+        tn += [m, k] if both else [m]
+    return {"ex_give_s": np.array(gs, dtype=np.int64), "ex_give_n": np.array(gn, dtype=np.int64),
+            "ex_take_s": np.array(ts, dtype=np.int64), "ex_take_n": np.array(tn, dtype=np.int64)}
 
 
 def _prereg(sit, n: int) -> np.ndarray:
@@ -504,6 +533,9 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     # --- artificial terrain counters (15.2, 15.3, 15.5), in group order, and where they may go.
     art = data                      # artificial.toml's tables: minefield, fortification, ...
     mk_kind, mk_side, mk_group, mk_col, mk_df, mk_cap = [], [], [], [], [], []
+    mk_str = []                     # a minefield's strength: index of MINE_STRENGTHS, or MINE_DUMMY
+    mcols = art["minefield"]["column"]
+    dummy_name = str(art["minefield"].get("dummy", "dummy"))
     gi = 0
     for si, s in enumerate(sit.sides):
         for g in s.groups:
@@ -514,9 +546,16 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                     raise DataError(where, f"units.{uid}.category", f"got {cat!r}",
                                     f"a marker category of {sorted(MARKER_CATEGORIES)} (PB2 15.2-15.5)")
                 col = -1
-                if MARKER_CATEGORIES[cat] == MK_MINE:
+                st_i = -1
+                if MARKER_CATEGORIES[cat] == MK_MINE and str(u.get("strength", "")) == dummy_name:
+                    # 15.2 (round 8): a dummy is a minefield until revealed (15.2.3.1): the weakest
+                    # column, never rolled on
+                    st_i = MINE_DUMMY
+                    col = labels.index(mcols[MINE_STRENGTHS[0]])
+                elif MARKER_CATEGORIES[cat] == MK_MINE:
                     strength = str(u.get("strength", ""))
                     label = art["minefield"]["column"].get(strength)
+                    st_i = MINE_STRENGTHS.index(strength) if strength in MINE_STRENGTHS else -1
                     if label is None or label not in labels:
                         raise DataError(where, f"units.{uid}.strength", f"got {strength!r}",
                                         f"a minefield strength of artificial.minefield.column {sorted(art['minefield']['column'])} "
@@ -529,6 +568,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                     mk_col.append(col)
                     mk_df.append(int(_v(u["full"].get("df", 0))) if "full" in u else 0)
                     mk_cap.append(int(u.get("capacity", 0)))
+                    mk_str.append(st_i)
             gi += 1
     stream = np.zeros(n, dtype=np.bool_)
     for name in ("stream", "deep_stream"):
@@ -677,6 +717,9 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         self_obs_range=int(_v(data["indirect"]["self_observed_range"])),
         ar_combine_pairs=_combine_reading(read, where) == "every_pair",
         prereg=_prereg(sit, n), scat_prereg=int(_v(data["scatter"]["modifier"]["pre_registered"])),
+        mk_str=np.array(mk_str, dtype=np.int64),
+        ms_col=np.array([labels.index(mcols[x]) if mcols.get(x) in labels else -1 for x in MINE_STRENGTHS], dtype=np.int64),
+        **_exchange_chart(art, where, bool(read.get("mine_exchange_both_ways", True))),
         n_obs=int((t_air[u_type_a] == AIR_O).sum()) if len(u_type) else 0,
         obs_range=int(obs.get("range", 30)), obs_range_hidden=int(obs.get("hidden_range", 5)),
         obs_hidden=np.array([c in obs_hidden for c in COVERS], dtype=np.bool_),
