@@ -10,7 +10,13 @@ import pytest
 
 from simulator.rulesets.panzerblitz_v2 import game
 from simulator.rulesets.panzerblitz_v2.batch import prepare
-from simulator.rulesets.panzerblitz_v2.state import EV_DUMMY, EV_MARKER, EV_MINE, EV_MINE_TRADE, EV_MOVE
+from simulator.rulesets.panzerblitz_v2.state import (
+    EV_DUMMY,
+    EV_MARKER,
+    EV_MINE,
+    EV_MINE_TRADE,
+    EV_MOVE,
+)
 from simulator.rulesets.panzerblitz_v2.tables import CLEAR, MINE_DUMMY, MINE_STRENGTHS, MK_MINE
 from simulator.situation import load_situation
 from tests.panzerblitz_v2 import positions
