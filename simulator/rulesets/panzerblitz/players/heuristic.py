@@ -180,50 +180,87 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
     contact[:] = 0
     spotter = np.zeros(n_hex, dtype=np.bool_)
     fort_hex = np.zeros(n_hex, dtype=np.bool_)
-    # The map arrays the loops read, taken from their structs once: a struct field read in a
-    # loop takes and drops a reference every time (docs/performance.md).
+    # The map's and the state's arrays the loops read, taken from their structs once: a struct
+    # field read in a loop takes and drops a reference every time (docs/performance.md).
     dist = mt.dist
     los = mt.los
     concealing = mt.concealing
     level = mt.level
     by_dist = mt.by_dist
     within = mt.within
+    neighbours = mt.neighbours
     top = within.shape[1] - 1
-    for e in range(st.utype.shape[0]):
-        if st.status[e] == ON_MAP and st.side[e] == enemy and ut.fort[st.utype[e]]:
-            fort_hex[st.hex[e]] = True
-    for e in range(st.utype.shape[0]):
-        if not is_piece(st, ut, e) or st.side[e] != enemy:
+    status = st.status
+    sides = st.side
+    utype = st.utype
+    hexes = st.hex
+    carried_by = st.carried_by
+    dispersed = st.dispersed
+    positional = ut.positional
+    unit_value = pt.unit_value
+    victory_weight = pt.victory_weight
+    n_units = utype.shape[0]
+    for e in range(n_units):
+        if status[e] == ON_MAP and sides[e] == enemy and ut.fort[utype[e]]:
+            fort_hex[hexes[e]] = True
+    # The enemy's pieces (`is_piece`) and the hexes they stand in, each hex once: ENEMY_DIST and
+    # TARGET_NEAR are minima over those hexes, the same whichever of a stack's units is read.
+    piece = np.zeros(n_units, dtype=np.bool_)
+    stack_hex = np.empty(n_units, dtype=np.int64)
+    listed = np.zeros(n_hex, dtype=np.bool_)
+    n_stacks = 0
+    for e in range(n_units):
+        if status[e] != ON_MAP or positional[utype[e]] or carried_by[e] >= 0 or sides[e] != enemy:
             continue
-        he = st.hex[e]
+        piece[e] = True
+        he = hexes[e]
+        if not listed[he]:
+            listed[he] = True
+            stack_hex[n_stacks] = he
+            n_stacks += 1
+        if concealing[he] or fort_hex[he]:
+            w = int(100 * (unit_value[utype[e]] + victory_weight[side, utype[e]]))
+            for k in range(6):
+                nb = neighbours[he, k]
+                if nb >= 0:
+                    contact[nb] += w
+        if not dispersed[e]:
+            spotter[he] = True
+            for k in range(6):
+                nb = neighbours[he, k]
+                if nb >= 0:
+                    spotter[nb] = True
+    for j in range(n_stacks):
+        he = stack_hex[j]
         dist_e = dist[he]
         los_e = los[he]  # line of sight is reciprocal (tables.build_tables checks)
         seen = not concealing[he]
+        # Two passes over the map rather than one: the minimum, written back unconditionally,
+        # is a loop LLVM vectorises.  (Walking the disc within MAX_SCAN by `by_dist` for
+        # TARGET_NEAR was slower than the whole map in order: its reads jump about memory.)
         for h in range(n_hex):
-            d = dist_e[h]
-            if d < enemy_dist[h]:
-                enemy_dist[h] = d
-            if d <= MAX_SCAN and d < target_near[h] and (d <= 1 or (los_e[h] and seen)):
-                target_near[h] = d
-        if concealing[he] or fort_hex[he]:
-            w = int(100 * (pt.unit_value[st.utype[e]] + pt.victory_weight[side, st.utype[e]]))
-            for k in range(6):
-                nb = mt.neighbours[he, k]
-                if nb >= 0:
-                    contact[nb] += w
-        if not st.dispersed[e]:
-            spotter[he] = True
-            for k in range(6):
-                nb = mt.neighbours[he, k]
-                if nb >= 0:
-                    spotter[nb] = True
-    for e in range(st.utype.shape[0]):
-        if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
+            d = np.int64(dist_e[h])
+            e_d = enemy_dist[h]
+            enemy_dist[h] = d if d < e_d else e_d
+        if seen:
+            for h in range(n_hex):
+                d = dist_e[h]
+                if d <= MAX_SCAN and d < target_near[h] and (d <= 1 or los_e[h]):
+                    target_near[h] = d
+        else:  # in woods or a town it is seen only from beside it (PB-SPOT-1)
+            ring = by_dist[he]
+            for i in range(within[he, min(1, top)]):
+                h = ring[i]
+                d = dist_e[h]
+                if d < target_near[h]:
+                    target_near[h] = d
+    for e in range(n_units):
+        if not piece[e] or dispersed[e]:
             continue
-        t = st.utype[e]
+        t = utype[e]
         if ut.attack[t] <= 0 or ut.weapon[t] < 0:
             continue
-        he = st.hex[e]
+        he = hexes[e]
         r = ut.range[t]
         # `modified_attack` reads the distance only as within half range or not (PB-WEC-3) and
         # the terrain only as halved or not: the six AFs this unit can bring, worked out once.
@@ -264,10 +301,12 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
     assault_field(st, ut, mt, side, fields[ASSAULT_AF])
     mines = fields[ENEMY_MINES]
     mines[:] = 0
+    mine = st.mine
+    mine_side = st.mine_side
     for h in range(n_hex):
-        if st.mine[h] and st.mine_side[h] != side:
+        if mine[h] and mine_side[h] != side:
             for k in range(6):
-                nb = mt.neighbours[h, k]
+                nb = neighbours[h, k]
                 if nb >= 0:
                     mines[nb] += 1
 
