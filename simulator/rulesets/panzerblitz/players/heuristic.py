@@ -207,15 +207,15 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
     # TARGET_NEAR are minima over those hexes, the same whichever of a stack's units is read.
     piece = np.zeros(n_units, dtype=np.bool_)
     stack_hex = np.empty(n_units, dtype=np.int64)
-    listed = np.zeros(n_hex, dtype=np.bool_)
+    stack_of = np.full(n_hex, -1, dtype=np.int64)  # index in stack_hex
     n_stacks = 0
     for e in range(n_units):
         if status[e] != ON_MAP or positional[utype[e]] or carried_by[e] >= 0 or sides[e] != enemy:
             continue
         piece[e] = True
         he = hexes[e]
-        if not listed[he]:
-            listed[he] = True
+        if stack_of[he] < 0:
+            stack_of[he] = n_stacks
             stack_hex[n_stacks] = he
             n_stacks += 1
         if concealing[he] or fort_hex[he]:
@@ -254,49 +254,75 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
                 d = dist_e[h]
                 if d < target_near[h]:
                     target_near[h] = d
+    # The enemy's armed, undispersed pieces, listed by the stack they stand in (`head`, `nxt`),
+    # each with the six AFs it can bring: `modified_attack` reads the distance only as within
+    # half range or not (PB-WEC-3) and the terrain only as halved or not.
+    wec, halving = ct.wec, ct.halving
+    head = np.full(n_stacks, -1, dtype=np.int64)
+    nxt = np.empty(n_units, dtype=np.int64)
+    afs = np.empty((n_units, 6), dtype=np.int64)  # soft, soft halved, near, near halved, far, far halved
     for e in range(n_units):
         if not piece[e] or dispersed[e]:
             continue
         t = utype[e]
         if ut.attack[t] <= 0 or ut.weapon[t] < 0:
             continue
-        he = hexes[e]
         r = ut.range[t]
-        # `modified_attack` reads the distance only as within half range or not (PB-WEC-3) and
-        # the terrain only as halved or not: the six AFs this unit can bring, worked out once.
-        af, wc, wec, halving = ut.attack[t], ut.weapon[t], ct.wec, ct.halving
-        soft = modified_attack(af, wc, False, 0, r, False, wec, halving)
-        soft_halved = modified_attack(af, wc, False, 0, r, True, wec, halving)
-        near = modified_attack(af, wc, True, 0, r, False, wec, halving)
-        near_halved = modified_attack(af, wc, True, 0, r, True, wec, halving)
-        far = modified_attack(af, wc, True, r // 2 + 1, r, False, wec, halving)
-        far_halved = modified_attack(af, wc, True, r // 2 + 1, r, True, wec, halving)
+        af, wc = ut.attack[t], ut.weapon[t]
+        afs[e, 0] = modified_attack(af, wc, False, 0, r, False, wec, halving)
+        afs[e, 1] = modified_attack(af, wc, False, 0, r, True, wec, halving)
+        afs[e, 2] = modified_attack(af, wc, True, 0, r, False, wec, halving)
+        afs[e, 3] = modified_attack(af, wc, True, 0, r, True, wec, halving)
+        afs[e, 4] = modified_attack(af, wc, True, r // 2 + 1, r, False, wec, halving)
+        afs[e, 5] = modified_attack(af, wc, True, r // 2 + 1, r, True, wec, halving)
+        j = stack_of[hexes[e]]
+        nxt[e] = head[j]
+        head[j] = e
+    unit_range = ut.range
+    for j in range(n_stacks):
+        if head[j] < 0:
+            continue
+        he = stack_hex[j]
+        reach = 0
+        e = head[j]
+        while e >= 0:
+            reach = max(reach, unit_range[utype[e]])
+            e = nxt[e]
         dist_e = dist[he]
         los_e = los[he]
         level_e = level[he]
-        in_fort = fort_hex[he]
-        # Only the hexes within its range, nearest first (`by_dist`; the sums do not depend on
-        # the order).  by_dist[he, 0] is its own hex: PB-FORT-13, the units inside a fort fire at
-        # the units on top of it as if adjacent (pb-01: T-34s drove onto the fort on Hill 129 and
-        # its 88 dispersed them turn after turn; the hex read as out of all fire)
+        # by_dist[he, 0] is its own hex: PB-FORT-13, the units inside a fort fire at the units on
+        # top of it as if adjacent (pb-01: T-34s drove onto the fort on Hill 129 and its 88
+        # dispersed them turn after turn; the hex read as out of all fire)
+        first = 0 if fort_hex[he] else 1
+        # The hexes within the stack's longest range: its disc nearest first (`by_dist`) where
+        # that is a small part of the map, else the whole map in order with the distance
+        # tested (the disc's reads jump about memory; a long-range gun's disc is most of the
+        # map).  Integer sums and maxima: the order does not change them.
+        n_disc = within[he, min(reach, top)]
+        use_disc = 4 * n_disc < n_hex
         ring = by_dist[he]
-        for i in range(0 if in_fort else 1, within[he, min(r, top)]):
-            h = ring[i]
+        for i in range(first if use_disc else 0, n_disc if use_disc else n_hex):
+            h = ring[i] if use_disc else i
             d = dist_e[h]
+            if d > reach or d < first:
+                continue
             if d > 1 and (not los_e[h] or (concealing[h] and not spotter[h])):
                 continue
-            halved = hill_halves(level_e, level[h], d <= 1, False)
-            a_soft = soft_halved if halved else soft
-            if d <= r // 2:
-                a_armored = near_halved if halved else near
-            else:
-                a_armored = far_halved if halved else far
-            threat_soft[h] += a_soft
-            threat_armored[h] += a_armored
-            if a_soft > top_soft[h]:
-                top_soft[h] = a_soft
-            if a_armored > top_armored[h]:
-                top_armored[h] = a_armored
+            k = 1 if hill_halves(level_e, level[h], d <= 1, False) else 0
+            e = head[j]
+            while e >= 0:
+                r = unit_range[utype[e]]
+                if d <= r:
+                    a_soft = afs[e, k]
+                    a_armored = afs[e, 2 + k] if d <= r // 2 else afs[e, 4 + k]
+                    threat_soft[h] += a_soft
+                    threat_armored[h] += a_armored
+                    if a_soft > top_soft[h]:
+                        top_soft[h] = a_soft
+                    if a_armored > top_armored[h]:
+                        top_armored[h] = a_armored
+                e = nxt[e]
     overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
     assault_field(st, ut, mt, side, fields[ASSAULT_AF])
     mines = fields[ENEMY_MINES]
@@ -321,9 +347,27 @@ def own_part(st, ut, mt, ct, pt, prm, side, fields):
                  fields[HIDDEN])
     own_near = fields[OWN_NEAR]
     own_near[:] = 0
-    for u in range(st.utype.shape[0]):
-        if supporter(st, ut, u) and st.side[u] == side:
-            note_unit(mt, prm, fields, st.hex[u], 1)
+    # `supporter` written out over arrays read once (a struct-taking call per unit costs more in
+    # reference counting than its test); `note_unit` likewise
+    r = int(prm[SUPPORT_RADIUS])
+    if r < 0:
+        return
+    status, utype, carried_by, sides, hexes = st.status, st.utype, st.carried_by, st.side, st.hex
+    positional, attack, weapon = ut.positional, ut.attack, ut.weapon
+    within = mt.within
+    by_dist = mt.by_dist
+    rr = min(r, within.shape[1] - 1)
+    for u in range(utype.shape[0]):
+        t = utype[u]
+        if status[u] != ON_MAP or positional[t] or carried_by[u] >= 0 or attack[t] <= 0 or weapon[t] < 0 \
+                or sides[u] != side:
+            continue
+        h = hexes[u]
+        if h < 0:
+            continue
+        ring = by_dist[h]
+        for i in range(within[h, rr]):
+            own_near[ring[i]] += 1
 
 
 @njit(cache=True)
@@ -714,14 +758,29 @@ def pairing_field(st, ut, pt, prm, side, fields, pairing):
     turn, PB-TRANS-3).  A rider that walks no farther than a ride would save draws no truck to it
     (round 4: only these load), nor one the enemy is too near to load (round 7)."""
     pairing[:] = 0
-    for u in range(st.utype.shape[0]):
-        if not is_piece(st, ut, u) or st.side[u] != side or st.hex[u] < 0:
+    # (`is_piece`, `is_rider`, `wants_ride` written out over arrays read once: this runs at every
+    # read and after every carrier's or rider's move, and a struct-taking call per unit cost more
+    # in reference counting than its arithmetic)
+    status, utype, carried_by, carrying, sides, hexes, trip_hex = \
+        st.status, st.utype, st.carried_by, st.carrying, st.side, st.hex, st.trip_hex
+    positional, carrier, attack, weapon, vehicle, mclass, movement = \
+        ut.positional, ut.carrier, ut.attack, ut.weapon, ut.vehicle, ut.mclass, ut.movement
+    kind = pt.goal_kind[side]
+    returns = st.trip_final[side] != 0
+    enemy_dist, threat_soft, threat_armored = fields[ENEMY_DIST], fields[THREAT_SOFT], fields[THREAT_ARMORED]
+    for u in range(utype.shape[0]):
+        t = utype[u]
+        if status[u] != ON_MAP or positional[t] or carried_by[u] >= 0 or sides[u] != side or hexes[u] < 0:
             continue
-        t = st.utype[u]
-        if ut.carrier[t] and st.carrying[u] < 0 and not (ut.attack[t] > 0 and ut.weapon[t] >= 0):
-            pairing[st.hex[u]] -= 1
-        elif is_rider(ut, t) and st.carried_by[u] < 0 and wants_ride(st, ut, pt, prm, side, u, st.hex[u], fields):
-            pairing[st.hex[u]] += 1
+        h = hexes[u]
+        armed = attack[t] > 0 and weapon[t] >= 0
+        if carrier[t] and carrying[u] < 0 and not armed:
+            pairing[h] -= 1
+        elif not vehicle[t] and mclass[t] >= 0:  # a rider (`is_rider`), not aboard (is_piece)
+            gd = pt.return_dist[side, h] if trip_hex[u] >= 0 and returns else pt.goal_dist[side, h]
+            if _wants_ride_at(kind, gd, enemy_dist[h], threat_soft[h] == 0 and threat_armored[h] == 0, armed,
+                              _ride_far(prm, movement[t]), prm[UNLOAD_DISTANCE], prm[LOAD_MARGIN]):
+                pairing[h] += 1
 
 
 @njit(cache=True)
@@ -769,7 +828,13 @@ def ride_far(ut, prm, t):
     is set down.  Round 7: read in half MF it took twice the walk, so a 1-MF rifle company rode
     only with more than eight hexes to go, walked from seven (eight turns of a ten-turn card,
     pb-12) and left the wagons idle."""
-    return prm[RIDE_FAR_MOVES] * max(ut.movement[t] // 2, 1) + prm[UNLOAD_DISTANCE]
+    return _ride_far(prm, ut.movement[t])
+
+
+@njit(cache=True, inline="always")
+def _ride_far(prm, movement):
+    """`ride_far` of a rider with `movement` (half MF)."""
+    return prm[RIDE_FAR_MOVES] * max(movement // 2, 1) + prm[UNLOAD_DISTANCE]
 
 
 @njit(cache=True)
@@ -784,9 +849,17 @@ def hexes_to_fight(st, ut, pt, side, u, t, h, enemy_dist):
     kind = pt.goal_kind[side]
     if kind == NO_GOAL:
         return enemy_dist[h]
-    gd = goal_row(st, pt, side, u)[h]
-    if kind == DEFEND and gd > 0 and ut.attack[t] > 0 and ut.weapon[t] >= 0:
-        return max(gd, enemy_dist[h])
+    return _fight_hexes(kind, goal_row(st, pt, side, u)[h], enemy_dist[h], ut.attack[t] > 0 and ut.weapon[t] >= 0)
+
+
+@njit(cache=True, inline="always")
+def _fight_hexes(kind, gd, ed, fights):
+    """`hexes_to_fight` from the hex's goal distance gd and enemy distance ed; `fights`: the rider
+    is armed (AF and a weapon class)."""
+    if kind == NO_GOAL:
+        return ed
+    if kind == DEFEND and gd > 0 and fights:
+        return max(gd, ed)
     return gd
 
 
@@ -986,13 +1059,14 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
     n_mods = p_result.shape[2]
     danger_df = max(1 if carrying and not armored_type else ut.defense[t], 1)  # PB-TRANS-6: a passenger defends at 1
     stuck = prm[ALONE_STUCK]
+    dist = mt.dist
     for i in range(n):
         h = hexes[i]
         if h < 0:
             continue
         # Exposure to next turn's enemy fire, shared with the side's units near h.
         near = own_near[h]
-        if self_counted and mt.dist[home, h] <= radius:
+        if self_counted and dist[home, h] <= radius:
             near -= 1  # itself, counted where it stands
         disperse = prm[DISPERSE_VALUE]
         if near <= 0 and (overrun_af[h] > 0 or assault_af[h] > 0):
@@ -1131,6 +1205,10 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     # nearer the nearest of them, where there are any.
     fetch_w = prm[FETCH_PULL] if empty_carrier and meeting and rider_dist[home] < FAR else 0.0
     walker = is_rider(ut, t) and not carrying and st.carried_by[u] < 0
+    ride_limit = ride_far(ut, prm, t)  # `wants_ride`'s terms for this unit
+    load_margin = prm[LOAD_MARGIN]
+    threat_soft = fields[THREAT_SOFT]
+    threat_armored = fields[THREAT_ARMORED]
     placing = home < 0  # set-up or entry: nothing forces it onto a minefield
     # A gun that cannot move itself fires from where it is set up for the whole game (unless a
     # carrier comes for it): it is set up where it sees the enemy's ways to the side's ground
@@ -1289,7 +1367,8 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
             here = pairing[h]
             if fetching:
                 s += meet_bonus
-            elif walker and wants_ride(st, ut, pt, prm, side, u, h, fields):
+            elif walker and _wants_ride_at(kind, gd, enemy_dist[h], threat_soft[h] == 0 and threat_armored[h] == 0,
+                                           armed, ride_limit, ud, load_margin):
                 if h == home:
                     here -= 1
                 if here < 0:
@@ -2039,22 +2118,30 @@ def wants_ride(st, ut, pt, prm, side, passenger, h, fields):
     """Whether rider `passenger` would be taken aboard in hex h (`want_load`): the riders an empty
     carrier goes to fetch (PAIRING) are those it would load there, not those it would drive to
     and leave (round 7)."""
-    enemy_dist = fields[ENEMY_DIST]
-    if pt.goal_kind[side] == EXIT:
+    t = st.utype[passenger]
+    return _wants_ride_at(pt.goal_kind[side], goal_row(st, pt, side, passenger)[h], fields[ENEMY_DIST, h],
+                          fields[THREAT_SOFT, h] == 0 and fields[THREAT_ARMORED, h] == 0,
+                          ut.attack[t] > 0 and ut.weapon[t] >= 0, ride_far(ut, prm, t), prm[UNLOAD_DISTANCE],
+                          prm[LOAD_MARGIN])
+
+
+@njit(cache=True, inline="always")
+def _wants_ride_at(kind, gd, ed, unseen, fights, far_limit, unload, margin):
+    """`wants_ride` in a hex with goal distance gd (the rider's `goal_row`), enemy distance ed,
+    `unseen` by the enemy's fire; `fights`, `far_limit` (`ride_far`) the rider's: the scalar
+    arithmetic alone, for loops over units or hexes (`pairing_field`, `score_hexes`)."""
+    far = _fight_hexes(kind, gd, ed, fights) > far_limit  # `needs_ride`
+    if kind == EXIT:
         # leaving the map: every rider aboard leaves with its carrier, unless the enemy is at hand
-        return needs_ride(st, ut, pt, prm, side, passenger, h, enemy_dist) and enemy_dist[h] > 2
-    kind = pt.goal_kind[side]
-    far = needs_ride(st, ut, pt, prm, side, passenger, h, enemy_dist)
+        return far and ed > 2
     if kind != ADVANCE:
         # a defender rides only to reach its ground, and not with the enemy near (a gun set down
         # where it defends is not loaded again)
-        far = (far or kind == NO_GOAL) and enemy_dist[h] > 2 * prm[UNLOAD_DISTANCE]
-    unseen = fields[THREAT_SOFT, h] == 0 and fields[THREAT_ARMORED, h] == 0
+        far = (far or kind == NO_GOAL) and ed > 2 * unload
     # Out of the enemy's fire it may load nearer, but never where `want_unload` would set the
     # passenger down again (pb-12 seed 3: a truck set a 45mm AT gun down at 2L8 on turn 2, took
     # it aboard again there on turn 3 and drove on: two turns for one move).
-    return far and (enemy_dist[h] > prm[UNLOAD_DISTANCE] + prm[LOAD_MARGIN] or
-                    (unseen and enemy_dist[h] > prm[UNLOAD_DISTANCE] + 1))
+    return far and (ed > unload + margin or (unseen and ed > unload + 1))
 
 
 @njit(cache=True)
