@@ -1698,6 +1698,16 @@ def keep_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, occ, fields, escape, 
     cand = np.empty(n_hex, dtype=np.int64)
     nears = np.empty(n_hex, dtype=np.int64)
     dangers = np.empty(n_hex)
+    mine = st.mine
+    closed = mt.closed
+    within = mt.within
+    by_dist = mt.by_dist
+    dist = mt.dist
+    # who may close-assault (`may_assault`), asked once per unit, not per unit and target hex
+    assaults = np.zeros(n_units, dtype=np.bool_)
+    if w_cat > 0.0:
+        for v in range(n_units):
+            assaults[v] = may_assault(st, ut, v, side)
     for i in range(n_f):
         u = firers[i]
         t = st.utype[u]
@@ -1706,15 +1716,19 @@ def keep_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, occ, fields, escape, 
             reach = max(ut.movement[t] // 4, 1)  # half its MF in hexes (movement is kept in half MF)
             cand[0] = hu
             k = 1
-            for x in range(n_hex):
-                if 0 < mt.dist[hu, x] <= reach and occ[x, enemy] == 0 and not st.mine[x] and not mt.closed[x]:
+            # the hexes within reach, nearest first (`by_dist`): only the least danger among them
+            # is read, which does not depend on their order
+            ring = by_dist[hu]
+            for j in range(within[hu, 0], within[hu, min(reach, within.shape[1] - 1)]):
+                x = ring[j]
+                if occ[x, enemy] == 0 and not mine[x] and not closed[x]:
                     cand[k] = x
                     k += 1
             danger_hexes(st, ut, mt, ct, pt, prm, side, u, cand, k, fields, nears, dangers)
             low = dangers[:k].min()
             if dangers[0] > low:
                 escape[i] = w_escape * risk * own_value(st, ut, pt, side, u) * (dangers[0] - low)
-        if w_cat > 0.0 and may_assault(st, ut, u, side):
+        if w_cat > 0.0 and assaults[u]:
             best = 0.0
             for k6 in range(6):
                 h = mt.neighbours[hu, k6]
@@ -1725,7 +1739,7 @@ def keep_costs(st, ut, mt, ct, pt, prm, side, firers, n_f, occ, fields, escape, 
                     continue
                 total = 0
                 for v in range(n_units):
-                    if may_assault(st, ut, v, side) and mt.dist[st.hex[v], h] == 1:
+                    if assaults[v] and dist[st.hex[v], h] == 1:
                         total += _assault_af(st, ut, mt, ct, v, h)
                 col = odds_of(ct, total, df)
                 cat_mod = mt.terrain_mod[h] + ct.mod_close_assault + dispersed_modifier(ct, n_def, n_disp)
@@ -1840,6 +1854,10 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, occ, rows_hex, rows_af, start, targ
     cat_af = np.zeros(n_t, dtype=np.int64)
     finish = np.zeros(n_t)
     min_col = min_column(ct, pt, prm, side)
+    assaults = np.empty(n_units, dtype=np.bool_)  # `may_assault`, asked once per unit
+    for v in range(n_units):
+        assaults[v] = may_assault(st, ut, v, side)
+    dist = mt.dist
     for j in range(n_t):
         h = targets[j]
         d, _, n_def, n_disp = defender_stack(st, ut, mt, h, enemy)
@@ -1855,7 +1873,7 @@ def plan_fire(st, ut, mt, ct, pt, prm, side, occ, rows_hex, rows_af, start, targ
         wd[j] *= prm[FUTILITY_DECAY] ** futile[h]
         # ... unless the assault stands ready to finish it
         for v in range(n_units):
-            if may_assault(st, ut, v, side) and mt.dist[st.hex[v], h] == 1:
+            if assaults[v] and dist[st.hex[v], h] == 1:
                 cat_af[j] += _assault_af(st, ut, mt, ct, v, h)
         if cat_af[j] > 0 and d > 0:
             c = odds_of(ct, cat_af[j], d)
