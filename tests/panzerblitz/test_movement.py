@@ -244,3 +244,97 @@ def test_pb_map_2_vehicles_leave_the_1dd9_swamp_at_1ff8():
     reach, _ = run(m, mt, "1EE8", 3, "vehicle")
     assert "1DD8" not in reach and "1EE7" not in reach
     assert reach["1FF8"] == 0.5
+
+
+def _plain_search(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_stack_cost, neighbours,
+                  road_usable, road_clear, swamp_stack, enemy, stop_here, block):
+    """The least costs by a textbook Dijkstra (heapq), the same rules as `reachable`'s docstring."""
+    import heapq
+
+    best = {start: 0}
+    todo = [(0, start)]
+    while todo:
+        c, h = heapq.heappop(todo)
+        if best[h] != c or (h != start and (stop_here[h] or swamp_stack[h])):
+            continue
+        for d in range(6):
+            nb = int(neighbours[h, d])
+            if nb < 0 or enemy[nb] or (block[nb] and h != start):
+                continue
+            step = int(side_cost[h, d])
+            if road_rate and road_side[h, d] and road_usable[h] and road_usable[nb] and (road_clear[h] or h == start):
+                step = road_cost if road_clear[nb] else (swamp_stack_cost if swamp_stack[nb] else step)
+            if step < 0:
+                continue
+            nc = c + step
+            if nc > mf_half:
+                if h == start and mf_half >= 2 and nb not in best:
+                    best[nb] = mf_half  # PB-MOVE-4
+                    heapq.heappush(todo, (mf_half, nb))
+                continue
+            if nc < best.get(nb, 1 << 30):
+                best[nb] = nc
+                heapq.heappush(todo, (nc, nb))
+    return best
+
+
+@pytest.mark.parametrize("sid", ["pb-04", "pb-10"])
+def test_reachable_gives_the_least_costs_of_a_plain_search(sid):
+    """PB-MOVE-4/6, PB-ROAD-5/11, PB-BLOCK-2, PB-MINE-3: `reachable` (Dial's buckets, the start
+    hex looked out from on its own) against a plain Dijkstra, on the real boards with random
+    enemy, block, minefield, occupied and negated-road hexes."""
+    sit = load_situation(sid)
+    m = sit.map
+    mt = compile_movement(sit.ruleset.data, m, "terrain.toml")
+    n = m.n_hexes
+    nbh = m.neighbours.astype(np.int64)
+    rng = np.random.default_rng(11)
+    for trial in range(40):
+        mclass = mt.classes[trial % len(mt.classes)]
+        side_cost = mt.side_cost[mt.class_index(mclass)] if trial % 3 else mt.assault_cost[mt.class_index(mclass)]
+        road_rate = trial % 3 != 0
+        enemy, block, mine, occupied, negated, swamp = (rng.random(n) < p for p in (0.03, 0.01, 0.01, 0.05, 0.02, 0.01))
+        start = int(rng.integers(0, n))
+        enemy[start] = False
+        mf_half = int(rng.choice([2, 6, 12, 24, 60, 100]))
+        args = (start, mf_half, side_cost, mt.road_side, road_rate, mt.road_cost, mt.swamp_stack_cost, nbh,
+                ~negated, ~occupied, swamp, enemy, mine | block, block)
+        cost = np.empty(n, dtype=np.int32)
+        prev = np.empty(n, dtype=np.int32)
+        reached = reachable(*args, cost, prev)
+        want = _plain_search(*args)
+        got = {h: int(cost[h]) for h in range(n) if cost[h] >= 0}
+        assert got == want and reached == len(want)
+        for h in got:
+            if h != start:
+                assert got[int(prev[h])] < got[h] or got[h] == mf_half  # a least-cost tree
+
+
+def test_reachable_widens_a_full_bucket():
+    """`reachable`'s buckets hold 64 hexes and double when one fills: on a made-up graph where
+    every hex leads to five new ones at 1/2 MF a step (a tree: 6, 30 then 150 hexes at 1/2, 1,
+    3/2 MF), the last bucket takes 150 hexes, and the costs and paths are still whole."""
+    kids = [[]]
+    level = [0]
+    for width in (6, 5, 5):
+        nxt = []
+        for h in level:
+            for _ in range(width):
+                kids.append([])
+                kids[h].append(len(kids) - 1)
+                nxt.append(len(kids) - 1)
+        level = nxt
+    n = len(kids)
+    nbh = np.full((n, 6), -1, dtype=np.int64)
+    for h, ks in enumerate(kids):
+        nbh[h, :len(ks)] = ks
+    side_cost = np.where(nbh >= 0, 1, -1).astype(np.int16)
+    none = np.zeros(n, dtype=np.bool_)
+    args = (0, 4, side_cost, np.zeros((n, 6), dtype=np.bool_), True, 1, 2, nbh, ~none, ~none, none, none, none, none)
+    cost = np.empty(n, dtype=np.int32)
+    prev = np.empty(n, dtype=np.int32)
+    assert reachable(*args, cost, prev) == n == 187
+    assert int(np.bincount(cost).max()) == 150
+    assert {h: int(cost[h]) for h in range(n)} == _plain_search(*args)
+    for h in range(1, n):
+        assert h in kids[prev[h]]

@@ -221,18 +221,26 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
     a unit that began its turn adjacent to it.  PB-MOVE-4: a unit may always move exactly one
     hex, whatever it costs, unless that hex or hexside is forbidden.
     Fills cost_out (-1 = unreachable) and prev_out; returns the number of hexes reached.
+
+    Dial's algorithm: costs are small integers, so buckets (first in, first out) beat a heap.
+    The start hex is looked out from first, on its own (PB-MOVE-4's one-hex minimum, the block
+    it may enter, the road it may leave though others stand on it), so the step for every other
+    hex tests none of that; a bucket holds 64 hexes and doubles when one fills (a bucket as wide
+    as the map touched 100 KB a search).  While searching, an unreached hex costs `_FAR`, so a
+    step is taken if it is cheaper than what the hex has.  Same costs, paths and order as the
+    plain search (docs/performance.md, issue 22 round 8).
     """
     n_hex = neighbours.shape[0]
+    far = _FAR
     for i in range(n_hex):
-        cost_out[i] = -1
+        cost_out[i] = far
         prev_out[i] = -1
     cost_out[start] = 0
-    # Dial's algorithm: costs are small integers, so buckets beat a heap.
-    bucket = np.empty((mf_half + 1, n_hex), dtype=np.int32)
+    width = 64
+    bucket = np.empty((mf_half + 1, width), dtype=np.int32)
     fill = np.zeros(mf_half + 1, dtype=np.int32)
     bucket[0, 0] = start
     fill[0] = 1
-    reached = 1
     for c in range(mf_half + 1):
         k = 0
         while k < fill[c]:
@@ -240,37 +248,76 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
             k += 1
             if cost_out[h] != c:
                 continue  # stale entry
-            if h != start and (stop_here[h] or swamp_stack[h]):
-                continue  # a unit that entered a minefield, a block or a swamp road stack stops there
-            for d in range(6):
-                nb = neighbours[h, d]
-                if nb < 0 or enemy[nb]:
-                    continue
-                if block[nb] and h != start:
-                    continue  # PB-BLOCK-2: only from where the unit began its turn
-                step = step_cost(road_rate and road_side[h, d], road_usable[h], road_usable[nb],
-                                 road_clear[h] or h == start, road_clear[nb], swamp_stack[nb], road_cost,
-                                 swamp_stack_cost, side_cost[h, d])
-                if step < 0:
-                    continue
-                nc = c + step
-                if nc > mf_half:
-                    if h == start and mf_half >= 2 and cost_out[nb] < 0:
-                        # PB-MOVE-4 one-hex minimum: all of the MF, whatever the hex costs.
-                        cost_out[nb] = mf_half
-                        prev_out[nb] = h
-                        bucket[mf_half, fill[mf_half]] = nb
-                        fill[mf_half] += 1
-                        reached += 1
-                    continue
-                if cost_out[nb] < 0 or nc < cost_out[nb]:
-                    if cost_out[nb] < 0:
-                        reached += 1
+            if h == start:
+                usable_h = road_usable[h]
+                for d in range(6):
+                    nb = neighbours[h, d]
+                    if nb < 0 or enemy[nb]:
+                        continue  # PB-BLOCK-2: a block may be entered from here
+                    step = step_cost(road_rate and road_side[h, d], usable_h, road_usable[nb], True,
+                                     road_clear[nb], swamp_stack[nb], road_cost, swamp_stack_cost, side_cost[h, d])
+                    if step < 0:
+                        continue
+                    nc = c + step
+                    if nc > mf_half:
+                        if mf_half >= 2 and cost_out[nb] == far:
+                            nc = mf_half  # PB-MOVE-4 one-hex minimum: all of the MF, whatever the hex costs
+                        else:
+                            continue
+                    elif nc >= cost_out[nb]:
+                        continue
                     cost_out[nb] = nc
                     prev_out[nb] = h
+                    if fill[nc] == width:
+                        bucket, width = _wider(bucket, fill, width)
                     bucket[nc, fill[nc]] = nb
                     fill[nc] += 1
+                continue
+            if stop_here[h] or swamp_stack[h]:
+                continue  # a unit that entered a minefield, a block or a swamp road stack stops there
+            # step_cost's road rate, with what depends on h alone read once
+            road_from = road_rate and road_usable[h] and road_clear[h]
+            for d in range(6):
+                nb = neighbours[h, d]
+                if nb < 0:
+                    continue
+                step = side_cost[h, d]
+                if road_from and road_side[h, d] and road_usable[nb]:
+                    if road_clear[nb]:
+                        step = road_cost
+                    elif swamp_stack[nb]:
+                        step = swamp_stack_cost
+                if step < 0 or enemy[nb] or block[nb]:
+                    continue  # PB-BLOCK-2: a block only from where the unit began its turn
+                nc = c + step
+                if nc > mf_half or nc >= cost_out[nb]:
+                    continue
+                cost_out[nb] = nc
+                prev_out[nb] = h
+                if fill[nc] == width:
+                    bucket, width = _wider(bucket, fill, width)
+                bucket[nc, fill[nc]] = nb
+                fill[nc] += 1
+    reached = 0
+    for i in range(n_hex):
+        if cost_out[i] == far:
+            cost_out[i] = -1
+        else:
+            reached += 1
     return reached
+
+
+_FAR = np.int32(0x7FFFFFFF)  # an unreached hex's cost during the search (`reachable`)
+
+
+@njit(cache=True)
+def _wider(bucket, fill, width):
+    """`reachable`'s buckets, twice as wide (the entries kept, in order)."""
+    grown = np.empty((bucket.shape[0], 2 * width), dtype=np.int32)
+    for a in range(bucket.shape[0]):
+        for b in range(fill[a]):
+            grown[a, b] = bucket[a, b]
+    return grown, 2 * width
 
 
 def path_to(prev: np.ndarray, target: int) -> list[int]:
