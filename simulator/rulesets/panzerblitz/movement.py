@@ -266,12 +266,7 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
                             continue
                     elif nc >= cost_out[nb]:
                         continue
-                    cost_out[nb] = nc
-                    prev_out[nb] = h
-                    if fill[nc] == width:
-                        bucket, width = _wider(bucket, fill, width)
-                    bucket[nc, fill[nc]] = nb
-                    fill[nc] += 1
+                    bucket, width = _step_to(bucket, fill, width, cost_out, prev_out, h, nb, nc)
                 continue
             if stop_here[h] or swamp_stack[h]:
                 continue  # a unit that entered a minefield, a block or a swamp road stack stops there
@@ -292,12 +287,7 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
                 nc = c + step
                 if nc > mf_half or nc >= cost_out[nb]:
                     continue
-                cost_out[nb] = nc
-                prev_out[nb] = h
-                if fill[nc] == width:
-                    bucket, width = _wider(bucket, fill, width)
-                bucket[nc, fill[nc]] = nb
-                fill[nc] += 1
+                bucket, width = _step_to(bucket, fill, width, cost_out, prev_out, h, nb, nc)
     reached = 0
     for i in range(n_hex):
         if cost_out[i] == far:
@@ -308,6 +298,18 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
 
 
 _FAR = np.int32(0x7FFFFFFF)  # an unreached hex's cost during the search (`reachable`)
+
+
+@njit(cache=True, inline="always")
+def _step_to(bucket, fill, width, cost_out, prev_out, h, nb, nc):
+    """`reachable`'s step from h into nb at cost nc: noted, and nb put in bucket nc (widened if full)."""
+    cost_out[nb] = nc
+    prev_out[nb] = h
+    if fill[nc] == width:
+        bucket, width = _wider(bucket, fill, width)
+    bucket[nc, fill[nc]] = nb
+    fill[nc] += 1
+    return bucket, width
 
 
 @njit(cache=True)
