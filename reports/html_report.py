@@ -19,6 +19,7 @@ import pandas as pd
 from reports import charts
 from reports.lossmap import draw_loss_maps
 from simulator import registry
+from simulator.verdict import people
 from simulator.verdict import MEASURE, from_winners, players_phrase, sentence
 
 # (file name, heading, how to read it); a ruleset's report hooks may add a sentence to the last.
@@ -263,8 +264,8 @@ def _page(games: pd.DataFrame, summary: dict, images: dict, boards: list, failed
         facts.append(f"{summary['turns']} game-turns each")
     if summary.get("sets_up_first"):
         # A ruleset with a fixed order of play says who moves first; a chit-pull one does not.
-        facts.append(f"the {summary['sets_up_first'].capitalize()}s set up first"
-                     + (f", the {summary['moves_first'].capitalize()}s move first" if summary.get("moves_first") else ""))
+        facts.append(f"the {people(summary['sets_up_first'])} set up first"
+                     + (f", the {people(summary['moves_first'])} move first" if summary.get("moves_first") else ""))
     if summary.get("date"):
         facts.append(f"run on {summary['date'][:10]}")
     if summary.get("overrides"):

@@ -86,7 +86,7 @@ class Verdict:
             return (f"no clear favourite, but not shown to be within ±{BALANCED_POINTS:g} points "
                     f"(D {_signed(self.difference)} points, 95 % interval {_signed(self.lo)} to {_signed(self.hi)}; "
                     "need more games)")
-        side = _side(self.favours)
+        side = people(self.favours)
         pts = _points(100 * self.difference, 100 * self.lo, 100 * self.hi)
         if band == "one-sided":
             return f"one-sided: favours the {side} by {pts}"
@@ -192,8 +192,11 @@ def players_phrase(policies: dict) -> str:
     return "between " + " and ".join(f"the {s.capitalize()} {words[s]}" for s in sides)
 
 
-def _side(side: str) -> str:
-    return f"{side.capitalize()}s"
+def people(side: str) -> str:
+    """A side as its people: 'german' -> 'Germans'; a demonym in -sh, -ch, -ese or -ss is its own
+    plural ('british' -> 'British', not 'Britishs')."""
+    name = side.capitalize()
+    return name if name.endswith(("sh", "ch", "ese", "ss")) else f"{name}s"
 
 
 def _signed(x: float) -> str:

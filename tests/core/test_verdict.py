@@ -106,3 +106,13 @@ def test_from_winners_and_the_round_trip_through_json():
     assert d["text"] == v.text() and d["band"] == v.band and d["measure"] == MEASURE
     back = from_dict(d)
     assert isinstance(back, Verdict) and back.text() == v.text() and back.band == v.band
+
+
+@pytest.mark.parametrize(("side", "people"), [("german", "Germans"), ("russian", "Russians"),
+                                              ("soviet", "Soviets"), ("american", "Americans"),
+                                              ("british", "British"), ("french", "French")])
+def test_a_side_is_named_as_its_people(side, people):
+    """hod-03's verdict read 'favours the Britishs'."""
+    from simulator.verdict import people as people_of
+
+    assert people_of(side) == people
