@@ -142,10 +142,10 @@ class PBV2Report:
                 "(PB2 3.2). There are no draws.")
 
     def notes(self, summary: dict) -> list[str]:
-        return ["Panzer Blitz v2.0 engine, not yet complete: air support and anti-aircraft (16), bridge demolition "
-                "(17.2), dummy minefields (15.2.1) and a few cases of artillery are not "
-                "played yet (docs/panzerblitz-v2/README.md, 'Implemented and not yet'); results are of the rules "
-                "that are."]
+        return ["Panzer Blitz v2.0 engine: every rule case of the text is played except bridge demolition "
+                "(17.2), amphibious movement (4.4; no amphibious unit on these cards) and a few corner cases "
+                "(docs/panzerblitz-v2/README.md, 'Implemented and not yet'); the heuristic player never asks "
+                "for smoke (12). Results are of the rules that are played."]
 
     def warnings(self, summary: dict) -> list[str]:
         return []
