@@ -417,11 +417,19 @@ def update_control(t, st):
 def list_firers(t, st, target_hex, armored, side):
     """Active units of `side` that may fire at a target in target_hex: st.firers (their number),
     st.scratch[i] = 2 for those firing at half strength (7.2.4)."""
+    return _firers(t, st, target_hex, side, armored, False)
+
+
+@njit(cache=True)
+def _firers(t, st, h, side, armored, opportunity):
+    """The units of `side` that may fire at an (armored or not) target in hex h, into st.firers and
+    st.scratch (can_fire's 1 or 2): the active ones, or with `opportunity` those that have not
+    opportunity-fired this turn (7.8.6).  Their number."""
     nf = 0
     for f in range(t.n_units):
-        if t.u_side[f] != side or not st.active[f]:
+        if t.u_side[f] != side or (st.opfired[f] if opportunity else not st.active[f]):
             continue
-        c = can_fire(t, st, f, target_hex, armored)
+        c = can_fire(t, st, f, h, armored)
         if c > 0:
             st.firers[nf] = f
             st.scratch[nf] = c
@@ -618,16 +626,7 @@ def ground_opportunity_fire(t, st, u, h, road_mover):
 def opp_firers(t, st, h, enemy, armored):
     """The units of `enemy` that may opportunity-fire at an (armored or not) target that entered
     hex h, not having opportunity-fired this turn (7.8.6): st.firers / st.scratch, their number."""
-    nf = 0
-    for f in range(t.n_units):
-        if t.u_side[f] != enemy or st.opfired[f]:
-            continue
-        c = can_fire(t, st, f, h, armored)
-        if c > 0:
-            st.firers[nf] = f
-            st.scratch[nf] = c
-            nf += 1
-    return nf
+    return _firers(t, st, h, enemy, armored, True)
 
 
 @njit(cache=True)
