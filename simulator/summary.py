@@ -178,7 +178,8 @@ def format_summary(s: dict) -> str:
     alt = s.get("alternative_levels")
     if alt and alt["games_differ"]:
         # The same winners, other levels: say so only where the reading changes something.
-        lines += ["", f"with {alt['reading']} the same winners, {alt['games_differ']} games at another level:"]
+        n = alt["games_differ"]
+        lines += ["", f"with {alt['reading']} the same winners, {n} game{'' if n == 1 else 's'} at another level:"]
         for side, shares in alt["levels"].items():
             lines.append(f"{side:<{width}}  {'':>6}  {'':<17}" + "".join(f"{_pct(shares[lv]):>10}" for lv in levels))
     if s.get("verdict"):

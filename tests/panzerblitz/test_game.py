@@ -167,7 +167,7 @@ def test_summary_reports_the_other_reading_of_levels_where_it_differs():
     assert alt["games_differ"] == 1 and alt["reading"] == 'readings.both_sides_reach_level = "difference"'
     assert alt["levels"]["german"] == {"marginal": 0.5, "tactical": 0.0, "decisive": 0.0}
     assert s["outcomes"]["german"]["levels"]["tactical"] == 0.25 and s["outcomes"]["german"]["win"] == 0.5
-    assert "the same winners, 1 games at another level" in format_summary(s)
+    assert "the same winners, 1 game at another level" in format_summary(s)
     same = summarize(games.assign(level_alt=games["level"]), situation=load_situation("pb-04"), seed=1,
                      policies={x: parse_policy("random") for x in ("german", "russian")}, ruleset=rs,
                      elapsed_s=1.0)
