@@ -279,6 +279,25 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
         nxt[e] = head[j]
         head[j] = e
     unit_range = ut.range
+    # A hex hidden from fire beyond the adjacent hexes: woods or a town no undispersed enemy
+    # stands in or beside (PB-SPOT-1/2), one test per hex instead of two per (stack, hex).
+    hidden = np.empty(n_hex, dtype=np.bool_)
+    for h in range(n_hex):
+        hidden[h] = concealing[h] and not spotter[h]
+    # What a stack brings on a hex depends on the hex only through its distance d and whether
+    # the fire is halved there (k): its units' AFs are summed (and their largest kept) once per
+    # stack into tables indexed 2 * d + k, instead of walking the stack's units at every hex
+    # (round 9).  Integer sums and maxima of the same terms: the fields are the same.
+    max_reach = 0
+    for j in range(n_stacks):
+        e = head[j]
+        while e >= 0:
+            max_reach = max(max_reach, unit_range[utype[e]])
+            e = nxt[e]
+    t_soft = np.empty(2 * max_reach + 2, dtype=np.int64)
+    t_armored = np.empty(2 * max_reach + 2, dtype=np.int64)
+    m_soft = np.empty(2 * max_reach + 2, dtype=np.int64)
+    m_armored = np.empty(2 * max_reach + 2, dtype=np.int64)
     for j in range(n_stacks):
         if head[j] < 0:
             continue
@@ -287,6 +306,26 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
         e = head[j]
         while e >= 0:
             reach = max(reach, unit_range[utype[e]])
+            e = nxt[e]
+        for i in range(2 * reach + 2):
+            t_soft[i] = 0
+            t_armored[i] = 0
+            m_soft[i] = 0
+            m_armored[i] = 0
+        e = head[j]
+        while e >= 0:
+            r = unit_range[utype[e]]
+            for d in range(r + 1):  # a unit reaches the hexes within its range
+                for k in range(2):
+                    a_soft = afs[e, k]
+                    a_armored = afs[e, 2 + k] if d <= r // 2 else afs[e, 4 + k]
+                    i = 2 * d + k
+                    t_soft[i] += a_soft
+                    t_armored[i] += a_armored
+                    if a_soft > m_soft[i]:
+                        m_soft[i] = a_soft
+                    if a_armored > m_armored[i]:
+                        m_armored[i] = a_armored
             e = nxt[e]
         dist_e = dist[he]
         los_e = los[he]
@@ -307,22 +346,17 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
             d = dist_e[h]
             if d > reach or d < first:
                 continue
-            if d > 1 and (not los_e[h] or (concealing[h] and not spotter[h])):
+            if d > 1 and (not los_e[h] or hidden[h]):
                 continue
-            k = 1 if hill_halves(level_e, level[h], d <= 1, False) else 0
-            e = head[j]
-            while e >= 0:
-                r = unit_range[utype[e]]
-                if d <= r:
-                    a_soft = afs[e, k]
-                    a_armored = afs[e, 2 + k] if d <= r // 2 else afs[e, 4 + k]
-                    threat_soft[h] += a_soft
-                    threat_armored[h] += a_armored
-                    if a_soft > top_soft[h]:
-                        top_soft[h] = a_soft
-                    if a_armored > top_armored[h]:
-                        top_armored[h] = a_armored
-                e = nxt[e]
+            x = 2 * d + (1 if hill_halves(level_e, level[h], d <= 1, False) else 0)
+            a_soft = m_soft[x]
+            a_armored = m_armored[x]
+            threat_soft[h] += t_soft[x]
+            threat_armored[h] += t_armored[x]
+            if a_soft > top_soft[h]:
+                top_soft[h] = a_soft
+            if a_armored > top_armored[h]:
+                top_armored[h] = a_armored
     overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
     assault_field(st, ut, mt, side, fields[ASSAULT_AF])
     mines = fields[ENEMY_MINES]
