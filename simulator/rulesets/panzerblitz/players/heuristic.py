@@ -416,17 +416,23 @@ def overrun_field(st, ut, mt, side, out):
     by_dist = mt.by_dist
     within = mt.within
     top = within.shape[1] - 1
-    for e in range(st.utype.shape[0]):
-        if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
+    # (`is_piece` written out over arrays read once: a struct field read in the unit loop takes
+    # and drops a reference each time, round 9)
+    status, utype, carried_by, sides, dispersed, hexes = st.status, st.utype, st.carried_by, st.side, \
+        st.dispersed, st.hex
+    positional, can_overrun, weapon, attack, movement = ut.positional, ut.can_overrun, ut.weapon, ut.attack, \
+        ut.movement
+    for e in range(utype.shape[0]):
+        t = utype[e]
+        if status[e] != ON_MAP or positional[t] or carried_by[e] >= 0 or sides[e] != enemy or dispersed[e]:
             continue
-        t = st.utype[e]
-        if not ut.can_overrun[t] or ut.weapon[t] == WEAPON_I or ut.attack[t] <= 0:
+        if not can_overrun[t] or weapon[t] == WEAPON_I or attack[t] <= 0:
             continue
-        he = st.hex[e]
-        reach = ut.movement[t] // 3  # two thirds of its MF (movement is kept in half MF)
+        he = hexes[e]
+        reach = movement[t] // 3  # two thirds of its MF (movement is kept in half MF)
         if reach <= 0:
             continue
-        a = ut.attack[t]
+        a = attack[t]
         ring = by_dist[he]
         for i in range(1, within[he, min(reach, top)]):  # 0 < distance <= reach
             h = ring[i]
@@ -445,15 +451,19 @@ def assault_field(st, ut, mt, side, out):
     by_dist = mt.by_dist
     within = mt.within
     top = within.shape[1] - 1
-    for e in range(st.utype.shape[0]):
-        if not is_piece(st, ut, e) or st.side[e] != enemy or st.dispersed[e]:
+    # (`is_piece` written out over arrays read once, as in `overrun_field`)
+    status, utype, carried_by, sides, dispersed, hexes = st.status, st.utype, st.carried_by, st.side, \
+        st.dispersed, st.hex
+    positional, can_assault, attack, movement = ut.positional, ut.can_assault, ut.attack, ut.movement
+    for e in range(utype.shape[0]):
+        t = utype[e]
+        if status[e] != ON_MAP or positional[t] or carried_by[e] >= 0 or sides[e] != enemy or dispersed[e]:
             continue
-        t = st.utype[e]
-        if not ut.can_assault[t] or ut.attack[t] <= 0:
+        if not can_assault[t] or attack[t] <= 0:
             continue
-        he = st.hex[e]
-        a = ut.attack[t]
-        reach = 2 if ut.movement[t] > 0 else 1  # the hexes at distance 1 (and 2 after a move)
+        he = hexes[e]
+        a = attack[t]
+        reach = 2 if movement[t] > 0 else 1  # the hexes at distance 1 (and 2 after a move)
         ring = by_dist[he]
         for i in range(within[he, 0], within[he, min(reach, top)]):
             out[ring[i]] += a
@@ -735,11 +745,13 @@ def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_
         pen = int(extra * (1.0 - vals[e] / best) + 0.5)
         v = int(100 * vals[e])
         dist_e = dist[e]
-        for h in range(n_hex):
+        for h in range(n_hex):  # both written back unconditionally (selects): LLVM vectorises it
             d = dist_e[h] + pen
-            if d < target_dist[h]:
-                target_dist[h] = d
-                target_value[h] = v
+            td = target_dist[h]
+            tv = target_value[h]
+            nearer = d < td
+            target_dist[h] = d if nearer else td
+            target_value[h] = v if nearer else tv
 
 
 @njit(cache=True)
@@ -832,9 +844,10 @@ def rider_field(mt, pairing, rider_dist):
         if pairing[e] <= 0:
             continue
         dist_e = dist[e]
-        for h in range(n_hex):
-            if dist_e[h] < rider_dist[h]:
-                rider_dist[h] = dist_e[h]
+        for h in range(n_hex):  # the minimum written back unconditionally: LLVM vectorises it
+            d = np.int64(dist_e[h])
+            r = rider_dist[h]
+            rider_dist[h] = d if d < r else r
 
 
 @njit(cache=True)
