@@ -934,10 +934,11 @@ def risk_w(pt, prm, side):
 @njit(cache=True)
 def column_for_ratio(ct, ratio):
     """The lowest odds column whose odds are at least `ratio` (attack / defence)."""
-    for j in range(ct.col_attack.shape[0]):
-        if ct.col_attack[j] >= ratio * ct.col_defense[j] - 1e-9:
+    col_attack, col_defense = ct.col_attack, ct.col_defense  # read once, not per column (round 9)
+    for j in range(col_attack.shape[0]):
+        if col_attack[j] >= ratio * col_defense[j] - 1e-9:
             return j
-    return ct.col_attack.shape[0] - 1
+    return col_attack.shape[0] - 1
 
 
 @njit(cache=True)
@@ -1648,6 +1649,8 @@ def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, o
         if s > best_s:
             best_s = s
             best = i
+    if n_over <= 0:
+        return best
     min_col = min_column(ct, pt, prm, side)
     for k in range(n_over):
         gain, col = overrun_gain(st, ut, mt, ct, pt, prm, side, u, ov_target[k])
