@@ -99,6 +99,9 @@ Workspace = struct_of_arrays("Workspace", module=__name__, fields=[
     "seen_units", # int64[n_units, 4]: the enemy units' status, hex, dispersal, carrier at that read
     "seen_mines", # int64[n_hex, 2]: the minefields (mine, mine_side) at that read
     "seen_prm",   # float64[N_PARAMS]: the parameters it was read with
+    "scores",     # float64[n_options]: the heuristic's scores of a decision's rows (scratch)
+    "nears",      # int64[n_options]: their friends near (scratch, hp.danger_hexes)
+    "dangers",    # float64[n_options]: their danger (scratch, hp.danger_hexes)
 ])
 
 # The two players of a game, as the engine carries them: it writes only `options` and `seen`.
@@ -150,7 +153,8 @@ def new_players(policy: np.ndarray, params: np.ndarray, pt: PolicyT, st, ut, mt,
                    np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
                    np.zeros(n_units, dtype=np.int64), np.zeros(n_units, dtype=np.int64),
                    np.full(1, -1, dtype=np.int64), np.zeros((n_units, 4), dtype=np.int64),
-                   np.zeros((n_hex, 2), dtype=np.int64), np.zeros(params.shape[1], dtype=np.float64))
+                   np.zeros((n_hex, 2), dtype=np.int64), np.zeros(params.shape[1], dtype=np.float64),
+                   np.zeros(m), np.zeros(m, dtype=np.int64), np.zeros(m))
     pl = Players(np.ascontiguousarray(policy, dtype=np.int64), np.ascontiguousarray(params, dtype=np.float64),
                  pt, ws, dec, np.zeros((m, N_COLUMNS), dtype=np.int32), np.zeros(n_hex, dtype=np.bool_),
                  np.zeros(N_KERNELS, dtype=np.int64))
@@ -223,7 +227,8 @@ def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
         cat = ut.category[st.utype[u]]
         if cat == MINE or cat == BLOCK:
             return hp.pick_barrier(st, ut, mt, pt, prm, side, u, ws.hexes, n, ws.occ, rng)
-        return hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, ws.occ, ws.fields, ws.pairing, rng)
+        return hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, ws.occ, ws.fields, ws.pairing, rng,
+                           ws.scores, ws.nears, ws.dangers)
     if kind == FIRE_TARGET or kind == ASSAULT_TARGET:
         return _row_with(options, n, HEX, ws.plan[u])
     if kind == INTENSIVE:
@@ -234,14 +239,16 @@ def _heuristic(kind, options, n, u, k, about, st, ut, mt, ct, side, occ, pl):
         _column(options, n, TARGET, n_plain, ws.ov_target)
         _column(options, n, EXIT, n_plain, ws.ov_exit)
         return hp.pick_move(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n_plain, n - n_plain, ws.ov_target,
-                            ws.ov_exit, occ, ws.fields, rng)
+                            ws.ov_exit, occ, ws.fields, rng, ws.scores, ws.nears, ws.dangers)
     if kind == MOVE_ON:
         _column(options, n, HEX, 0, ws.hexes)
-        return hp.pick_move(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, 0, ws.hexes, ws.hexes, occ, ws.fields, rng)
+        return hp.pick_move(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n, 0, ws.hexes, ws.hexes, occ, ws.fields, rng,
+                            ws.scores, ws.nears, ws.dangers)
     if kind == ENTRY_HEX:
         n_plain = k
         _column(options, n_plain, HEX, 0, ws.hexes)
-        i = hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n_plain, occ, ws.fields, ws.fields[hp.PAIRING], rng)
+        i = hp.pick_hex(st, ut, mt, ct, pt, prm, side, u, ws.hexes, n_plain, occ, ws.fields, ws.fields[hp.PAIRING], rng,
+                        ws.scores, ws.nears, ws.dangers)
         if n > n_plain:
             _column(options, n, TARGET, n_plain, ws.ov_target)
             _column(options, n, EXIT, n_plain, ws.ov_exit)

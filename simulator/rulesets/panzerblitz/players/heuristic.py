@@ -1068,7 +1068,8 @@ def hex_score(st, ut, mt, ct, pt, prm, side, u, h, occ, fields, player_rng):
     """Worth of unit u ending its move (or set-up, or entry) in hex h (`score_hexes` of one)."""
     one = np.full(1, h, dtype=np.int64)
     out = np.empty(1)
-    score_hexes(st, ut, mt, ct, pt, prm, side, u, one, 1, occ, fields, out, player_rng)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, one, 1, occ, fields, out, player_rng, np.empty(1, dtype=np.int64),
+                np.empty(1))
     return out[0]
 
 
@@ -1189,9 +1190,11 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
 
 
 @njit(cache=True)
-def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, player_rng):
+def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, player_rng, nears, dangers):
     """out[i] = worth of unit u ending its move (or set-up, or entry) in hexes[i], for i < n;
-    hexes below 0 (leaving the map) are skipped.
+    hexes below 0 (leaving the map) are skipped.  `nears`, `dangers`: scratch of n or more
+    (`danger_hexes`), the players' workspace's for a decision (dispatch.Workspace, made once a
+    batch: round 9, not two arrays a call).
 
     What depends only on the unit is worked out once, and the per-hex loop reads plain local
     arrays: scoring every hex a vehicle can reach is most of a game, and a call per hex that
@@ -1323,8 +1326,6 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     gd_ref = goal_dist[home] if home >= 0 else FAR
     returning = st.trip_hex[u] >= 0 and st.trip_final[side] != 0
     self_counted = home >= 0 and is_piece(st, ut, u)
-    nears = np.empty(n, dtype=np.int64)
-    dangers = np.empty(n)
     danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dangers)
     for i in range(n):
         h = hexes[i]
@@ -1440,7 +1441,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
 
 
 @njit(cache=True)
-def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing, player_rng):
+def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing, player_rng, scores, nears, dangers):
     """The best of n candidate hexes (set-up or entry); -1 if none.  `pairing[h]`: riders
     minus carriers already set up in h (set-up puts trucks with the infantry they will carry)."""
     best = -1
@@ -1450,8 +1451,7 @@ def pick_hex(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, pairing,
         return pick_fort(st, ut, pt, prm, side, options, n, player_rng)
     rider = is_rider(ut, t)
     carrier = ut.carrier[t]
-    scores = np.empty(n)
-    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores, player_rng)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores, player_rng, nears, dangers)
     for i in range(n):
         h = options[i]
         s = scores[i]
@@ -1633,17 +1633,17 @@ def overrun_gain(st, ut, mt, ct, pt, prm, side, u, target):
 
 @njit(cache=True)
 def pick_move(st, ut, mt, ct, pt, prm, side, u, options, n, n_over, ov_target, ov_exit, occ,
-              fields, player_rng):
+              fields, player_rng, scores, nears, dangers):
     """Index into the movement options: 0..n-1 hexes (or -2-h: leave the map from h), then
-    n..n+n_over-1 overruns; -1 stays put."""
+    n..n+n_over-1 overruns; -1 stays put.  `scores`, `nears`, `dangers`: scratch of n or more
+    (the players' workspace's)."""
     best = -1
     best_s = -1e18
     exit_worth = prm[EXIT_WORTH] * prm[OBJECTIVE_W] if pt.goal_kind[side] == EXIT else -1e9
     if st.trip_final[side] != 0 and st.trip_hex[u] < 0 and \
             st.clock[TURN] + st.trip_stay_off[side] >= st.clock[N_TURNS]:
         exit_worth = -1e9  # PB-SIT-5: out now, it could not come back before the end
-    scores = np.empty(n)
-    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores, player_rng)
+    score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n, occ, fields, scores, player_rng, nears, dangers)
     for i in range(n):
         s = exit_worth if options[i] <= -2 else scores[i]
         if s > best_s:
@@ -2338,7 +2338,8 @@ def pick_entry_overrun(st, ut, mt, ct, pt, prm, side, u, ov_target, ov_exit, n, 
     best_s = 0.0
     if n_plain > 0:
         scores = np.empty(n_plain)
-        score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n_plain, occ, fields, scores, player_rng)
+        score_hexes(st, ut, mt, ct, pt, prm, side, u, options, n_plain, occ, fields, scores, player_rng,
+                    np.empty(n_plain, dtype=np.int64), np.empty(n_plain))
         best_s = scores.max()
     for k in range(n):
         gain, col = overrun_gain(st, ut, mt, ct, pt, prm, side, u, ov_target[k])
