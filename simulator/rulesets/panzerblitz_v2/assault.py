@@ -319,6 +319,17 @@ def split_option(t, st, n, h, side, att, tgt):
     x 100); returns n + 1, or n."""
     if n >= st.opts.shape[0] or lone_attacker(t, st, h, side, att) < 0:
         return n
+    return split_row(t, st, n, h, side, att, tgt)
+
+
+@njit(cache=True)
+def split_row(t, st, n, h, side, att, tgt):
+    """9.1.7: split_option's row for the lone attacker att[0] (in a close assault the one unit that
+    may CAT hex h, lone_attacker; in a Panzer Blitz assault the one infantry unit unloaded for it,
+    10.1, pbassault.py); returns n + 1, or n when it has no AP or AT, a type is missing from the hex
+    or a half gives no column."""
+    if n >= st.opts.shape[0] or ap2(t, st, att[0]) <= 0 or at_value(t, st, att[0]) <= 0:
+        return n
     enemy = 1 - side
     soft = np.empty(t.n_units, dtype=np.int64)
     ns = _targets(t, st, h, 0, enemy, soft)

@@ -14,7 +14,9 @@ Russian infantry from an AFV).  The engine (game.try_overrun) then:
 - resolves the overrun (8.1.2-8.1.9; an emptied hex is entered by the carrier, 8.1.9);
 - the unloaded infantry not disrupted close-assault the hex (9.1 through `assault.resolve_cat`, with
   its reaction fire, 9.1.8): the defender type is a CAT decision without a stop row, the assault
-  being declared; if the overrun left no enemy there they advance into it instead (10.1.5).
+  being declared; a lone unit with AP and AT facing both types may also split its factors in half
+  over them (9.1.7, 10.2: a row of type 3, `assault.split_row`, one roll 9.1.12; round 9); if the
+  overrun left no enemy there they advance into it instead (10.1.5).
 The passengers are Spent (4.3.4) and count as having fired.
 """
 
@@ -29,6 +31,7 @@ from simulator.rulesets.panzerblitz_v2.assault import (
     advance_if_empty,
     cat_option,
     resolve_cat,
+    split_row,
 )
 from simulator.rulesets.panzerblitz_v2.combat import ap2, at_value, stack_sp
 from simulator.rulesets.panzerblitz_v2.decide import decide
@@ -93,7 +96,8 @@ def unload_for_assault(t, st, c, out):
 @njit(cache=True)
 def assault_after_overrun(t, st, riders, k, h, side):
     """10.1: the unloaded infantry close-assault hex h at once (a CAT decision among the defender
-    types, no stop row); 10.1.5: with no enemy left there, they advance instead."""
+    types, no stop row; a lone one may split over both, 9.1.7); 10.1.5: with no enemy left there,
+    they advance instead."""
     att = np.empty(t.n_units, dtype=np.int64)
     m = 0
     for i in range(k):
@@ -117,13 +121,15 @@ def assault_after_overrun(t, st, riders, k, h, side):
                 na += 1
         if na > 0:
             n = cat_option(t, st, n, h, a, sub, na, tgt, nt)
+    if m == 1 and n > 0:
+        n = split_row(t, st, n, h, side, att, tgt)   # 9.1.7 in 10.1: a lone infantry unit may split
     if n > 0:
         i = decide(CAT, n, t, st, side)
         a = st.opts[i, 1]
         na = 0
         for j in range(m):
             if (a >= 1 and at_value(t, st, att[j]) > 0) or (a == 0 and ap2(t, st, att[j]) > 0):
-                att[na] = att[j]
+                att[na] = att[j]                       # (a split, 3: the lone unit, which has both)
                 na += 1
         resolve_cat(t, st, att, na, h, a, side, tgt)
     else:
