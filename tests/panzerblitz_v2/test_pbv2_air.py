@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.rulesets.panzerblitz_v2 import air, game
+from simulator.rulesets.panzerblitz_v2 import air, combat, game, transport
 from simulator.rulesets.panzerblitz_v2.batch import play_one, prepare, violation
 from simulator.rulesets.panzerblitz_v2.players import (
     AA_FIRE,
@@ -21,6 +21,7 @@ from simulator.rulesets.panzerblitz_v2.smoke import place_smoke
 from simulator.rulesets.panzerblitz_v2.state import (
     AIR_WAIT,
     AIRBORNE,
+    CARRIED,
     EV_AA,
     EV_AIR,
     EV_AIR_FIRE,
@@ -30,7 +31,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_UNPLAYED,
     GONE,
 )
-from simulator.rulesets.panzerblitz_v2.tables import AA_DD, AA_NONE, AA_X, CLEAR, WOODS
+from simulator.rulesets.panzerblitz_v2.tables import AA_DD, AA_NONE, AA_X, CLEAR, TR_HALF, WOODS
 from simulator.situation import load_situation
 from tests.panzerblitz_v2 import positions
 from tests.panzerblitz_v2.positions import events, units_of
@@ -381,3 +382,58 @@ def test_an_unknown_aircraft_names_the_unit_files_it_was_looked_for_in(tmp_path)
     text = str(err.value)
     assert "group[4].units.gb-typhon-ib-rp: unknown unit" in text
     assert "units-classic.toml, units-hod.toml or units-air.toml" in text
+
+
+def rider_position(p, policy=("random",), seed=1):
+    """strike_position with a PzKpfw IV in the Germans' hex carrying their platoon (4.3.7), the
+    Typhoon over the next hex, everything spotted."""
+    t, st, a, u, f, h, nb = strike_position(p, policy, seed)
+    tank = units_of(p, "pzkw-iv-h")[0]
+    st.hex[tank] = h
+    transport.load(t, st, tank, u, TR_HALF)
+    st.air_hex[a] = nb[0]
+    st.unspotted[:] = False
+    return t, st, a, u, tank, h
+
+
+def test_pb2_16_1_4_with_4_3_7_1_an_aircraft_opportunity_fires_at_a_rider_apart_from_its_afv(p2):
+    """An AFV entering a hex in a Typhoon's range offers the aircraft an OPP_FIRE row per rider beside
+    the AFV's own (column 4 = the rider): AP against DF 1 (4.3.7.1), the modifiers of the aircraft's
+    DF; the rider's result leaves the AFV's steps alone, a Disrupted rider is forced off and the AFV
+    Disrupted (4.3.7.3).  The heuristic takes the row of the most expected losses, the random player
+    either."""
+    t, st, a, u, tank, h = rider_position(p2)
+    assert combat.rider(t, st, u) and st.hex[u] == CARRIED
+    targets = np.empty(t.n_units, dtype=np.int64)
+    val = np.zeros(4, dtype=np.int64)
+    assert air.rider_rows(t, st, a, tank, h, 2, targets, val) == 3 and st.opts[2, 4] == u
+    rider_col = combat.ap_column(t, combat.ap2(t, st, a), t.rider_df)
+    assert st.opts[2, 2] == rider_col
+    afv = np.zeros(4, dtype=np.int64)
+    air.row_value(t, st, a, h, tank, t.dist[st.air_hex[a], h], targets, afv)
+    assert afv[0] != rider_col
+    # the heuristic: the rider row when it promises more step losses than the AFV's
+    rider_e = combat.expected_steps(t, int(st.opts[2, 2]), int(st.opts[2, 3]), 1, 0.0)
+    afv_e = combat.expected_steps(t, int(afv[0]), int(afv[1]), 1, 0.0)
+    kinds = set()
+    hit = 0
+    for seed in range(40):
+        for policy in (("random",), ("heuristic:opp_fire_min=0,jitter=0",)):
+            t, st, a, u, tank, h = rider_position(p2, policy, seed)
+            steps_tank = int(st.steps[tank])
+            air.opportunity(t, st, tank, h)
+            shots = events(st, EV_AIR_OPP)
+            if policy[0] == "random" and len(shots) == 0:
+                continue                                            # (it held)
+            assert len(shots) == 1 and st.spent[a]
+            at_rider = int(shots[0, 5]) == rider_col
+            if policy[0] == "random":
+                kinds.add(at_rider)
+            else:
+                assert at_rider == (rider_e > afv_e)
+            if at_rider:
+                assert st.steps[tank] == steps_tank                 # no adverse effect on the AFV...
+                if st.steps[u] < t.t_steps[t.u_type[u]] or st.disrupted[u]:
+                    hit += 1                                        # ...but 4.3.7.3 when the rider is Disrupted
+                    assert st.carried_by[u] == -1 and (st.disrupted[tank] or st.steps[u] == 0)
+    assert kinds == {True, False} and hit > 0

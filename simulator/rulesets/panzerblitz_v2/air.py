@@ -32,7 +32,8 @@ except AA fire.
   more is recalled (16.3.3, 16.3.4; readings.fighter_recall_roll PB2-OQ-66: the natural roll).
   Recalled aircraft leave in the next administration (16.1.1), Spent markers come off there (16.1.5).
 - 16.1.4: an aircraft in play, placed and not Spent, may opportunity-fire at an enemy unit entering a
-  hex within its printed range that it sees (OPP_FIRE, one firer); then it is Spent for the turn.  AA
+  hex within its printed range that it sees (OPP_FIRE, one firer); then it is Spent for the turn.
+  Firing as DF at an AFV it may take one of the AFV's riders apart instead (4.3.7.1, 10.1.2; round 9).  AA
   fires in the enemy's air operation (16.4), so not before an opportunity attack (PB2-OQ-77
   `aa_vs_opportunity_fire = false`; true: the AA of the moving side may engage it first).
 - 16.2 (round 8): an observation aircraft (`air = "O"`, units-air.toml: a reconstructed Auster AOP)
@@ -58,6 +59,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     log_event,
     range_drm,
     resolve_attack,
+    rider,
     update_spotting,
 )
 from simulator.rulesets.panzerblitz_v2.decide import decide
@@ -67,6 +69,7 @@ from simulator.rulesets.panzerblitz_v2.smoke import air_sees, obs_sees
 from simulator.rulesets.panzerblitz_v2.state import (
     AIR_WAIT,
     AIRBORNE,
+    CARRIED,
     EV_AA,
     EV_AIR,
     EV_AIR_FIRE,
@@ -120,8 +123,10 @@ def in_play(t, st, a):
 
 @njit(cache=True)
 def air_spots(t, st, u):
-    """16.1.9: an aircraft in range spots unit u unless it is in a hiding terrain or a fortification."""
-    return not t.air_hidden[t.cover[st.hex[u]]] and not st.in_fort[u]
+    """16.1.9: an aircraft in range spots unit u unless it is in a hiding terrain or a fortification
+    (a rider, 4.3.7.1: where its AFV is)."""
+    h = st.hex[u] if st.hex[u] != CARRIED else st.hex[st.carried_by[u]]
+    return not t.air_hidden[t.cover[h]] and not st.in_fort[u]
 
 
 @njit(cache=True)
@@ -295,7 +300,7 @@ def resolve_strike(t, st, a, h, target_unit, frm, opp):
                     continue
                 if_attack_unit(t, st, a, u, h, adrm, K_AIR, EV_AIR_OPP if opp else EV_AIR_FIRE, side, rolled)
                 top = max(top, rolled[0] + (rolled[1] if t.air_recall_modified else 0))
-                hit = hit or st.hex[u] < 0 or st.disrupted[u]
+                hit = hit or st.steps[u] <= 0 or st.disrupted[u]
         else:
             n0 = st.n_ev[0]
             firer = np.empty(1, dtype=np.int64)
@@ -311,9 +316,9 @@ def resolve_strike(t, st, a, h, target_unit, frm, opp):
                     top = max(top, st.ev[k, 6] + (st.ev[k, 7] if t.air_recall_modified else 0))
             for i in range(nt):
                 u = targets[i]
-                hit = hit or st.hex[u] < 0 or st.disrupted[u]
+                hit = hit or st.steps[u] <= 0 or st.disrupted[u]     # (a rider aboard: hex CARRIED)
         for i in range(nt):
-            if restore[i] and st.hex[targets[i]] >= 0:
+            if restore[i] and st.steps[targets[i]] > 0:
                 st.unspotted[targets[i]] = True
         st.ts[st.turn[0], side, TS_FIRE] += 1
     st.spent[a] = True                           # 16.1.3, 16.1.4
@@ -590,7 +595,12 @@ def observe(t, st, o):
 @njit(cache=True)
 def opportunity(t, st, u, h):
     """16.1.4: the enemy's aircraft in play, placed and not Spent, within their printed range of hex h
-    and seeing it, may each attack the unit u that just entered it (OPP_FIRE).  Returns True if u was
+    and seeing it, may each attack the unit u that just entered it (OPP_FIRE: row 0 holds, row 1 fires
+    at the mover; a bomb attack at the hex, 16.3.1).  4.3.7.1 with 10.1.2 (round 9): an aircraft firing
+    as DF at an AFV may fire at one of its riders apart instead, a row each (column 4 = the rider), as
+    ground opportunity fire does (game.rider_opp_rows): DF 1, no modifier for infantry in the open,
+    its result leaving the AFV alone (combat.fire_column, defender_drm, rider_result); a bomb attack
+    hits the hex's units, the riders sharing their AFV's result (4.3.7.2).  Returns True if u was
     disrupted or lost."""
     if t.n_air == 0 or not t.air_enabled:
         return False
@@ -606,20 +616,30 @@ def opportunity(t, st, u, h):
         ah = st.air_hex[a]
         if t.dist[ah, h] > t.t_range[t.u_type[a]] or not air_sees(t, st, ah, h):
             continue
-        target_unit = -1 if bomb_attack(t, st, a) else u      # the mover alone, or the hex (16.3.1)
+        bomb = bomb_attack(t, st, a)
+        target_unit = -1 if bomb else u             # the mover alone, or the hex (16.3.1)
+        n = 1
         nt = row_value(t, st, a, h, target_unit, t.dist[ah, h], targets, val)
-        if nt == 0 or val[0] < 0:
+        if nt > 0 and val[0] >= 0:
+            st.opts[1, 0] = 1
+            st.opts[1, 1] = 1
+            st.opts[1, 2] = val[0]
+            st.opts[1, 3] = val[1]
+            st.opts[1, 4] = -1
+            n = 2
+        if not bomb and t.t_afv[t.u_type[u]]:
+            n = rider_rows(t, st, a, u, h, n, targets, val)     # 4.3.7.1, 10.1.2
+        if n <= 1:
             continue
         st.opts[0, 0] = 0
-        st.opts[0, 1] = 1
-        st.opts[0, 2] = val[0]
-        st.opts[0, 3] = val[1]
-        st.opts[1, 0] = 1
-        st.opts[1, 1] = 1
-        st.opts[1, 2] = val[0]
-        st.opts[1, 3] = val[1]
-        if decide(OPP_FIRE, 2, t, st, 1 - side) == 0:
+        for k in range(1, 4):
+            st.opts[0, k] = st.opts[1, k]
+        st.opts[0, 4] = -1
+        i = decide(OPP_FIRE, n, t, st, 1 - side)
+        if i == 0:
             continue
+        if st.opts[i, 4] >= 0:
+            target_unit = st.opts[i, 4]             # a rider, apart from its AFV
         if t.aa_vs_opportunity:
             st.air_tgt[a] = h                       # PB2-OQ-77: the moving side's AA may engage it first
             st.air_pen[a] = 0
@@ -630,6 +650,27 @@ def opportunity(t, st, u, h):
         resolve_strike(t, st, a, h, target_unit, ah, True)
         st.air_pen[a] = 0
     return st.hex[u] != h or st.disrupted[u]
+
+
+@njit(cache=True)
+def rider_rows(t, st, a, u, h, n, targets, val):
+    """4.3.7.1, 10.1.2 (round 9): an OPP_FIRE row (1, 1, column, DRM, rider) for each rider of AFV u,
+    which just entered hex h, that aircraft a may attack apart by direct fire.  Returns the rows'
+    new count."""
+    d = t.dist[st.air_hex[a], h]
+    for r in range(t.n_units):
+        if st.carried_by[r] != u or not rider(t, st, r) or n >= st.opts.shape[0]:
+            continue
+        nt = row_value(t, st, a, h, r, d, targets, val)
+        if nt == 0 or val[0] < 0:
+            continue
+        st.opts[n, 0] = 1
+        st.opts[n, 1] = 1
+        st.opts[n, 2] = val[0]
+        st.opts[n, 3] = val[1]
+        st.opts[n, 4] = r
+        n += 1
+    return n
 
 
 @njit(cache=True)

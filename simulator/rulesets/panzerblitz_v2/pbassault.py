@@ -7,8 +7,9 @@ when the overrun-capable carrier carries passengers that may assault from it (10
 `transport.panzer_blitz_assault` of stacking.toml: any infantry from a half-track, German and
 Russian infantry from an AFV).  The engine (game.try_overrun) then:
 - moves the carrier to the hex it overruns from, with its passengers aboard (opportunity fire on
-  the way hits the carrier and its passengers together, 4.3.6, 4.3.7.2; riders attacked separately,
-  4.3.7.1 / 10.1.2, are not offered yet); stopped or disrupted on the way, there is no assault;
+  the way hits the carrier and its passengers together, 4.3.6, 4.3.7.2; riders of an AFV may be
+  attacked apart, 4.3.7.1 / 10.1.2: game.rider_opp_rows, and by aircraft air.rider_rows); stopped or
+  disrupted on the way, there is no assault;
 - unloads the passengers in the carrier's hex at no MP cost (10.1, 4.3.7.4) where the hex holds
   them (10.1.4, 2.3.5), each then open to opportunity fire as any voluntary unloading (4.3.10);
 - resolves the overrun (8.1.2-8.1.9; an emptied hex is entered by the carrier, 8.1.9);
