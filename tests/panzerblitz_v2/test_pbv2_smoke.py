@@ -2,7 +2,7 @@
 (mortars and self-propelled guns with the 'S' capability): LoS against the smoke of the moment
 (12.2.2), the two sides of the counter and the administration (12.2.1), where it may lie (12.2.3),
 spotting in it (12.2.4), the extra MP (12.2.5), the fire modifiers (12.2.6) and the smoke request
-(11.1.1, 11.3.7)."""
+(11.1.1, 11.3.7); round 9: the heuristic's smoke on Hill 112 (hod-02)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 
 from simulator.rulesets.panzerblitz_v2 import artillery, combat, movement
 from simulator.rulesets.panzerblitz_v2.batch import play_one, prepare, violation
+from simulator.rulesets.panzerblitz_v2.players import ARTILLERY, P_SMOKE_W, heuristic, smoke_screen
 from simulator.rulesets.panzerblitz_v2.ruleset import RULESET
 from simulator.rulesets.panzerblitz_v2.smoke import place_smoke, sees
 from simulator.rulesets.panzerblitz_v2.state import EV_AR, EV_IF, EV_SMOKE
@@ -167,3 +168,79 @@ def test_pb2_12_smoke_in_whole_random_games_without_violations():
         ev = g.state.ev[:g.state.n_ev[0]]
         smoke += int(((ev[:, 2] == EV_AR) & (ev[:, 8] == 1)).sum())
     assert smoke > 0
+
+
+HOD02 = PB04.replace("classic/pb-04", "hod-02")
+
+
+@pytest.fixture(scope="module")
+def p2():
+    return prepare(load_situation(HOD02))
+
+
+def _smoke_position(p, germans=1):
+    """Hill 112 (hod-02): three British rifle platoons (6 steps) in the open at one end of a clear line
+    of five hexes, the first their FO; `germans` SS panzergrenadier platoons in the middle hex and
+    one more at the far end, both in range of the British (6) and seeing them; a 25-pdr battery
+    (off-board, 'S') ready.  The British to choose among HE and smoke on either German hex."""
+    t = p.tables
+    row = clear_line(t, 5)
+    st = positions.state(p, ("heuristic:jitter=0",))
+    gb = units_of(p, "gb-rifle-platoon")[:3]
+    for u in gb:
+        st.hex[u] = row[0]
+        st.active[u] = True
+    ss = units_of(p, "de-ss-panzergrenadier-platoon")[:germans + 1]
+    for u in ss[:germans]:
+        st.hex[u] = row[2]
+    st.hex[ss[germans]] = row[4]
+    st.unspotted[:] = False
+    return t, st, gb, ss, row
+
+
+def _chosen(t, st, side):
+    n = artillery.ar_options(t, st, side)
+    params = st.params[side]
+    i = heuristic(ARTILLERY, st.opts, n, t, st, side, params, np.random.default_rng(1))
+    return tuple(int(x) for x in st.opts[i, :7]), n
+
+
+def test_pb2_12_heuristic_smokes_the_watchers_of_its_units_in_the_open_and_fires_he_where_he_is_better(p2):
+    """players.md "Smoke" (round 9): a smoke request scores `smoke_w` a step of the side's units in
+    the open that it screens from the enemy units watching them (smoke_screen: those in the smoked
+    hex are blinded, 12.2.6; those whose line runs through it lose it, 12.2.2, as smoke.sees reads
+    it), against HE's enemy steps in the hex."""
+    t, st, gb, ss, row = _smoke_position(p2, germans=1)
+    side = int(t.u_side[gb[0]])
+    gb_steps = sum(int(st.steps[u]) for u in gb)
+    # smoke on the middle hex blinds the platoon there and cuts the far one's line: all 6 steps
+    assert smoke_screen(t, st, row[2], side) == pytest.approx(gb_steps)
+    # smoke on the far hex blinds that platoon only, the middle one still watches: half of them
+    assert smoke_screen(t, st, row[4], side) == pytest.approx(gb_steps / 2)
+    (h, a, f, k, steps, now, smoke), n = _chosen(t, st, side)
+    assert smoke == 1 and h == row[2] and t.t_smoke[t.u_type[a]]           # 0.5 x 6 = 3 > HE's 2 steps
+    # the British out of the Germans' range (their FO still in sight of them): nothing to screen, HE
+    far = next(int(x) for x in range(t.n_hexes) if t.play[x] and min(t.dist[x, row[2]], t.dist[x, row[4]]) > 6
+               and sees(t, st, x, row[2]))
+    for u in gb:
+        st.hex[u] = far
+    assert smoke_screen(t, st, row[2], side) == 0.0
+    assert _chosen(t, st, side)[0][6] == 0             # (HE's 2 steps tie ar_min: no request at all)
+    # three German platoons (6 steps) in the middle hex: HE's 6 beats smoke's 3
+    t, st, gb, ss, row = _smoke_position(p2, germans=3)
+    assert smoke_screen(t, st, row[2], side) == pytest.approx(gb_steps)
+    (h, a, f, k, steps, now, smoke), n = _chosen(t, st, side)
+    assert smoke == 0 and h == row[2] and steps == 6
+    # never twice: smoke on the hex already, or a smoke request of the side pending on it
+    t, st, gb, ss, row = _smoke_position(p2, germans=1)
+    place_smoke(t, st, row[2], False)
+    assert smoke_screen(t, st, row[2], side) == 0.0
+    st.smoke[row[2]] = 0
+    st.n_smoke[0] = 0
+    st.ar[0, 0], st.ar[0, 2], st.ar[0, 4] = row[2], side, 1
+    st.n_ar[0] = 1
+    assert smoke_screen(t, st, row[2], side) == 0.0
+    # smoke_w = 0: never smoke
+    st.n_ar[0] = 0
+    st.params[side][P_SMOKE_W] = 0.0
+    assert _chosen(t, st, side)[0][6] == 0

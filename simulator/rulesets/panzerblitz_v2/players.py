@@ -14,7 +14,10 @@ from __future__ import annotations
 from policies.catalogue import Catalogue, Param, PlayerType
 from simulator.decisions import DecisionKind, decided, random_option, replayed, replaying
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz_v2.combat import expected_steps
+import numpy as np
+
+from simulator.rulesets.panzerblitz_v2.combat import ap2, at_value, expected_steps
+from simulator.rulesets.panzerblitz_v2.smoke import sees
 
 _FIRE_COLUMNS = ("target hex (-1 = stop)", "armored target unit (-1: the non-armored units)", "firers",
                  "DFT column", "DRM", "steps in the target", "disrupted targets")
@@ -168,6 +171,9 @@ HEURISTIC_PARAMS = {
     # round 8 B
     "mine_split": Param(1.0, "set-up (15.2.1): 1 = trade each 2-1 minefield for two 1-1s (two hexes that stop a move), "
                              "0 = keep the card's minefields"),
+    # round 9 (v2-corner)
+    "smoke_w": Param(0.5, "smoke (12): a smoke request scores this much a step of the side's units in the open that "
+                          "it screens from the enemy units watching them (smoke_screen); 0 = never smoke"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -183,6 +189,7 @@ PLAYERS_CATALOGUE = Catalogue([
 # round 8 A
 P_OVR_JOIN_MIN = 22
 P_MINE_SPLIT = list(HEURISTIC_PARAMS).index("mine_split")     # round 8 B (by name: blocks merge apart)
+P_SMOKE_W = list(HEURISTIC_PARAMS).index("smoke_w")           # round 9 (v2-corner)
 
 
 @njit(cache=True)
@@ -205,6 +212,9 @@ def choose(kind, opts, n, t, st, side, player, params, dec):
 def heuristic(kind, opts, n, t, st, side, p, rng):
     jit_ = p[P_JITTER]
     defender = side != t.stated_side
+    screen = np.empty(0, dtype=np.float64)
+    if kind == ARTILLERY:
+        screen = np.full(t.n_hexes, -1.0)        # smoke_screen of each target hex, once a decision
     best = 0
     best_s = -1e18
     for i in range(n):
@@ -320,7 +330,12 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
         elif kind == ARTILLERY:    # hex, artillery, FO, enemy units, enemy steps, fires now, smoke, self, unit, E
             s = p[P_AR_MIN] if opts[i, 0] < 0 else opts[i, 4] + 0.5 * opts[i, 5]
             if opts[i, 6] == 1:
-                s = -1.0           # (i20f) smoke: not asked for by this heuristic yet
+                # round 9, 12: smoke where it screens the side's units in the open from the enemy
+                # watching them (smoke_screen), against HE's enemy steps; never twice on a hex
+                h = opts[i, 0]
+                if screen[h] < 0.0:
+                    screen[h] = smoke_screen(t, st, h, side)
+                s = p[P_SMOKE_W] * screen[h] + 0.5 * opts[i, 5]
             elif opts[i, 7] == 1:
                 # round 8 B, 11.3.8: one direct-fire attack on the hex, below an FO's request that
                 # attacks each unit apart at once; only when it is worth a direct-fire attack
@@ -347,3 +362,60 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             best_s = s
             best = i
     return best
+
+
+@njit(cache=True)
+def watches(t, st, e, o):
+    """For smoke_screen: could enemy unit e fire at unit o next Operation (in range, a factor that
+    hurts it: AT for an armored target, AP otherwise, 7.2.3; not Disrupted), LoS aside?"""
+    if st.hex[e] < 0 or st.disrupted[e] or not t.t_combat[t.u_type[e]]:
+        return False
+    ty = t.u_type[e]
+    if t.art_self_observed and t.t_indirect[ty] and not t.t_mortar[ty]:
+        return False                                  # 11.3.8 (PB2-OQ-90): no direct fire
+    if t.t_armored[t.u_type[o]]:
+        if t.t_infantry[ty] or at_value(t, st, e) <= 0:
+            return False
+    elif ap2(t, st, e) <= 0:
+        return False
+    return t.dist[st.hex[e], st.hex[o]] <= t.t_range[ty]
+
+
+@njit(cache=True)
+def smoke_screen(t, st, h, side):
+    """Round 9, the heuristic's smoke (12; players.md "Smoke"): the steps of `side`'s units standing
+    in open ground that smoke on hex h would screen from the enemy units that watch them now (see
+    them and have them in range, `watches`), each unit counted by the share of its watchers the smoke
+    takes away: those in h (all their fire from a smoke hex at +2, 12.2.6) and those whose line of
+    sight runs through h (12.2.2, as the engine reads it: smoke.sees with a counter put on h for
+    the look, then taken off).  0 when h already has smoke or a smoke request of the side is
+    pending on it, or smoke may not lie there (12.2.3)."""
+    if st.smoke[h] > 0 or not t.smoke_ok[h]:
+        return 0.0
+    for k in range(st.n_ar[0]):
+        if st.ar[k, 0] == h and st.ar[k, 2] == side and st.ar[k, 4] == 1:
+            return 0.0
+    total = 0.0
+    for o in range(t.n_units):
+        ho = st.hex[o]
+        if t.u_side[o] != side or ho < 0 or not t.open_ground[t.cover[ho]]:
+            continue
+        watchers = 0
+        taken = 0
+        for e in range(t.n_units):
+            if t.u_side[e] == side or not watches(t, st, e, o) or not sees(t, st, st.hex[e], ho):
+                continue
+            watchers += 1
+            he = st.hex[e]
+            if he == h:
+                taken += 1                            # blinded: its fire from the smoke at +2
+            elif t.dist[he, h] + t.dist[h, ho] == t.dist[he, ho] and ho != h:
+                st.smoke[h] = 1                       # (the look: the counter on h, then off again)
+                st.n_smoke[0] += 1
+                if not sees(t, st, he, ho):
+                    taken += 1                        # its line runs through the smoke
+                st.smoke[h] = 0
+                st.n_smoke[0] -= 1
+        if watchers > 0:
+            total += st.steps[o] * taken / watchers
+    return total
