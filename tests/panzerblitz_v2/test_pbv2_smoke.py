@@ -179,16 +179,16 @@ def p2():
 
 
 def _smoke_position(p, germans=1):
-    """Hill 112 (hod-02): three British rifle platoons (6 steps) in the open at one end of a clear line
-    of five hexes, the first their FO; `germans` SS panzergrenadier platoons in the middle hex and
-    one more at the far end, both in range of the British (6) and seeing them; a 25-pdr battery
+    """Hill 112 (hod-02): six British rifle platoons (12 steps) in the open in the first two hexes of a
+    clear line of five, the first their FO; `germans` SS panzergrenadier platoons in the middle hex
+    and one more at the far end, both in range of the British (6) and seeing them; a 25-pdr battery
     (off-board, 'S') ready.  The British to choose among HE and smoke on either German hex."""
     t = p.tables
     row = clear_line(t, 5)
     st = positions.state(p, ("heuristic:jitter=0",))
-    gb = units_of(p, "gb-rifle-platoon")[:3]
-    for u in gb:
-        st.hex[u] = row[0]
+    gb = units_of(p, "gb-rifle-platoon")[:6]
+    for i, u in enumerate(gb):
+        st.hex[u] = row[0] if i < 3 else row[1]
         st.active[u] = True
     ss = units_of(p, "de-ss-panzergrenadier-platoon")[:germans + 1]
     for u in ss[:germans]:
@@ -213,12 +213,12 @@ def test_pb2_12_heuristic_smokes_the_watchers_of_its_units_in_the_open_and_fires
     t, st, gb, ss, row = _smoke_position(p2, germans=1)
     side = int(t.u_side[gb[0]])
     gb_steps = sum(int(st.steps[u]) for u in gb)
-    # smoke on the middle hex blinds the platoon there and cuts the far one's line: all 6 steps
+    # smoke on the middle hex blinds the platoon there and cuts the far one's line: all 12 steps
     assert smoke_screen(t, st, row[2], side) == pytest.approx(gb_steps)
     # smoke on the far hex blinds that platoon only, the middle one still watches: half of them
     assert smoke_screen(t, st, row[4], side) == pytest.approx(gb_steps / 2)
     (h, a, f, k, steps, now, smoke), n = _chosen(t, st, side)
-    assert smoke == 1 and h == row[2] and t.t_smoke[t.u_type[a]]           # 0.5 x 6 = 3 > HE's 2 steps
+    assert smoke == 1 and h == row[2] and t.t_smoke[t.u_type[a]]           # 0.25 x 12 = 3 > HE's 2 steps
     # the British out of the Germans' range (their FO still in sight of them): nothing to screen, HE
     far = next(int(x) for x in range(t.n_hexes) if t.play[x] and min(t.dist[x, row[2]], t.dist[x, row[4]]) > 6
                and sees(t, st, x, row[2]))
@@ -226,7 +226,7 @@ def test_pb2_12_heuristic_smokes_the_watchers_of_its_units_in_the_open_and_fires
         st.hex[u] = far
     assert smoke_screen(t, st, row[2], side) == 0.0
     assert _chosen(t, st, side)[0][6] == 0             # (HE's 2 steps tie ar_min: no request at all)
-    # three German platoons (6 steps) in the middle hex: HE's 6 beats smoke's 3
+    # three German platoons (6 steps) in the middle hex: HE's 6 beats smoke's 0.25 x 12 = 3
     t, st, gb, ss, row = _smoke_position(p2, germans=3)
     assert smoke_screen(t, st, row[2], side) == pytest.approx(gb_steps)
     (h, a, f, k, steps, now, smoke), n = _chosen(t, st, side)

@@ -172,8 +172,9 @@ HEURISTIC_PARAMS = {
     "mine_split": Param(1.0, "set-up (15.2.1): 1 = trade each 2-1 minefield for two 1-1s (two hexes that stop a move), "
                              "0 = keep the card's minefields"),
     # round 9 (v2-corner)
-    "smoke_w": Param(0.5, "smoke (12): a smoke request scores this much a step of the side's units in the open that "
-                          "it screens from the enemy units watching them (smoke_screen); 0 = never smoke"),
+    "smoke_w": Param(0.25, "smoke (12): a smoke request scores this much a step of the side's units in the open that "
+                           "it screens from the enemy units watching them (smoke_screen; HE scores the enemy steps "
+                           "in the hex); 0 = never smoke"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
