@@ -437,3 +437,26 @@ def test_pb2_16_1_4_with_4_3_7_1_an_aircraft_opportunity_fires_at_a_rider_apart_
                     hit += 1                                        # ...but 4.3.7.3 when the rider is Disrupted
                     assert st.carried_by[u] == -1 and (st.disrupted[tank] or st.steps[u] == 0)
     assert kinds == {True, False} and hit > 0
+
+
+def test_pb2_16_1_3_with_4_3_7_1_an_air_strike_may_take_a_rider_apart_from_its_afv(p2):
+    """An air operation's DF strike (16.1.3) offers the rider of an AFV as a target of its own (an
+    AIR_STRIKE row whose target unit is the rider: AP against DF 1); resolved, the AFV keeps its
+    steps, a Disrupted rider is forced off with its AFV Disrupted (4.3.7.3)."""
+    t, st, a, u, tank, h = rider_position(p2)
+    n = air.strike_options(t, st, a)
+    rows = [tuple(int(x) for x in st.opts[i, :10]) for i in range(1, n)]
+    at_rider = [r for r in rows if r[0] == h and r[1] == u]
+    at_tank = [r for r in rows if r[0] == h and r[1] == tank]
+    assert at_rider and at_tank
+    assert at_rider[0][3] == combat.ap_column(t, combat.ap2(t, st, a), t.rider_df) != at_tank[0][3]
+    hit = 0
+    for seed in range(40):
+        t, st, a, u, tank, h = rider_position(p2, seed=seed)
+        steps_tank = int(st.steps[tank])
+        air.resolve_strike(t, st, a, h, u, at_rider[0][2], False)
+        assert len(events(st, EV_AIR_FIRE)) == 1 and st.steps[tank] == steps_tank
+        if st.steps[u] < t.t_steps[t.u_type[u]] or st.disrupted[u]:
+            hit += 1
+            assert st.carried_by[u] == -1 and (st.disrupted[tank] or st.steps[u] == 0)
+    assert hit > 0

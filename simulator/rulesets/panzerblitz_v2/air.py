@@ -33,7 +33,8 @@ except AA fire.
   Recalled aircraft leave in the next administration (16.1.1), Spent markers come off there (16.1.5).
 - 16.1.4: an aircraft in play, placed and not Spent, may opportunity-fire at an enemy unit entering a
   hex within its printed range that it sees (OPP_FIRE, one firer); then it is Spent for the turn.
-  Firing as DF at an AFV it may take one of the AFV's riders apart instead (4.3.7.1, 10.1.2; round 9).  AA
+  Firing as DF at an AFV it may take one of the AFV's riders apart instead (4.3.7.1, 10.1.2; round 9),
+  as a DF strike of an air operation may (16.1.3, an AIR_STRIKE row whose target unit is the rider).  AA
   fires in the enemy's air operation (16.4), so not before an opportunity attack (PB2-OQ-77
   `aa_vs_opportunity_fire = false`; true: the AA of the moving side may engage it first).
 - 16.2 (round 8): an observation aircraft (`air = "O"`, units-air.toml: a reconstructed Auster AOP)
@@ -353,7 +354,8 @@ def leave(t, st, a, why):
 @njit(cache=True)
 def strike_options(t, st, a):
     """AIR_STRIKE: row 0 = no attack; then a row a target (an armored unit, the non-armored units of a
-    hex; a bomb attack: the hex) and hex it attacks from (adjacent; a dive bomber also the target hex)."""
+    hex, a rider of an AFV apart from it, 4.3.7.1; a bomb attack: the hex) and hex it attacks from
+    (adjacent; a dive bomber also the target hex)."""
     side = t.u_side[a]
     n = 1
     for k in range(10):
@@ -370,11 +372,15 @@ def strike_options(t, st, a):
         if not occupied[h] or not t.play[h]:
             continue
         for pick in range(t.n_units + 1):
-            # pick = 0: the non-armored units (a bomb attack: all); then each armored unit
+            # pick = 0: the non-armored units (a bomb attack: all); then each armored unit, and each
+            # rider of an AFV there, attacked apart from it (4.3.7.1; round 9: as direct fire does)
             target_unit = -1
             if pick > 0:
                 u = pick - 1
-                if bomb or st.hex[u] != h or t.u_side[u] == side or not armored_target(t, st, u):
+                if bomb or t.u_side[u] == side:
+                    continue
+                if not ((st.hex[u] == h and armored_target(t, st, u))
+                        or (rider(t, st, u) and st.hex[st.carried_by[u]] == h)):
                     continue
                 target_unit = u
             nt = row_value(t, st, a, h, target_unit, 1, targets, val)
