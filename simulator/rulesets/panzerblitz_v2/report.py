@@ -143,9 +143,9 @@ class PBV2Report:
 
     def notes(self, summary: dict) -> list[str]:
         return ["Panzer Blitz v2.0 engine: every rule case of the text is played except bridge demolition "
-                "(17.2), amphibious movement (4.4; no amphibious unit on these cards) and a few corner cases "
-                "(docs/panzerblitz-v2/README.md, 'Implemented and not yet'); the heuristic player never asks "
-                "for smoke (12). Results are of the rules that are played."]
+                "(17.2) and amphibious movement (4.4; no amphibious unit on these cards) "
+                "(docs/panzerblitz-v2/README.md, 'Implemented and not yet'). Results are of the rules that are "
+                "played."]
 
     def warnings(self, summary: dict) -> list[str]:
         return []
