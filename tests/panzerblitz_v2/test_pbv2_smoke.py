@@ -207,9 +207,9 @@ def _chosen(t, st, side):
 
 def test_pb2_12_heuristic_smokes_the_watchers_of_its_units_in_the_open_and_fires_he_where_he_is_better(p2):
     """players.md "Smoke" (round 9): a smoke request scores `smoke_w` a step of the side's units in
-    the open that it screens from the enemy units watching them (smoke_screen: those in the smoked
-    hex are blinded, 12.2.6; those whose line runs through it lose it, 12.2.2, as smoke.sees reads
-    it), against HE's enemy steps in the hex."""
+    the open that it screens from the enemy units watching them, by their strength (smoke_screen:
+    those in the smoked hex are blinded, 12.2.6; those whose line runs through it lose it, 12.2.2,
+    as smoke.sees reads it), against HE's enemy steps in the hex."""
     t, st, gb, ss, row = _smoke_position(p2, germans=1)
     side = int(t.u_side[gb[0]])
     gb_steps = sum(int(st.steps[u]) for u in gb)
@@ -219,6 +219,20 @@ def test_pb2_12_heuristic_smokes_the_watchers_of_its_units_in_the_open_and_fires
     assert smoke_screen(t, st, row[4], side) == pytest.approx(gb_steps / 2)
     (h, a, f, k, steps, now, smoke), n = _chosen(t, st, side)
     assert smoke == 1 and h == row[2] and t.t_smoke[t.u_type[a]]           # 0.25 x 12 = 3 > HE's 2 steps
+    # units in an improved position are not in the open: the platoons of the second hex dug in
+    for u in gb[3:]:
+        st.in_ip[u] = True
+    assert smoke_screen(t, st, row[2], side) == pytest.approx(gb_steps / 2)
+    for u in gb[3:]:
+        st.in_ip[u] = False
+    # each watcher by its strength: the far platoon reduced (AP halved or so) weighs less
+    far = ss[-1]
+    st.steps[far] = 1
+    w_near = combat.ap2(t, st, ss[0])
+    w_far = combat.ap2(t, st, far)
+    assert w_far < w_near
+    assert smoke_screen(t, st, row[4], side) == pytest.approx(gb_steps * w_far / (w_near + w_far))
+    st.steps[far] = 2
     # the British out of the Germans' range (their FO still in sight of them): nothing to screen, HE
     far = next(int(x) for x in range(t.n_hexes) if t.play[x] and min(t.dist[x, row[2]], t.dist[x, row[4]]) > 6
                and sees(t, st, x, row[2]))

@@ -366,31 +366,31 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
 
 
 @njit(cache=True)
-def watches(t, st, e, o):
-    """For smoke_screen: could enemy unit e fire at unit o next Operation (in range, a factor that
-    hurts it: AT for an armored target, AP otherwise, 7.2.3; not Disrupted), LoS aside?"""
+def watch_strength(t, st, e, o):
+    """For smoke_screen: the factor with which enemy unit e could fire at unit o next Operation (in
+    range; AT against an armored target, AP otherwise, 7.2.3; not Disrupted; LoS aside), 0 if none."""
     if st.hex[e] < 0 or st.disrupted[e] or not t.t_combat[t.u_type[e]]:
-        return False
+        return 0
     ty = t.u_type[e]
     if t.art_self_observed and t.t_indirect[ty] and not t.t_mortar[ty]:
-        return False                                  # 11.3.8 (PB2-OQ-90): no direct fire
+        return 0                                      # 11.3.8 (PB2-OQ-90): no direct fire
+    if t.dist[st.hex[e], st.hex[o]] > t.t_range[ty]:
+        return 0
     if t.t_armored[t.u_type[o]]:
-        if t.t_infantry[ty] or at_value(t, st, e) <= 0:
-            return False
-    elif ap2(t, st, e) <= 0:
-        return False
-    return t.dist[st.hex[e], st.hex[o]] <= t.t_range[ty]
+        return 0 if t.t_infantry[ty] else at_value(t, st, e)
+    return ap2(t, st, e)
 
 
 @njit(cache=True)
 def smoke_screen(t, st, h, side):
-    """Round 9, the heuristic's smoke (12; players.md "Smoke"): the steps of `side`'s units standing
-    in open ground that smoke on hex h would screen from the enemy units that watch them now (see
-    them and have them in range, `watches`), each unit counted by the share of its watchers the smoke
-    takes away: those in h (all their fire from a smoke hex at +2, 12.2.6) and those whose line of
-    sight runs through h (12.2.2, as the engine reads it: smoke.sees with a counter put on h for
-    the look, then taken off).  0 when h already has smoke or a smoke request of the side is
-    pending on it, or smoke may not lie there (12.2.3)."""
+    """Round 9, the heuristic's smoke (12; players.md "Smoke"): the steps of `side`'s units in the
+    open (open ground, not in an improved position or a fortification) that smoke on hex h would
+    screen from the enemy units that watch them now (see them and could fire at them,
+    `watch_strength`), each unit counted by the share of its watchers' strength the smoke takes
+    away: those in h (all their fire from a smoke hex at +2, 12.2.6) and those whose line of sight
+    runs through h (12.2.2, as the engine reads it: smoke.sees with a counter put on h for the look,
+    then taken off).  0 when h already has smoke or a smoke request of the side is pending on it,
+    or smoke may not lie there (12.2.3)."""
     if st.smoke[h] > 0 or not t.smoke_ok[h]:
         return 0.0
     for k in range(st.n_ar[0]):
@@ -399,24 +399,27 @@ def smoke_screen(t, st, h, side):
     total = 0.0
     for o in range(t.n_units):
         ho = st.hex[o]
-        if t.u_side[o] != side or ho < 0 or not t.open_ground[t.cover[ho]]:
+        if t.u_side[o] != side or ho < 0 or not t.open_ground[t.cover[ho]] or st.in_ip[o] or st.in_fort[o]:
             continue
-        watchers = 0
+        watched = 0
         taken = 0
         for e in range(t.n_units):
-            if t.u_side[e] == side or not watches(t, st, e, o) or not sees(t, st, st.hex[e], ho):
+            if t.u_side[e] == side:
                 continue
-            watchers += 1
+            w = watch_strength(t, st, e, o)
+            if w <= 0 or not sees(t, st, st.hex[e], ho):
+                continue
+            watched += w
             he = st.hex[e]
             if he == h:
-                taken += 1                            # blinded: its fire from the smoke at +2
+                taken += w                            # blinded: its fire from the smoke at +2
             elif t.dist[he, h] + t.dist[h, ho] == t.dist[he, ho] and ho != h:
                 st.smoke[h] = 1                       # (the look: the counter on h, then off again)
                 st.n_smoke[0] += 1
                 if not sees(t, st, he, ho):
-                    taken += 1                        # its line runs through the smoke
+                    taken += w                        # its line runs through the smoke
                 st.smoke[h] = 0
                 st.n_smoke[0] -= 1
-        if watchers > 0:
-            total += st.steps[o] * taken / watchers
+        if watched > 0:
+            total += st.steps[o] * taken / watched
     return total
