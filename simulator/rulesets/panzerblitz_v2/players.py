@@ -11,11 +11,11 @@ players' stream too, never from the dice.
 
 from __future__ import annotations
 
+import numpy as np
+
 from policies.catalogue import Catalogue, Param, PlayerType
 from simulator.decisions import DecisionKind, decided, random_option, replayed, replaying
 from simulator.jit import njit
-import numpy as np
-
 from simulator.rulesets.panzerblitz_v2.combat import ap2, at_value, expected_steps
 from simulator.rulesets.panzerblitz_v2.smoke import sees
 
