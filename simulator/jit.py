@@ -33,6 +33,8 @@ import numba
 import numpy as np
 from numba.core import caching, cgutils, errors, sigutils, types
 from numba.core import codegen as _codegen
+from numba.core import cpu as _cpu
+from numba.core import dispatcher as _dispatcher
 from numba.core.imputils import lower_constant
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic, models, register_model, typeof_impl
@@ -84,6 +86,8 @@ def njit(**options):
             # numba's decorators offer no public way to pick a dispatcher class short of
             # registering a new compilation target; the subclass adds no state.
             disp.__class__ = KernelDispatcher
+            if _WRAPPERS_ON_DEMAND:
+                disp._compiler.__class__ = _KernelCompiler
         return disp
 
     return wrap
@@ -116,6 +120,7 @@ class Indirect:
             raise ValueError(f"indirect kernel {name!r} registered twice (slots {known.slot} and {slot})")
         self.name, self.slot, self.kernel, self.returns, self.args = name, slot, kernel, returns, tuple(args)
         INDIRECT[name] = self
+        _ADDRESS_ONLY.add(getattr(kernel, "py_func", kernel))
 
     def signature(self, values: dict[str, object]) -> tuple:
         """The argument types: the declared ones, and `typeof` of the named values."""
@@ -153,6 +158,7 @@ class Indirect:
 
 
 INDIRECT: dict[str, Indirect] = {}
+_ADDRESS_ONLY: set = set()   # the Python functions of indirect kernels (see "Wrappers on demand")
 _PYTHON_KERNELS: dict[int, object] = {}   # with the JIT disabled: the "addresses" are ids of functions
 
 
@@ -319,7 +325,11 @@ class _LazyEntry:
 
     def resolve(self):
         if self.cfunc is None:
-            self.cfunc = _numba_get_executable(self.context, self.library, self.fndesc, self.env)
+            library = self.library
+            library._emit()
+            if not library._codegen._engine.is_symbol_defined(self.fndesc.llvm_cpython_wrapper_name):
+                library = _wrapper_library(self.context, library, self.fndesc, self.env)
+            self.cfunc = _numba_get_executable(self.context, library, self.fndesc, self.env)
             if self.dispatcher is not None:
                 self.dispatcher._insert(self.sig, self.cfunc, False)
         return self.cfunc
@@ -350,9 +360,63 @@ def _set_pending_envs(codegen):
 def _get_executable(context, library, fndesc, env):
     if isinstance(library, _LinkOnDemandLibrary):
         library._ensure_finalized()  # numba finalises here, when it asks for the address
-        if library._deferred:
+        if library._deferred or not _defines(library, fndesc.llvm_cpython_wrapper_name):
             return _LazyEntry(context, library, fndesc, env)
     return _numba_get_executable(context, library, fndesc, env)
+
+
+def _defines(library, name: str) -> bool:
+    """Whether `library` (finalised) defines the function `name`."""
+    if library._deferred:
+        try:
+            return not library._final_module.get_function(name).is_declaration
+        except NameError:
+            return False
+    return library._codegen._engine.is_symbol_defined(name)
+
+
+# ----------------------------------------------------------------------------- wrappers on demand
+#
+# numba gives every kernel it compiles two wrappers: a CPython one (unboxes Python arguments,
+# calls the kernel, boxes the result: what a call from Python runs) and a C one (for numba's
+# first-class function types and `cfunc`).  Each is IR built in Python, parsed, optimised and
+# emitted: 15 % of a cold pb-04 start (py-spy, docs/performance.md round 8), though the project
+# takes no kernel as a first-class function and calls from Python only its entry kernels.
+# `_KernelCompiler` compiles without the C wrapper, and without the CPython one for a kernel
+# compiled as a callee (inside its caller's compile: `_DEPTH` >= 2) or called through its
+# address (an `Indirect`); a call from Python to such a kernel (tests) finds a `_LazyEntry`,
+# which builds the wrapper then in a library of its own (`_wrapper_library`) calling the
+# kernel's emitted code.  The kernels' own code is the same: numba's wrappers call them
+# `noinline`.  BALANCE_KERNEL_WRAPPERS=1: numba's behaviour (both wrappers for every kernel).
+
+
+def _wrapper_library(context, library, fndesc, env):
+    """A library holding the CPython wrapper of `fndesc`, whose code is in `library` (emitted):
+    numba's `create_cpython_wrapper`, in a module that declares the kernel, resolved by the JIT
+    against `library`'s symbol; its environment global (common linkage) is the kernel's."""
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.runtime import rtsys
+
+    with global_compiler_lock:
+        wrapper = context.codegen().create_library(f"{fndesc.qualname}.cpython_wrapper")
+        context.create_cpython_wrapper(wrapper, fndesc, env, None)
+        wrapper.add_linking_library(rtsys.library)  # as numba's lowering links every library
+        wrapper.finalize()
+        wrapper._emit()
+    wrapper._kernel_library = library  # kept alive with the entry point
+    return wrapper
+
+
+class _KernelCompiler(getattr(_dispatcher, "_FunctionCompiler", object)):
+    """numba's compiler of one dispatcher's specialisations, with the wrappers as above."""
+
+    def _customize_flags(self, flags):
+        flags = super()._customize_flags(flags)
+        if os.environ.get("BALANCE_KERNEL_WRAPPERS", "0") != "1":
+            flags.no_cfunc_wrapper = True
+            if _DEPTH[0] >= 2 or self.py_func in _ADDRESS_ONLY:
+                flags.no_cpython_wrapper = True
+        return flags
 
 
 def _load_link_modules_on_demand() -> None:
@@ -369,8 +433,6 @@ _load_link_modules_on_demand()
 
 # Deferred emission (above) needs numba's CPU context to make entry points through
 # `_get_executable`; only over the versions this was written against.
-from numba.core import cpu as _cpu  # noqa: E402
-from numba.core import dispatcher as _dispatcher  # noqa: E402
 
 _numba_get_executable = _cpu.CPUContext.get_executable
 _DEFER_ALLOWED = (_codegen.JITCPUCodegen._library_class is _LinkOnDemandLibrary and hasattr(_codegen.JITCPUCodegen, "set_env")
@@ -389,6 +451,8 @@ def _add_overload(self, cres):
     _numba_add_overload(self, cres)
 
 
+_WRAPPERS_ON_DEMAND = _DEFER_ALLOWED and hasattr(_dispatcher, "_FunctionCompiler") and hasattr(
+    _dispatcher._FunctionCompiler, "_customize_flags") and hasattr(_cpu.CPUContext, "create_cpython_wrapper")
 _numba_set_env = _codegen.JITCPUCodegen.set_env
 if _DEFER_ALLOWED:
     _codegen.JITCPUCodegen.set_env = _set_env
