@@ -397,6 +397,12 @@ def _wrapper_library(context, library, fndesc, env):
     from numba.core.compiler_lock import global_compiler_lock
     from numba.core.runtime import rtsys
 
+    if not context.enable_nrt:
+        # A kernel loaded from the cache comes with numba's base CPU context, whose NRT is off (a
+        # compile works in a copy with the kernel's flags, `njit`'s NRT on).  Without NRT the wrapper
+        # "boxes" a returned array as its `parent` object: NULL for an array the kernel made, so the
+        # call returned NULL without an exception (round 8's bug, tests/core/test_jit.py).
+        context = context.subtarget(enable_nrt=True)
     with global_compiler_lock:
         wrapper = context.codegen().create_library(f"{fndesc.qualname}.cpython_wrapper")
         context.create_cpython_wrapper(wrapper, fndesc, env, None)

@@ -1,6 +1,11 @@
 """simulator/jit.py: kernels called with different constants are compiled once; kernels called
 through their address (`Indirect`)."""
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from numba.core import errors, types
@@ -142,3 +147,96 @@ def test_a_callee_compiled_for_its_caller_is_neither_optimised_again_nor_emitted
     optimised.clear()
     assert _inner_sum(np.arange(3.0)) == 8.0  # a new signature compiled from Python: optimised
     assert any("_inner_sum" in n for n in optimised)
+
+
+# ----------------------------------------------------------------------------- wrappers across processes
+#
+# A kernel compiled without its CPython wrapper (a callee, an indirect kernel: "Wrappers on demand"
+# in simulator/jit.py) is cached so; another process that loads it from numba's cache and calls it
+# from Python builds the wrapper then.  Round 8's version failed there ("returned NULL without
+# setting an exception", `make demo` then the tests on the same cache): the wrapper of a cached
+# kernel was built with numba's base context, without NRT, so it returned an array's `parent`
+# (NULL) instead of boxing it.  Each case runs two processes on one cache folder.
+
+CROSS_MODULE = """
+import numpy as np
+from numba import types
+from simulator.jit import Indirect, call, njit
+
+@njit(cache=True)
+def evens(a):                       # returns an array: boxing it needs NRT
+    out = np.zeros(a.shape[0], dtype=np.int64)
+    for i in range(a.shape[0]):
+        out[i] = a[i] % 2 == 0
+    return out
+
+@njit(cache=True)
+def count_evens(a):
+    return evens(a).sum()
+
+@njit(cache=True)
+def last_even(a):                   # returns a scalar
+    for i in range(a.shape[0] - 1, -1, -1):
+        if a[i] % 2 == 0:
+            return a[i]
+    return -1
+
+@njit(cache=True)
+def plus_one(a):
+    return last_even(a) + 1
+
+@njit(cache=True)
+def doubled(a):
+    return a * 2
+
+DOUBLED = Indirect("cross.doubled", 0, doubled, types.int64[::1], (types.int64[::1],))
+
+@njit(cache=True)
+def through(table, a):
+    return call(table, DOUBLED, a).sum()
+"""
+
+CROSS_PROBE = """
+import json, sys
+import numpy as np
+import simulator.jit
+import cross_kernels as k
+a = np.arange(6, dtype=np.int64)
+steps = {"caller": lambda: int(k.count_evens(a)) + int(k.plus_one(a)),
+         "callee": lambda: [k.evens(a).tolist(), int(k.last_even(a))],
+         "bind": lambda: (k.DOUBLED.bind(table), int(k.through(table, a)))[1],
+         "indirect": lambda: k.doubled(a).tolist()}
+table = np.zeros(1, dtype=np.int64)
+print(json.dumps({s: steps[s]() for s in sys.argv[1:]}))
+"""
+
+EXPECTED = {"caller": 3 + 5, "callee": [[1, 0, 1, 0, 1, 0], 4], "bind": 30, "indirect": [0, 2, 4, 6, 8, 10]}
+
+
+@pytest.mark.parametrize(("first", "second", "wrappers"), [
+    ("caller", "callee", ("0", "0")),       # compiled as callees, called from Python elsewhere
+    ("bind", "indirect", ("0", "0")),       # an indirect kernel, called from Python elsewhere
+    ("callee", "caller", ("0", "0")),       # compiled with the wrapper, loaded as a callee elsewhere
+    ("indirect", "bind", ("0", "0")),
+    ("caller", "callee", ("1", "0")),       # BALANCE_KERNEL_WRAPPERS=1 (numba's wrappers) then not
+    ("caller", "callee", ("0", "1")),
+    ("bind", "indirect", ("0", "1")),
+])
+def test_a_kernel_cached_without_its_python_wrapper_is_called_from_python_in_another_process(
+        tmp_path, first, second, wrappers):
+    from simulator._numba_cache import ROOT
+
+    (tmp_path / "cross_kernels.py").write_text(CROSS_MODULE)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "BALANCE_"))}
+    env.update(NUMBA_CACHE_DIR=str(tmp_path / "numba"), PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}",
+               BALANCE_COMPILE_HELPER="0")
+
+    def run(steps, wrapper_flag):
+        out = subprocess.run([sys.executable, "-c", CROSS_PROBE, *steps], cwd=tmp_path,
+                             env=dict(env, BALANCE_KERNEL_WRAPPERS=wrapper_flag), capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr[-3000:]
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    assert run([first], wrappers[0]) == {first: EXPECTED[first]}
+    # the second process loads what the first compiled, and calls both ways
+    assert run([second, first], wrappers[1]) == {second: EXPECTED[second], first: EXPECTED[first]}
