@@ -543,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_cluster_options(s)
     s.set_defaults(func=cmd_tune)
 
-    from simulator.equilibrium import DEFAULTS as EQ
+    from simulator.equilibrium_settings import DEFAULTS as EQ
 
     s = sub.add_parser("equilibrium", help="grow a population of players per side (default, styles, tuned best "
                                            "responses), play every pair on the same seeds, and report the balance "

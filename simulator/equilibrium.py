@@ -36,6 +36,7 @@ import pandas as pd
 
 from simulator import __version__, registry
 from simulator.api import PlayerSpec
+from simulator.equilibrium_settings import DEFAULTS
 from simulator.errors import DataError
 from simulator.metagame import solve
 from simulator.progress import Progress
@@ -46,8 +47,6 @@ from simulator.tune import Opponents, best_response, paired_gain
 from simulator.verdict import Verdict, depends_on_play, from_counts, play_words, players_phrase
 
 WHERE = "balance equilibrium"
-DEFAULTS = {"budget": 12_000, "cell_games": 200, "trials": 32, "games_per_trial": 50, "rounds": 3,
-            "threshold": 0.1}
 BOOTSTRAP = 1000
 TUNE_SEED_STEP = 1000   # best response k tunes on run seeds seed + 1000 (k + 1) + j: never the table's
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import binom, norm
+from scipy.special import ndtri
 
 
 def paired_table(baseline: Sequence[bool], variant: Sequence[bool]) -> tuple[int, int, int, int]:
@@ -40,6 +40,8 @@ def mcnemar_exact(b: int, c: int) -> float:
         raise ValueError(f"discordant counts must be non-negative, got {b}, {c}")
     if b + c == 0:
         return 1.0
+    from scipy.stats import binom   # here: scipy.stats is slow to import (simulator/stats.py)
+
     return min(1.0, 2.0 * float(binom.cdf(min(b, c), b + c, 0.5)))
 
 
@@ -104,5 +106,5 @@ def balance_point(x: Sequence[float], y: Sequence[bool], confidence: float = 0.9
     cross = -b0 / b1
     grad = np.array([-1.0 / b1, b0 / b1 ** 2])
     se = math.sqrt(float(grad @ cov @ grad))
-    z = float(norm.ppf(0.5 + confidence / 2))
+    z = float(ndtri(0.5 + confidence / 2))   # norm.ppf
     return BalancePoint(b0, b1, cross, (cross - z * se, cross + z * se), (lo_x, hi_x))

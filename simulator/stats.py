@@ -17,7 +17,10 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import binomtest, chi2, norm
+# The quantiles through scipy.special, which scipy.stats' norm.ppf and chi2.ppf call (the same
+# values, tests/core/test_stats.py): importing scipy.stats took about a quarter of a warm
+# `balance run` (docs/performance.md, round 9); binomtest is imported where it is used.
+from scipy.special import gammaincinv, ndtri
 
 from simulator.paired import mcnemar_exact
 
@@ -44,7 +47,7 @@ def wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """
     _check_level(confidence)
     _check_count(k, n)
-    z = float(norm.ppf(0.5 + confidence / 2.0))
+    z = float(ndtri(0.5 + confidence / 2.0))   # norm.ppf
     return _score_interval(k, n, z * z)
 
 
@@ -79,7 +82,7 @@ def goodman(counts: Sequence[int], confidence: float = 0.95) -> np.ndarray:
     n = float(c.sum())
     if n <= 0:
         raise ValueError("need at least one trial for an interval, got N=0")
-    a = float(chi2.ppf(1.0 - (1.0 - confidence) / c.size, 1))
+    a = float(2.0 * gammaincinv(0.5, 1.0 - (1.0 - confidence) / c.size))   # chi2.ppf(q, 1)
     root = np.sqrt(a * (a + 4.0 * c * (n - c) / n))
     lo = (a + 2.0 * c - root) / (2.0 * (n + a))
     hi = (a + 2.0 * c + root) / (2.0 * (n + a))
@@ -194,6 +197,8 @@ def paired_score_gain(better: np.ndarray, base: np.ndarray, confidence: float = 
         lo, hi = (float(x) for x in np.quantile(means, [alpha, 1.0 - alpha]))
     up, down = int((d > 0).sum()), int((d < 0).sum())
     p_sign = mcnemar_exact(up, down)  # the sign test is McNemar's exact test on the games that differ
+    from scipy.stats import binomtest
+
     p_worse = float(binomtest(down, up + down, 0.5, alternative="greater").pvalue) if up + down else 1.0
     return {"mean": mean, "lo": lo, "hi": hi, "better": up, "worse": down, "p_sign": p_sign, "p_worse": p_worse}
 

@@ -173,3 +173,24 @@ def test_gain_verdict_reads_interval_and_sign_test():
     assert gain_verdict(many) == "better"
     assert gain_verdict(paired_score_gain(np.full(50, -1), np.zeros(50))) == "worse"
     assert gain_verdict(paired_score_gain(np.zeros(50), np.zeros(50))) == "cannot tell"
+
+
+@pytest.mark.parametrize("confidence", [0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 0.123, 0.6789])
+def test_the_quantiles_are_scipy_stats_own(confidence):
+    # stats.py takes them from scipy.special (scipy.stats is slow to import): the same floats as
+    # norm.ppf and chi2.ppf, so every interval is as before to the last bit.
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    k, n = 7, 20
+    p, z2 = k / n, z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = math.sqrt(z2) / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    assert wilson(k, n, confidence) == (max(0.0, centre - half), min(1.0, centre + half))
+    for cells in range(2, 12):
+        counts = list(range(1, cells + 1))
+        a = float(chi2.ppf(1.0 - (1.0 - confidence) / cells, 1))
+        c = np.asarray(counts, dtype=np.float64)
+        root = np.sqrt(a * (a + 4.0 * c * (c.sum() - c) / c.sum()))
+        expected = np.clip(np.column_stack([(a + 2 * c - root) / (2 * (c.sum() + a)),
+                                            (a + 2 * c + root) / (2 * (c.sum() + a))]), 0.0, 1.0)
+        assert np.array_equal(goodman(counts, confidence), expected)
