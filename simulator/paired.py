@@ -40,7 +40,7 @@ def mcnemar_exact(b: int, c: int) -> float:
         raise ValueError(f"discordant counts must be non-negative, got {b}, {c}")
     if b + c == 0:
         return 1.0
-    from scipy.stats import binom   # here: scipy.stats is slow to import (simulator/stats.py)
+    from scipy.stats import binom  # here: scipy.stats is slow to import (simulator/stats.py)
 
     return min(1.0, 2.0 * float(binom.cdf(min(b, c), b + c, 0.5)))
 

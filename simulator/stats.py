@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+
 # The quantiles through scipy.special, which scipy.stats' norm.ppf and chi2.ppf call (the same
 # values, tests/core/test_stats.py): importing scipy.stats took about a quarter of a warm
 # `balance run` (docs/performance.md, round 9); binomtest is imported where it is used.
