@@ -44,7 +44,7 @@ from simulator.rulesets.panzerblitz.fire import (
     stack_kind_of,
 )
 from simulator.rulesets.panzerblitz.forts import defends, enemy_on_own_fort, fort_in
-from simulator.rulesets.panzerblitz.invariants import CHECK, road_hex
+from simulator.rulesets.panzerblitz.invariants import CHECK
 from simulator.rulesets.panzerblitz.mines import (
     attempt_mine_removal,
     mine_removal_targets,
@@ -124,26 +124,63 @@ def _setup_counts(st, ut, n_hex, side):
 @njit(cache=True)
 def _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy, mine_block_apart=False):
     """`_setup_ok` with the hex counts of `_setup_counts`."""
-    if mt.closed[h]:
+    t = st.utype[u]
+    return _setup_hex_ok(h, u, ut.mclass[t], ut.category[t], ut.stack_count[t], limits[side], side, mt.closed,
+                         mv.enter_cost, mt.side_features, mv.road_bit, mt.swamp, st.hex, st.carried_by, st.utype,
+                         ut.mclass, st.mine, st.block, load, fort, enemy, mine_block_apart)
+
+
+@njit(cache=True, inline="always")
+def _setup_hex_ok(h, u, mc, cat, count, limit, side, closed, enter_cost, side_features, road_bit, swamp, unit_hex,
+                  carried_by, utype, mclass, mine, block, load, fort, enemy, mine_block_apart):
+    """The set-up checks of one hex for unit u (of class mc, category cat, stacking count
+    `count`), on arrays read out of the structs by the caller: a loop over a group's hexes calls
+    it without reference-counting every struct at every hex (docs/performance.md, round 9)."""
+    if closed[h]:
         return False
-    mc = ut.mclass[st.utype[u]]
-    if mc >= 0 and mv.enter_cost[h, mc] < 0:
-        if not road_hex(mt, mv, h):
+    if mc >= 0 and enter_cost[h, mc] < 0:
+        road = False  # invariants.road_hex: only a road lets it stand there
+        for d in range(6):
+            if side_features[h, d] & road_bit:
+                road = True
+        if not road:
             return False
-        for v in range(st.utype.shape[0]):
-            if v != u and st.hex[v] == h and st.carried_by[v] < 0 and ut.mclass[st.utype[v]] >= 0 \
-                    and mv.enter_cost[h, ut.mclass[st.utype[v]]] < 0:
+        for v in range(utype.shape[0]):
+            if v != u and unit_hex[v] == h and carried_by[v] < 0 and mclass[utype[v]] >= 0 \
+                    and enter_cost[h, mclass[utype[v]]] < 0:
                 return False  # PB-ROAD-10.2: never two vehicles on a swamp/road hex
     if enemy[h]:
         return False  # opposing units never share a hex (PB-STACK-7)
-    cat = ut.category[st.utype[u]]
     if cat == MINE:
-        return not st.mine[h] and not fort[h] and not (mine_block_apart and st.block[h])  # OQ-25
+        return not mine[h] and not fort[h] and not (mine_block_apart and block[h])  # OQ-25
     if cat == BLOCK:
-        return not st.block[h] and not fort[h] and not (mine_block_apart and st.mine[h])
+        return not block[h] and not fort[h] and not (mine_block_apart and mine[h])
     if cat == FORT:
-        return not fort[h] and not st.mine[h] and not st.block[h] and not mt.swamp[h]
-    return load[h, side] + ut.stack_count[st.utype[u]] <= limits[side]
+        return not fort[h] and not mine[h] and not block[h] and not swamp[h]
+    return load[h, side] + count <= limit
+
+
+@njit(cache=True)
+def _setup_options(st, ut, mt, mv, limits, u, side, load, fort, enemy, mine_block_apart, options):
+    """The hexes of unit u's group it may set up in (`_setup_hex_ok`, then the group's
+    constraints, `_constraints_ok`), in the group's order, into `options`; returns how many."""
+    g = st.group[u]
+    t = st.utype[u]
+    mc, cat, count, limit = ut.mclass[t], ut.category[t], ut.stack_count[t], limits[side]
+    closed, enter_cost, side_features, road_bit, swamp = mt.closed, mv.enter_cost, mt.side_features, mv.road_bit, \
+        mt.swamp
+    unit_hex, carried_by, utype, mclass, mine, block = st.hex, st.carried_by, st.utype, ut.mclass, st.mine, st.block
+    group_hexes = st.group_hexes
+    constrained = st.group_with_type[g] >= 0 or st.group_far_type[g] >= 0
+    n = 0
+    for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
+        h = group_hexes[k]
+        if _setup_hex_ok(h, u, mc, cat, count, limit, side, closed, enter_cost, side_features, road_bit, swamp,
+                         unit_hex, carried_by, utype, mclass, mine, block, load, fort, enemy, mine_block_apart) and \
+                (not constrained or _constraints_ok(st, ut, mt, u, h)):
+            options[n] = h
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -202,14 +239,8 @@ def _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options):
     g = st.group[u]
     if st.side[u] != side or st.group_entering[g] or st.carried_by[u] >= 0:
         return
-    n = 0
     load, fort, enemy = _setup_counts(st, ut, n_hex, side)
-    for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
-        h = st.group_hexes[k]
-        if _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy, ct.mine_block_apart) and \
-                _constraints_ok(st, ut, mt, u, h):
-            options[n] = h
-            n += 1
+    n = _setup_options(st, ut, mt, mv, limits, u, side, load, fort, enemy, ct.mine_block_apart, options)
     cat = ut.category[st.utype[u]]
     # (`load` stands for the phase's count of units: the heuristic keeps its own at set-up)
     i = ask.choose(SETUP_HEX, offer_hexes(pl.options, options, n), n, u, 0, options, st, ut, mt, ct, side, load, pl)
