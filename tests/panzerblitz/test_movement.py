@@ -235,6 +235,20 @@ def test_costs_are_never_below_the_road_rate_and_paths_are_legal(sid):
                 assert c <= 6 and (c >= 0.5 * (len(path) - 1) or len(path) == 2)
 
 
+@pytest.mark.parametrize("sid", ["pb-01", "pb-04", "pb-10"])
+def test_pb_ovr_3_least_assault_step_bounds_every_overrun_step(sid):
+    """The bound that lets a mover skip the overrun search (movement_phase._enemy_in_overrun_reach)
+    is no more than any step an overrun's approach may take, and is reached by one."""
+    sit = load_situation(sid)
+    mt = compile_movement(sit.ruleset.data, sit.map, "terrain.toml")
+    for c in range(len(mt.classes)):
+        steps = mt.assault_cost[c][mt.assault_cost[c] >= 0]
+        if steps.size:
+            assert mt.least_assault_step[c] <= steps.min()
+        allowed = mt.enter_cost[:, c][mt.enter_cost[:, c] >= 0]
+        assert mt.least_assault_step[c] in set(allowed.tolist()) | {mt.town_cost_assaulting}
+
+
 def test_pb_map_2_vehicles_leave_the_1dd9_swamp_at_1ff8():
     sit = load_situation("pb-01")
     m = sit.map

@@ -69,6 +69,12 @@ class MovementTables:
                                         "or close assault", default=None)
     road_side: np.ndarray = computed("map", "bool[n_hexes, 6]: a road crosses the hexside (PB-ROAD-1)",
                                      default=None)
+    # PB-OVR-3: an overrun's approach pays no road rate and 1 MF a town hex, so no step of it
+    # costs a class less than this: `movement_phase` skips the overrun search of a mover with no
+    # enemy within budget // least + 1 hexes.
+    least_assault_step: np.ndarray = computed("terrain", "int64[n_classes]: the least a step costs a class in a "
+                                              "turn of overrun (its cheapest hex entry, a town hex's cost when "
+                                              "assaulting)", default=None)
 
     def class_index(self, name: str) -> int:
         return self.classes.index(name)
@@ -142,7 +148,21 @@ def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTable
     sf = game_map.side_features
     return replace(mt, side_cost=side_costs(mt, game_map.neighbours, sf, assaulting=False),
                    assault_cost=side_costs(mt, game_map.neighbours, sf, assaulting=True),
-                   road_side=((sf & mt.road_bit) != 0) & ((sf & mt.pond_bit) == 0))
+                   road_side=((sf & mt.road_bit) != 0) & ((sf & mt.pond_bit) == 0),
+                   least_assault_step=least_assault_steps(mt))
+
+
+def least_assault_steps(mt: MovementTables) -> np.ndarray:
+    """int64[n_classes]: the least an overrun's approach step can cost each class (PB-OVR-3: no
+    road rate; PB-TEC-4: a town hex at its assaulting cost): the cheapest hex it may enter, or
+    the town cost if that is less.  A lower bound (gully surcharges only add), for skipping the
+    overrun search when no enemy is near."""
+    out = np.empty(len(mt.classes), dtype=np.int64)
+    for c in range(len(mt.classes)):
+        col = mt.enter_cost[:, c]
+        allowed = col[col >= 0]
+        out[c] = min(int(mt.town_cost_assaulting), int(allowed.min())) if allowed.size else mt.town_cost_assaulting
+    return out
 
 
 def side_costs(mt: MovementTables, neighbours: np.ndarray, side_features: np.ndarray, assaulting: bool) -> np.ndarray:

@@ -203,7 +203,7 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
                 exits += 1
     # PB-OVR: an armored vehicle already on the map may overrun instead of moving.
     n_over = 0
-    if st.status[u] == ON_MAP and ut.can_overrun[t] and _enemy_in_overrun_reach(mt, mv, occ, side, ut.mclass[t],
+    if st.status[u] == ON_MAP and ut.can_overrun[t] and _enemy_in_overrun_reach(st, mt, mv, occ, side, ut.mclass[t],
                                                                                   start, budget):
         n_over = overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cost_o, prev_o,
                                  FORT, ov_entry, ov_target, ov_exit, load)
@@ -271,21 +271,23 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
 
 
 @njit(cache=True)
-def _enemy_in_overrun_reach(mt, mv, occ, side, mclass, start, budget):
+def _enemy_in_overrun_reach(st, mt, mv, occ, side, mclass, start, budget):
     """False when no enemy stands near enough to overrun this turn, so the overrun search
     (a second movement search for every vehicle) can be skipped: each step of the approach
-    costs at least the cheapest hex entry of the class (no road rate when overrunning,
-    PB-OVR-3; 1 MF per town hex, PB-TEC-4), and the target is next to the entry hex."""
-    step = mv.town_cost_assaulting
-    for h in range(mv.enter_cost.shape[0]):
-        c = mv.enter_cost[h, mclass]
-        if 0 <= c < step:
-            step = c
+    costs at least `mv.least_assault_step` of the class (no road rate when overrunning,
+    PB-OVR-3; 1 MF per town hex, PB-TEC-4), and the target is next to the entry hex.  The
+    enemy's units are looked at, not the map: a hex with enemy fighting units in `occ` has
+    one of them on the map."""
+    step = mv.least_assault_step[mclass]
     if step <= 0:
         return True
     reach = budget // step + 1
-    for h in range(mt.dist.shape[0]):
-        if occ[h, 1 - side] > 0 and mt.dist[start, h] <= reach:
+    enemy = 1 - side
+    unit_hex, unit_side, status = st.hex, st.side, st.status
+    dist = mt.dist
+    for v in range(unit_hex.shape[0]):
+        h = unit_hex[v]
+        if unit_side[v] == enemy and status[v] == ON_MAP and occ[h, enemy] > 0 and dist[start, h] <= reach:
             return True
     return False
 
