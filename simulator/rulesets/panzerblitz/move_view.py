@@ -47,8 +47,10 @@ from simulator.rulesets.panzerblitz.state import (
 
 # Rows of st.view_flags (bool[N_VIEW_FLAGS, n_hex]): the search's inputs, as `presence.move_flags`
 # gives them with no mover left out; SWAMP_STACK is the mover's own (`reach_of`), all False
-# between searches.
-ENEMY, STOP_HERE, ROAD_USABLE, ROAD_CLEAR, SWAMP_STACK = range(N_VIEW_FLAGS)
+# between searches.  The overrun search's (overrun.overrun_options, PB-OVR-3): ANY_ENEMY, enemy
+# fighting units there (an enemy fort's top included); MINE_OR_BLOCK, where it stops; NONE, never
+# set (no road rate, no swamp road stack when overrunning).
+ENEMY, STOP_HERE, ROAD_USABLE, ROAD_CLEAR, SWAMP_STACK, ANY_ENEMY, MINE_OR_BLOCK, NONE = range(N_VIEW_FLAGS)
 # Rows of st.view_count (int64[N_VIEW_COUNTS, n_hex]), per hex: the side's fighting units on a swamp
 # hex, non-vehicular and vehicular (PB-ROAD-10); enemy forts and enemy units on top of a fort
 # (PB-FORT-12); roadblock counters (PB-BLOCK-4/6).
@@ -199,6 +201,8 @@ def _refresh(st, ut, mt, side, occ, hexes, n):
         flags[ENEMY, h], flags[ROAD_USABLE, h], flags[ROAD_CLEAR, h], flags[STOP_HERE, h] = hex_move_flags(
             occ[h, 1 - side], occ[h, side], wrecks[h, 0] + wrecks[h, 1] > 0, block[h], mine[h],
             count[ENEMY_FORT, h] > 0 and count[ENEMY_ON_TOP, h] == 0)
+        flags[ANY_ENEMY, h] = occ[h, 1 - side] > 0
+        flags[MINE_OR_BLOCK, h] = mine[h] or block[h]
 
 
 @njit(cache=True)
@@ -279,6 +283,8 @@ def view_stale(st, ut, mt, mv, side, u, occ):
     stale = not (np.array_equal(flags[ENEMY], enemy) and np.array_equal(flags[ROAD_USABLE], road_usable)
                  and np.array_equal(flags[ROAD_CLEAR], road_clear) and np.array_equal(flags[STOP_HERE], stop_here)
                  and np.array_equal(flags[SWAMP_STACK], soft)
+                 and np.array_equal(flags[ANY_ENEMY], occ[:, 1 - side] > 0)
+                 and np.array_equal(flags[MINE_OR_BLOCK], st.mine | st.block) and not flags[NONE].any()
                  and np.array_equal(st.view_load, stack_loads(st, ut, enemy.shape[0])))
     _drop_own_flags(st, mt, here, saved)
     return stale

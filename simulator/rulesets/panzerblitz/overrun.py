@@ -23,7 +23,7 @@ from simulator.rulesets.panzerblitz.events import (
 from simulator.rulesets.panzerblitz.fire import defender_stack, dispersed_modifier, odds_of
 from simulator.rulesets.panzerblitz.forts import settle_on_top
 from simulator.rulesets.panzerblitz.losses import roll_and_apply
-from simulator.rulesets.panzerblitz.move_view import view_loads
+from simulator.rulesets.panzerblitz.move_view import ANY_ENEMY, MINE_OR_BLOCK, NONE, view_loads
 from simulator.rulesets.panzerblitz.movement import reachable
 from simulator.rulesets.panzerblitz.presence import (
     came_back,
@@ -84,15 +84,14 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
     """PB-OVR-3: every (entry, target, exit) path unit u can overrun along this turn.
 
     The approach is searched without the road rate and at 1 MF per town hex (assaulting);
-    the mover must afford entry hex + target + the exit hex directly opposite the entry."""
+    the mover must afford entry hex + target + the exit hex directly opposite the entry.
+    `load` is the movement view's (`move_view.view_loads`, just brought up to date): the
+    search's flags are the view's rows too, kept through the phase rather than made per call."""
     n_hex = mt.neighbours.shape[0]
-    enemy_flag = np.zeros(n_hex, dtype=np.bool_)
-    for h in range(n_hex):
-        enemy_flag[h] = occ[h, 1 - side] > 0
-    stop_here = np.zeros(n_hex, dtype=np.bool_)
-    for h in range(n_hex):
-        stop_here[h] = st.mine[h] or st.block[h]
-    no_road = np.zeros(n_hex, dtype=np.bool_)
+    flags = st.view_flags
+    enemy_flag = flags[ANY_ENEMY]
+    stop_here = flags[MINE_OR_BLOCK]
+    no_road = flags[NONE]
     t = st.utype[u]
     mclass = ut.mclass[t]
     step = mv.assault_cost[mclass]  # PB-OVR-3: no road rate, 1 MF a town hex (PB-TEC-4)

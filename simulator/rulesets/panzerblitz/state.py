@@ -48,7 +48,7 @@ TURN_STAT_NAMES = ("units_on_map", "units_dispersed", "units_lost", "attack_stre
 LOG_WIDTH = 10
 MAX_EVENTS = 60_000
 # Sizes of the movement view's tables (move_view.py defines their rows and columns).
-N_VIEW_FLAGS, N_VIEW_COUNTS, N_VIEW_SEEN = 5, 5, 5
+N_VIEW_FLAGS, N_VIEW_COUNTS, N_VIEW_SEEN = 8, 5, 5
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "utype", "side", "hex", "status", "dispersed", "fired", "moved", "entry_turn", "group",
