@@ -186,18 +186,25 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
     mine_count = ut.stack_count[t]
     n = 0
     exits = 0
-    for h in range(mt.neighbours.shape[0]):
-        # PB-STACK-1/4 at the end of the move (the unit's own count is not yet in its new hex)
-        here = mine_count if (st.status[u] == ON_MAP and h == start) else 0
-        if cost[h] >= 0 and load[h, side] - here + mine_count <= limits[side] and not mt.closed[h]:
+    # The scans read the structs' arrays once: a struct field read inside a loop over the map is
+    # reference-counted at every hex (docs/performance.md, round 9).
+    n_hex = cost.shape[0]
+    closed = mt.closed
+    limit = limits[side]
+    # PB-STACK-1/4 at the end of the move (the unit's own count is not yet in its new hex)
+    here = start if st.status[u] == ON_MAP else -1
+    for h in range(n_hex):
+        if cost[h] >= 0 and load[h, side] - (mine_count if h == here else 0) + mine_count <= limit and not closed[h]:
             options[n] = h
             n += 1
     # PB-MOVE-10: leave the map by an edge the side may leave by, paying the last hex's cost again.
     edges = exit_edges_of(st, u)
     if edges != 0:
-        for h in range(mt.neighbours.shape[0]):
-            if cost[h] >= 0 and (mt.edge_mask[h] & edges) != 0 and \
-                    cost[h] + mv.enter_cost[h, ut.mclass[t]] <= budget:
+        edge_mask = mt.edge_mask
+        enter = mv.enter_cost
+        mclass = ut.mclass[t]
+        for h in range(n_hex):
+            if cost[h] >= 0 and (edge_mask[h] & edges) != 0 and cost[h] + enter[h, mclass] <= budget:
                 options[n] = -2 - h
                 n += 1
                 exits += 1

@@ -41,19 +41,24 @@ from simulator.rulesets.panzerblitz.units import CATEGORY_INDEX
 FORT = CATEGORY_INDEX["fortification"]
 
 
+# The loops below read the structs' arrays once, before the loop: a struct field read inside a
+# loop is reference-counted at every pass (docs/performance.md, round 9).
+
 @njit(cache=True)
 def _has_fort(st, ut, h, fort_category):
-    for v in range(st.utype.shape[0]):
-        if st.status[v] == ON_MAP and st.hex[v] == h and ut.category[st.utype[v]] == fort_category:
+    status, unit_hex, utype, category = st.status, st.hex, st.utype, ut.category
+    for v in range(utype.shape[0]):
+        if status[v] == ON_MAP and unit_hex[v] == h and category[utype[v]] == fort_category:
             return True
     return False
 
 
 @njit(cache=True)
 def _armored_vehicle_in(st, ut, h, side):
-    for v in range(st.utype.shape[0]):
-        if is_piece(st, ut, v) and st.hex[v] == h and st.side[v] == side and ut.armored[st.utype[v]] \
-                and ut.vehicle[st.utype[v]]:
+    unit_hex, unit_side, utype, armored, vehicle = st.hex, st.side, st.utype, ut.armored, ut.vehicle
+    for v in range(utype.shape[0]):
+        if unit_hex[v] == h and unit_side[v] == side and is_piece(st, ut, v) and armored[utype[v]] \
+                and vehicle[utype[v]]:
             return True
     return False
 
@@ -98,20 +103,22 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
     reachable(start, budget, step, mv.road_side, False, mv.road_cost, mv.swamp_stack_cost, mt.neighbours,
               no_road, no_road, no_road, enemy_flag, stop_here, st.block, cost, prev)
     n = 0
+    neighbours, mine = mt.neighbours, st.mine
+    count, limit = ut.stack_count[t], limits[side]
     for target in range(n_hex):
         if occ[target, 1 - side] == 0:
             continue
         near = False
         for d in range(6):
-            e = mt.neighbours[target, d]
+            e = neighbours[target, d]
             if e >= 0 and cost[e] >= 0:
                 near = True
         if not near or not overrun_target_ok(st, ut, mt, ct, side, u, target, occ, fort_category):
             continue
         for d in range(6):
-            e = mt.neighbours[target, d]          # entry hex, on side d of the target
-            x = mt.neighbours[target, (d + 3) % 6]  # exit hex, directly opposite
-            if e < 0 or x < 0 or cost[e] < 0 or st.mine[e] or enemy_flag[x]:
+            e = neighbours[target, d]          # entry hex, on side d of the target
+            x = neighbours[target, (d + 3) % 6]  # exit hex, directly opposite
+            if e < 0 or x < 0 or cost[e] < 0 or mine[e] or enemy_flag[x]:
                 continue
             if e != start and stop_here[e]:
                 continue  # a mover stopped before the target cannot overrun (QA/Overrun)
@@ -119,9 +126,9 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
             out = step[target, (d + 3) % 6]
             if into < 0 or out < 0 or cost[e] + into + out > budget:
                 continue
-            if load[x, side] + ut.stack_count[t] > limits[side]:
+            if load[x, side] + count > limit:
                 continue  # PB-OVR-8: stacking applies in the exit hex
-            if e != start and load[e, side] + ut.stack_count[t] > limits[side]:
+            if e != start and load[e, side] + count > limit:
                 continue  # PB-OVR-9: a cancelled overrun ends in the entry hex, so it must fit too
             out_entry[n] = e
             out_target[n] = target
@@ -168,19 +175,21 @@ def edge_overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ
     mclass = ut.mclass[t]
     n_hex = mt.neighbours.shape[0]
     step = mv.assault_cost[mclass]  # PB-OVR-3
+    neighbours, edge_mask, mine, block = mt.neighbours, mt.edge_mask, st.mine, st.block
+    count, limit, clear = ut.stack_count[t], limits[side], mv.clear_cost[mclass]
     for target in range(n_hex):
-        if occ[target, 1 - side] == 0 or (mt.edge_mask[target] & edges) == 0:
+        if occ[target, 1 - side] == 0 or (edge_mask[target] & edges) == 0:
             continue
         if not overrun_target_ok(st, ut, mt, ct, side, u, target, occ, fort_category):
             continue
         for d in range(6):
-            e = mt.neighbours[target, d]
-            if e < 0 or mt.neighbours[target, (d + 3) % 6] >= 0 or cost[e] < 0 or st.mine[e]:
+            e = neighbours[target, d]
+            if e < 0 or neighbours[target, (d + 3) % 6] >= 0 or cost[e] < 0 or mine[e]:
                 continue
-            if e != start and (st.block[e] or load[e, side] + ut.stack_count[t] > limits[side]):
+            if e != start and (block[e] or load[e, side] + count > limit):
                 continue
             into = step[e, (d + 3) % 6]
-            if into < 0 or cost[e] + into + mv.clear_cost[mclass] > budget:
+            if into < 0 or cost[e] + into + clear > budget:
                 continue
             out_entry[n] = e
             out_target[n] = target

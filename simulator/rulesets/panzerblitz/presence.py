@@ -36,12 +36,15 @@ def side_load(st, ut, h, side):
     """Units of `side` in hex h against the stacking limit, wrecks included (PB-STACK-2/3/5)."""
     load = st.wrecks[h, 0] + st.wrecks[h, 1]
     counter = False
-    for u in range(st.utype.shape[0]):
-        if st.status[u] == ON_MAP and st.hex[u] == h:
-            if ut.category[st.utype[u]] == ROADBLOCK:
+    # the arrays read out of the structs once, not at every unit (docs/performance.md, round 9)
+    status, unit_hex, utype, carried_by, unit_side = st.status, st.hex, st.utype, st.carried_by, st.side
+    category, positional, stack_count = ut.category, ut.positional, ut.stack_count
+    for u in range(utype.shape[0]):
+        if status[u] == ON_MAP and unit_hex[u] == h:
+            if category[utype[u]] == ROADBLOCK:
                 counter = True
-            if st.carried_by[u] < 0 and (st.side[u] == side or ut.positional[st.utype[u]]):
-                load += ut.stack_count[st.utype[u]]  # a block counts against either side, like a wreck
+            if carried_by[u] < 0 and (unit_side[u] == side or positional[utype[u]]):
+                load += stack_count[utype[u]]  # a block counts against either side, like a wreck
     if st.block[h] and not counter:
         load += block_count(ut)  # PB-BLOCK-4/6: the block a destroyed fort left has no counter
     return load
@@ -60,8 +63,11 @@ def nearest_enemy(st, ut, mt, side, h):
     """Hexes from h to the nearest enemy fighting unit on the map (a huge number if none)."""
     d = 1 << 30
     hexes, sides, dist = st.hex, st.side, mt.dist  # taken once (see fort_in)
+    status, utype, carried_by, positional = st.status, st.utype, st.carried_by, ut.positional
     for v in range(hexes.shape[0]):
-        if sides[v] != side and is_piece(st, ut, v) and dist[h, hexes[v]] < d:
+        # is_piece, on the arrays taken once
+        if sides[v] != side and status[v] == ON_MAP and not positional[utype[v]] and carried_by[v] < 0 \
+                and dist[h, hexes[v]] < d:
             d = dist[h, hexes[v]]
     return d
 
