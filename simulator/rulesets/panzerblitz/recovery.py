@@ -31,6 +31,5 @@ def recover(st, side):
         st.dispersed_this_turn[u] = False
         if st.side[u] != side:
             st.revealed[u] = False  # seen through this player-turn only (Panzer Leader variant)
-    for h in range(st.overrun_hex.shape[0]):
-        st.overrun_hex[h] = False
-        st.assaulted_hex[h] = False
+    st.overrun_hex[:] = False  # whole-array stores: no struct field read per hex (docs/performance.md, round 9)
+    st.assaulted_hex[:] = False

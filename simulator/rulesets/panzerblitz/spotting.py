@@ -63,27 +63,31 @@ def observe(st, ut, mt, side, spotted):
     adjacent to it that the CP can see.  `st.observed[h]` has one bit per command post of the
     side (in unit order) that observes h, for PB-SIT-8's distance limit."""
     n_hex = mt.neighbours.shape[0]
-    st.observed[:] = 0
+    # The arrays read out of the structs once: a struct field read in the loop over the map is
+    # reference-counted at every hex (docs/performance.md, round 9).
+    observed, dist, los, concealing = st.observed, mt.dist, mt.los, mt.concealing
+    unit_hex, unit_side, dispersed = st.hex, st.side, st.dispersed
+    observed[:] = 0
     slot = -1
     for c in range(st.utype.shape[0]):
-        if st.side[c] != side or not ut.observer[st.utype[c]]:
+        if unit_side[c] != side or not ut.observer[st.utype[c]]:
             continue
         slot += 1
-        if not is_piece(st, ut, c) or st.dispersed[c] or slot > 62:
+        if not is_piece(st, ut, c) or dispersed[c] or slot > 62:
             continue
         bit = np.int64(1) << slot
-        hc = st.hex[c]
+        hc = unit_hex[c]
         for h in range(n_hex):
-            if st.observed[h] & bit or (mt.dist[hc, h] > 1 and mt.los[hc, h] == 0):
+            if observed[h] & bit or (dist[hc, h] > 1 and los[hc, h] == 0):
                 continue
-            if not mt.concealing[h]:
-                st.observed[h] |= bit
+            if not concealing[h]:
+                observed[h] |= bit
                 continue
             if not spotted[h]:
                 continue
-            for s in range(st.utype.shape[0]):
-                if is_piece(st, ut, s) and st.side[s] == side and not st.dispersed[s] \
-                        and mt.dist[st.hex[s], h] == 1 \
-                        and (mt.dist[hc, st.hex[s]] <= 1 or mt.los[hc, st.hex[s]] != 0):
-                    st.observed[h] |= bit  # PB-OPT-IF-3: the CP sees the spotter
+            for s in range(unit_hex.shape[0]):
+                if is_piece(st, ut, s) and unit_side[s] == side and not dispersed[s] \
+                        and dist[unit_hex[s], h] == 1 \
+                        and (dist[hc, unit_hex[s]] <= 1 or los[hc, unit_hex[s]] != 0):
+                    observed[h] |= bit  # PB-OPT-IF-3: the CP sees the spotter
                     break
