@@ -56,6 +56,7 @@ from simulator.rulesets.panzerblitz.presence import (
     mark_passed,
     occupancy,
     place,
+    side_load,
     stack_loads,
 )
 from simulator.rulesets.panzerblitz.recovery import recover
@@ -119,6 +120,22 @@ def _setup_counts(st, ut, n_hex, side):
             if ut.category[st.utype[v]] == FORT:
                 fort[st.hex[v]] = True
     return load, fort, enemy
+
+
+@njit(cache=True)
+def _recount_hex(st, ut, h, side, load, fort, enemy):
+    """`_setup_counts`' entries of hex h worked out again (after a counter was placed there):
+    the same as counting every hex afresh, since a placement changes only its own hex."""
+    load[h, 0] = side_load(st, ut, h, 0)
+    load[h, 1] = side_load(st, ut, h, 1)
+    fort[h] = False
+    enemy[h] = False
+    for v in range(st.utype.shape[0]):
+        if st.status[v] == ON_MAP and st.hex[v] == h:
+            if st.side[v] != side and is_piece(st, ut, v):
+                enemy[h] = True
+            if ut.category[st.utype[v]] == FORT:
+                fort[h] = True
 
 
 @njit(cache=True)
@@ -224,22 +241,29 @@ def setup_side(st, ut, mt, mv, ct, limits, side, pl):
         barrier[u] = cat == MINE or cat == BLOCK
         if barrier[u]:
             group_barriers[st.group[u]] = True
+    # What the checks read of every hex, counted once for the side's whole set-up and kept up to
+    # date placement by placement (only `side` places here), not counted afresh for each unit.
+    load, fort, enemy = _setup_counts(st, ut, n_hex, side)
     for stage in range(3):
         for u in range(n_units):
             s = 0 if not group_barriers[st.group[u]] else (1 if barrier[u] else 2)
             if s == stage:
-                _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options)
+                was = st.hex[u] if st.status[u] == ON_MAP else -1
+                h = _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options, load, fort, enemy)
+                if h >= 0:
+                    _recount_hex(st, ut, h, side, load, fort, enemy)
+                if was >= 0 and was != h:
+                    _recount_hex(st, ut, was, side, load, fort, enemy)  # (a counter already on the map)
 
 
 @njit(cache=True)
-def _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options):
-    """Set-up of one counter of `side` (if it sets up on the map): the legal hexes of its group,
-    and the player's choice among them."""
-    n_hex = mt.neighbours.shape[0]
+def _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options, load, fort, enemy):
+    """Set-up of one counter of `side` (if it sets up on the map): the legal hexes of its group
+    (by `_setup_counts`' load, fort and enemy, up to date), and the player's choice among them.
+    Returns the hex it was placed in, or -1."""
     g = st.group[u]
     if st.side[u] != side or st.group_entering[g] or st.carried_by[u] >= 0:
-        return
-    load, fort, enemy = _setup_counts(st, ut, n_hex, side)
+        return -1
     n = _setup_options(st, ut, mt, mv, limits, u, side, load, fort, enemy, ct.mine_block_apart, options)
     cat = ut.category[st.utype[u]]
     # (`load` stands for the phase's count of units: the heuristic keeps its own at set-up)
@@ -251,7 +275,7 @@ def _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options):
         # placements are refused when the situation is loaded (setup_capacity.py).
         st.status[u] = NOT_PLACED
         log_event(st, EV_SETUP_FAILED, u, st.group_hex_start[g + 1] - st.group_hex_start[g], 0, 0, 0, 0, 0)
-        return
+        return -1
     h = options[i]
     place(st, u, h)
     if not ut.positional[st.utype[u]]:
@@ -263,6 +287,7 @@ def _setup_unit(st, ut, mt, mv, ct, limits, side, pl, u, options):
     elif cat == BLOCK:
         st.block[h] = True
     log_event(st, EV_SETUP, u, h, 0, 0, 0, 0, 0)
+    return h
 
 
 @njit(cache=True)

@@ -160,24 +160,28 @@ def stack_loads(st, ut, n_hex):
     """side_load for every hex and both sides at once (for filtering many candidate hexes).  The
     movement phase keeps them up to date instead (move_view.py); this is the reference."""
     load = np.zeros((n_hex, 2), dtype=np.int64)
+    # the arrays read out of the structs once, not at every hex and unit (docs/performance.md, round 9)
+    wrecks, block = st.wrecks, st.block
+    status, unit_hex, utype, carried_by, unit_side = st.status, st.hex, st.utype, st.carried_by, st.side
+    category, positional, stack_count = ut.category, ut.positional, ut.stack_count
     for h in range(n_hex):
-        w = st.wrecks[h, 0] + st.wrecks[h, 1]
+        w = wrecks[h, 0] + wrecks[h, 1]
         load[h, 0] = w
         load[h, 1] = w
     counter = np.zeros(n_hex, dtype=np.bool_)
-    for u in range(st.utype.shape[0]):
-        if st.status[u] == ON_MAP and ut.category[st.utype[u]] == ROADBLOCK:
-            counter[st.hex[u]] = True
-        if st.status[u] == ON_MAP and st.carried_by[u] < 0:
-            c = ut.stack_count[st.utype[u]]
-            if ut.positional[st.utype[u]]:
-                load[st.hex[u], 0] += c
-                load[st.hex[u], 1] += c
+    for u in range(utype.shape[0]):
+        if status[u] == ON_MAP and category[utype[u]] == ROADBLOCK:
+            counter[unit_hex[u]] = True
+        if status[u] == ON_MAP and carried_by[u] < 0:
+            c = stack_count[utype[u]]
+            if positional[utype[u]]:
+                load[unit_hex[u], 0] += c
+                load[unit_hex[u], 1] += c
             else:
-                load[st.hex[u], st.side[u]] += c
+                load[unit_hex[u], unit_side[u]] += c
     bc = block_count(ut)
     for h in range(n_hex):
-        if st.block[h] and not counter[h]:
+        if block[h] and not counter[h]:
             load[h, 0] += bc  # PB-BLOCK-4/6: the block a destroyed fort left has no counter
             load[h, 1] += bc
     return load
