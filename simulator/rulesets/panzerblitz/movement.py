@@ -286,7 +286,14 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
                             continue
                     elif nc >= cost_out[nb]:
                         continue
-                    bucket, width = _step_to(bucket, fill, width, cost_out, prev_out, h, nb, nc)
+                    # (the step into nb, as below)
+                    cost_out[nb] = nc
+                    prev_out[nb] = h
+                    if fill[nc] == width:
+                        bucket = _wider(bucket, fill, width)
+                        width *= 2
+                    bucket[nc, fill[nc]] = nb
+                    fill[nc] += 1
                 continue
             if stop_here[h] or swamp_stack[h]:
                 continue  # a unit that entered a minefield, a block or a swamp road stack stops there
@@ -307,7 +314,18 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
                 nc = c + step
                 if nc > mf_half or nc >= cost_out[nb]:
                     continue
-                bucket, width = _step_to(bucket, fill, width, cost_out, prev_out, h, nb, nc)
+                # The step into nb at cost nc: noted, and nb put in bucket nc, widened if full.
+                # Written out here, not a helper returning the bucket: passing the array through
+                # a call at every step cost an incref and a decref each (half of a pb-04 game's
+                # reference counting, docs/performance.md round 9); it is reassigned only when
+                # it widens.
+                cost_out[nb] = nc
+                prev_out[nb] = h
+                if fill[nc] == width:
+                    bucket = _wider(bucket, fill, width)
+                    width *= 2
+                bucket[nc, fill[nc]] = nb
+                fill[nc] += 1
     reached = 0
     for i in range(n_hex):
         if cost_out[i] == far:
@@ -320,18 +338,6 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
 _FAR = np.int32(0x7FFFFFFF)  # an unreached hex's cost during the search (`reachable`)
 
 
-@njit(cache=True, inline="always")
-def _step_to(bucket, fill, width, cost_out, prev_out, h, nb, nc):
-    """`reachable`'s step from h into nb at cost nc: noted, and nb put in bucket nc (widened if full)."""
-    cost_out[nb] = nc
-    prev_out[nb] = h
-    if fill[nc] == width:
-        bucket, width = _wider(bucket, fill, width)
-    bucket[nc, fill[nc]] = nb
-    fill[nc] += 1
-    return bucket, width
-
-
 @njit(cache=True)
 def _wider(bucket, fill, width):
     """`reachable`'s buckets, twice as wide (the entries kept, in order)."""
@@ -339,7 +345,7 @@ def _wider(bucket, fill, width):
     for a in range(bucket.shape[0]):
         for b in range(fill[a]):
             grown[a, b] = bucket[a, b]
-    return grown, 2 * width
+    return grown
 
 
 def path_to(prev: np.ndarray, target: int) -> list[int]:
