@@ -141,63 +141,70 @@ def _recount_hex(st, ut, h, side, load, fort, enemy):
 @njit(cache=True)
 def _setup_ok_at(st, ut, mt, mv, limits, u, h, side, load, fort, enemy, mine_block_apart=False):
     """`_setup_ok` with the hex counts of `_setup_counts`."""
-    t = st.utype[u]
-    return _setup_hex_ok(h, u, ut.mclass[t], ut.category[t], ut.stack_count[t], limits[side], side, mt.closed,
-                         mv.enter_cost, mt.side_features, mv.road_bit, mt.swamp, st.hex, st.carried_by, st.utype,
-                         ut.mclass, st.mine, st.block, load, fort, enemy, mine_block_apart)
-
-
-@njit(cache=True, inline="always")
-def _setup_hex_ok(h, u, mc, cat, count, limit, side, closed, enter_cost, side_features, road_bit, swamp, unit_hex,
-                  carried_by, utype, mclass, mine, block, load, fort, enemy, mine_block_apart):
-    """The set-up checks of one hex for unit u (of class mc, category cat, stacking count
-    `count`), on arrays read out of the structs by the caller: a loop over a group's hexes calls
-    it without reference-counting every struct at every hex (docs/performance.md, round 9)."""
-    if closed[h]:
-        return False
-    if mc >= 0 and enter_cost[h, mc] < 0:
-        road = False  # invariants.road_hex: only a road lets it stand there
-        for d in range(6):
-            if side_features[h, d] & road_bit:
-                road = True
-        if not road:
-            return False
-        for v in range(utype.shape[0]):
-            if v != u and unit_hex[v] == h and carried_by[v] < 0 and mclass[utype[v]] >= 0 \
-                    and enter_cost[h, mclass[utype[v]]] < 0:
-                return False  # PB-ROAD-10.2: never two vehicles on a swamp/road hex
-    if enemy[h]:
-        return False  # opposing units never share a hex (PB-STACK-7)
-    if cat == MINE:
-        return not mine[h] and not fort[h] and not (mine_block_apart and block[h])  # OQ-25
-    if cat == BLOCK:
-        return not block[h] and not fort[h] and not (mine_block_apart and mine[h])
-    if cat == FORT:
-        return not fort[h] and not mine[h] and not block[h] and not swamp[h]
-    return load[h, side] + count <= limit
+    one = np.full(1, h, dtype=np.int64)
+    return _legal_setup_hexes(st, ut, mt, mv, limits, u, side, load, fort, enemy, mine_block_apart, one, 1, False,
+                              np.empty(1, dtype=np.int64)) == 1
 
 
 @njit(cache=True)
-def _setup_options(st, ut, mt, mv, limits, u, side, load, fort, enemy, mine_block_apart, options):
-    """The hexes of unit u's group it may set up in (`_setup_hex_ok`, then the group's
-    constraints, `_constraints_ok`), in the group's order, into `options`; returns how many."""
-    g = st.group[u]
+def _legal_setup_hexes(st, ut, mt, mv, limits, u, side, load, fort, enemy, mine_block_apart, hexes, n_hexes,
+                       constrained, out):
+    """The hexes of `hexes[:n_hexes]` unit u may set up in, in their order, into `out`; returns
+    how many.  With `constrained`, also its group's constraints (`_constraints_ok`).
+
+    One call for all of a group's hexes, the checks written out in the loop on arrays read out
+    of the structs once: a call per hex (with the structs, or even with the arrays through an
+    inlined helper) took and dropped a reference to every argument at every hex, 15-22 % of a
+    pb-12 game (docs/performance.md, round 9)."""
     t = st.utype[u]
     mc, cat, count, limit = ut.mclass[t], ut.category[t], ut.stack_count[t], limits[side]
     closed, enter_cost, side_features, road_bit, swamp = mt.closed, mv.enter_cost, mt.side_features, mv.road_bit, \
         mt.swamp
     unit_hex, carried_by, utype, mclass, mine, block = st.hex, st.carried_by, st.utype, ut.mclass, st.mine, st.block
-    group_hexes = st.group_hexes
-    constrained = st.group_with_type[g] >= 0 or st.group_far_type[g] >= 0
     n = 0
-    for k in range(st.group_hex_start[g], st.group_hex_start[g + 1]):
-        h = group_hexes[k]
-        if _setup_hex_ok(h, u, mc, cat, count, limit, side, closed, enter_cost, side_features, road_bit, swamp,
-                         unit_hex, carried_by, utype, mclass, mine, block, load, fort, enemy, mine_block_apart) and \
-                (not constrained or _constraints_ok(st, ut, mt, u, h)):
-            options[n] = h
+    for k in range(n_hexes):
+        h = hexes[k]
+        if closed[h]:
+            continue
+        if mc >= 0 and enter_cost[h, mc] < 0:
+            road = False  # invariants.road_hex: only a road lets it stand there
+            for d in range(6):
+                if side_features[h, d] & road_bit:
+                    road = True
+            if not road:
+                continue
+            other = False
+            for v in range(utype.shape[0]):
+                if v != u and unit_hex[v] == h and carried_by[v] < 0 and mclass[utype[v]] >= 0 \
+                        and enter_cost[h, mclass[utype[v]]] < 0:
+                    other = True  # PB-ROAD-10.2: never two vehicles on a swamp/road hex
+            if other:
+                continue
+        if enemy[h]:
+            continue  # opposing units never share a hex (PB-STACK-7)
+        if cat == MINE:
+            ok = not mine[h] and not fort[h] and not (mine_block_apart and block[h])  # OQ-25
+        elif cat == BLOCK:
+            ok = not block[h] and not fort[h] and not (mine_block_apart and mine[h])
+        elif cat == FORT:
+            ok = not fort[h] and not mine[h] and not block[h] and not swamp[h]
+        else:
+            ok = load[h, side] + count <= limit
+        if ok and (not constrained or _constraints_ok(st, ut, mt, u, h)):
+            out[n] = h
             n += 1
     return n
+
+
+@njit(cache=True)
+def _setup_options(st, ut, mt, mv, limits, u, side, load, fort, enemy, mine_block_apart, options):
+    """The hexes of unit u's group it may set up in (`_legal_setup_hexes` with the group's
+    constraints), in the group's order, into `options`; returns how many."""
+    g = st.group[u]
+    first, last = st.group_hex_start[g], st.group_hex_start[g + 1]
+    constrained = st.group_with_type[g] >= 0 or st.group_far_type[g] >= 0
+    return _legal_setup_hexes(st, ut, mt, mv, limits, u, side, load, fort, enemy, mine_block_apart,
+                              st.group_hexes[first:last], last - first, constrained, options)
 
 
 @njit(cache=True)
