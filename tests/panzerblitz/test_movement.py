@@ -325,9 +325,10 @@ def test_reachable_gives_the_least_costs_of_a_plain_search(sid):
 
 
 def test_reachable_widens_a_full_bucket():
-    """`reachable`'s buckets hold 64 hexes and double when one fills: on a made-up graph where
-    every hex leads to five new ones at 1/2 MF a step (a tree: 6, 30 then 150 hexes at 1/2, 1,
-    3/2 MF), the last bucket takes 150 hexes, and the costs and paths are still whole."""
+    """`reachable`'s buckets take as many hexes as a cost has: on a made-up graph where every
+    hex leads to five new ones at 1/2 MF a step (a tree: 6, 30 then 150 hexes at 1/2, 1, 3/2 MF),
+    the last bucket takes 150 hexes (more than the 64 of a bucket before it widened, round 8;
+    lists since round 9), and the costs and paths are still whole."""
     kids = [[]]
     level = [0]
     for width in (6, 5, 5):

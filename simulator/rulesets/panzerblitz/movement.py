@@ -245,8 +245,9 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
     Dial's algorithm: costs are small integers, so buckets (first in, first out) beat a heap.
     The start hex is looked out from first, on its own (PB-MOVE-4's one-hex minimum, the block
     it may enter, the road it may leave though others stand on it), so the step for every other
-    hex tests none of that; a bucket holds 64 hexes and doubles when one fills (a bucket as wide
-    as the map touched 100 KB a search).  While searching, an unreached hex costs `_FAR`, so a
+    hex tests none of that; the buckets are lists of entries in one array sized for the worst
+    case, touched only as far as used (a bucket as wide as the map touched 100 KB a search).
+    While searching, an unreached hex costs `_FAR`, so a
     step is taken if it is cheaper than what the hex has.  Same costs, paths and order as the
     plain search (docs/performance.md, issue 22 round 8).
     """
@@ -256,16 +257,28 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
         cost_out[i] = far
         prev_out[i] = -1
     cost_out[start] = 0
-    width = 64
-    bucket = np.empty((mf_half + 1, width), dtype=np.int32)
-    fill = np.zeros(mf_half + 1, dtype=np.int32)
-    bucket[0, 0] = start
-    fill[0] = 1
+    # Each bucket a first-in-first-out list of entries (entry_hex, entry_next; head and tail per
+    # cost).  A hex is looked out from once and steps into at most six others, so 6 * n_hex + 1
+    # entries always suffice: no array is ever replaced during the search (a bucket array that
+    # could be widened was a loop-carried variable, reference-counted at every hex looked out
+    # from: 14 % of a pb-04 game, docs/performance.md round 9).
+    entry_hex = np.empty(6 * n_hex + 1, dtype=np.int32)
+    entry_next = np.empty(6 * n_hex + 1, dtype=np.int32)
+    head = np.full(mf_half + 1, -1, dtype=np.int32)
+    tail = np.full(mf_half + 1, -1, dtype=np.int32)
+    entry_hex[0] = start
+    entry_next[0] = -1
+    head[0] = 0
+    tail[0] = 0
+    n_entries = 1
     for c in range(mf_half + 1):
-        k = 0
-        while k < fill[c]:
-            h = bucket[c, k]
-            k += 1
+        e = -1
+        while True:
+            # the next entry read only now: a step of cost 0 may have appended to this bucket
+            e = head[c] if e < 0 else entry_next[e]
+            if e < 0:
+                break
+            h = entry_hex[e]
             if cost_out[h] != c:
                 continue  # stale entry
             if h == start:
@@ -289,11 +302,14 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
                     # (the step into nb, as below)
                     cost_out[nb] = nc
                     prev_out[nb] = h
-                    if fill[nc] == width:
-                        bucket = _wider(bucket, fill, width)
-                        width *= 2
-                    bucket[nc, fill[nc]] = nb
-                    fill[nc] += 1
+                    entry_hex[n_entries] = nb
+                    entry_next[n_entries] = -1
+                    if tail[nc] < 0:
+                        head[nc] = n_entries
+                    else:
+                        entry_next[tail[nc]] = n_entries
+                    tail[nc] = n_entries
+                    n_entries += 1
                 continue
             if stop_here[h] or swamp_stack[h]:
                 continue  # a unit that entered a minefield, a block or a swamp road stack stops there
@@ -314,18 +330,17 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
                 nc = c + step
                 if nc > mf_half or nc >= cost_out[nb]:
                     continue
-                # The step into nb at cost nc: noted, and nb put in bucket nc, widened if full.
-                # Written out here, not a helper returning the bucket: passing the array through
-                # a call at every step cost an incref and a decref each (half of a pb-04 game's
-                # reference counting, docs/performance.md round 9); it is reassigned only when
-                # it widens.
+                # The step into nb at cost nc: noted, and nb put at the end of bucket nc.
                 cost_out[nb] = nc
                 prev_out[nb] = h
-                if fill[nc] == width:
-                    bucket = _wider(bucket, fill, width)
-                    width *= 2
-                bucket[nc, fill[nc]] = nb
-                fill[nc] += 1
+                entry_hex[n_entries] = nb
+                entry_next[n_entries] = -1
+                if tail[nc] < 0:
+                    head[nc] = n_entries
+                else:
+                    entry_next[tail[nc]] = n_entries
+                tail[nc] = n_entries
+                n_entries += 1
     reached = 0
     for i in range(n_hex):
         if cost_out[i] == far:
@@ -336,16 +351,6 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
 
 
 _FAR = np.int32(0x7FFFFFFF)  # an unreached hex's cost during the search (`reachable`)
-
-
-@njit(cache=True)
-def _wider(bucket, fill, width):
-    """`reachable`'s buckets, twice as wide (the entries kept, in order)."""
-    grown = np.empty((bucket.shape[0], 2 * width), dtype=np.int32)
-    for a in range(bucket.shape[0]):
-        for b in range(fill[a]):
-            grown[a, b] = bucket[a, b]
-    return grown
 
 
 def path_to(prev: np.ndarray, target: int) -> list[int]:
