@@ -44,6 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.bridges import tem_if as bridge_tem_if
 from simulator.rulesets.panzerblitz_v2.combat import (
     ap2,
     ap_column,
@@ -455,7 +456,7 @@ def if_drm(t, st, u, hit, kind):
     """The modifiers of unit u in hex `hit` against an attack resolved as IF (11.3.2; a bomb attack
     16.3.1 with kind = air): the IF terrain modifiers and those of modifiers.toml whose scope has
     the kind; unspotted as its marker is now."""
-    drm = t.tem_if_soft[hit] if t.t_soft_if[t.u_type[u]] else t.tem_if_hard[hit]
+    drm = bridge_tem_if(t, st, hit, t.t_soft_if[t.u_type[u]])      # (14.7.5: a destroyed bridge)
     if st.unspotted[u] and t.drm_applies[M_UNSPOTTED, kind]:
         drm += t.drm_value[M_UNSPOTTED]
     if st.disrupted[u] and t.drm_applies[M_DEF_DISRUPTED, kind]:

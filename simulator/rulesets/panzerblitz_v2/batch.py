@@ -15,7 +15,7 @@ import pandas as pd
 from simulator.decisions import finished, for_record, for_replay
 from simulator.rulesets.panzerblitz_v2.game import play_game
 from simulator.rulesets.panzerblitz_v2.invariants import NAMES
-from simulator.rulesets.panzerblitz_v2.los import los_table
+from simulator.rulesets.panzerblitz_v2.los import blown_rows, los_table
 from simulator.rulesets.panzerblitz_v2.players import DECISION_KINDS
 from simulator.rulesets.panzerblitz_v2.schema import PBV2Situation
 from simulator.rulesets.panzerblitz_v2.state import (
@@ -65,6 +65,8 @@ def prepare(sit: PBV2Situation) -> Prepared:
     # A hex's field of fire: play-area hexes it sees within VIEW_RANGE (what players value).
     near = (t.dist <= VIEW_RANGE) & t.play[None, :]
     t = t._replace(los=los, field_of_fire=((los != 0) & near).sum(axis=1).astype(np.int64))
+    if t.n_bridges:
+        t = t._replace(los_blown=blown_rows(t))       # 17.2.1.3: the ends' rows with their bridge out
     return Prepared(sit, t, columns, type_ids, sit.side_names)
 
 

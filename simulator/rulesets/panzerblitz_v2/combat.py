@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.bridges import tem_df as bridge_tem_df
 from simulator.rulesets.panzerblitz_v2.efficiency import hull_down
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
 from simulator.rulesets.panzerblitz_v2.smoke import obs_spots, sees
@@ -376,7 +377,7 @@ def defender_drm(t, st, targets, nt, unspotted, kind, road_mover, moving):
         if t.t_infantry[ty] and t.open_ground[t.cover[h]] and st.hex[u] != CARRIED:
             inf_open += 1                          # (4.3.7.1: not a rider)
     if majority(tem_units, nt):
-        drm += t.tem_df[h]                         # 14.x TEM
+        drm += bridge_tem_df(t, st, h)             # 14.x TEM (14.7.5: a destroyed bridge)
     if majority(dis, nt) and t.drm_applies[M_DEF_DISRUPTED, kind]:
         drm += t.drm_value[M_DEF_DISRUPTED]        # 7.7 example
     if unspotted and t.drm_applies[M_UNSPOTTED, kind]:
@@ -773,7 +774,7 @@ def tem_for(t, st, u):
         return 0
     if t.tem_nonveh_only[h] and t.t_vehicle[t.u_type[u]]:
         return 0
-    return t.tem_df[h]
+    return bridge_tem_df(t, st, h)
 
 
 @njit(cache=True)

@@ -44,5 +44,5 @@ def may_try_hull_down(t, st, u):
     """15.6.1, 15.6.4: a vehicle on the map, not Spent or Disrupted, that spent no MP this Operation,
     not yet hull-down, with no try yet this turn, in hull-down terrain."""
     h = st.hex[u]
-    return (h >= 0 and t.t_vehicle[t.u_type[u]] and t.hull_ok[h] and not st.spent[u] and not st.disrupted[u]
+    return (h >= 0 and t.t_vehicle[t.u_type[u]] and t.hull_ok[h] and not st.depr_now[h] and not st.spent[u] and not st.disrupted[u]
             and st.mp_op[u] == 0 and st.hd_turn[u] != st.turn[0] and not hull_down(st, u))

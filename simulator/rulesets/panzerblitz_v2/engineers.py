@@ -30,11 +30,14 @@ from simulator.rulesets.panzerblitz_v2.movement import enemy_in
 from simulator.rulesets.panzerblitz_v2.players import ENGINEER
 from simulator.rulesets.panzerblitz_v2.rng import two_dice
 from simulator.rulesets.panzerblitz_v2.smoke import sees
-from simulator.rulesets.panzerblitz_v2.state import EV_WORK
+from simulator.rulesets.panzerblitz_v2.state import EV_WORK, OFF_MAP
 from simulator.rulesets.panzerblitz_v2.tables import PROHIBITED
 
 W_NONE, W_CLEAR_MINES, W_BUILD_BLOCK, W_REMOVE_BLOCK = range(4)
+W_DEMOLISH = 4                                                  # round 9: a bridge (17.2)
 DECLARED, CLEAR_SET, DONE, HALTED, FAILED = 1, 2, 3, 4, 5       # EV_WORK's d
+READY = 6               # 17.2.1.3: the two Operations done, the charges set; rolled when it chooses
+NEAR = 20               # hexes around a bridge within which the players count units across it
 
 
 @njit(cache=True)
@@ -46,27 +49,63 @@ def may_work(t, st, u):
 
 
 @njit(cache=True)
-def _row(t, st, n, h, kind, side):
-    st.opts[n, 0] = h
-    st.opts[n, 1] = kind
-    st.opts[n, 2] = t.obj_dist[h]
+def seen_by(t, st, h, side):
+    """Enemy units of `side` in range that see hex h."""
     seen = 0
     for e in range(t.n_units):
         eh = st.hex[e]
         if t.u_side[e] != side and eh >= 0 and t.dist[eh, h] <= t.t_range[t.u_type[e]] and sees(t, st, eh, h):
             seen += 1
-    st.opts[n, 3] = seen
+    return seen
+
+
+@njit(cache=True)
+def across(t, st, k, near, side, radius, skip, coming):
+    """(enemy units, units of `side` other than `skip`) within `radius` hexes of bridge k that are
+    nearer its other end than `near` (across the water from it): what the players weigh (17.2).
+    `coming`: also the enemy reinforcements not yet entered whose entry hex is so."""
+    far = t.br_hex[k, 1] if t.br_hex[k, 0] == near else t.br_hex[k, 0]
+    en = 0
+    own = 0
+    for v in range(t.n_units):
+        x = st.hex[v]
+        if x == OFF_MAP and coming and t.u_side[v] != side and t.u_enter_turn[v] > st.turn[0]:
+            g = t.u_group[v]
+            for j in range(t.g_entry_n[g]):
+                e = t.g_entry[g, j]
+                if t.dist[e, near] <= radius and t.dist[e, far] < t.dist[e, near]:
+                    en += 1
+                    break
+            continue
+        if x < 0 or v == skip or t.dist[x, near] > radius or t.dist[x, far] >= t.dist[x, near]:
+            continue
+        if t.u_side[v] == side:
+            own += 1
+        else:
+            en += 1
+    return en, own
+
+
+@njit(cache=True)
+def _row(t, st, n, h, kind, side):
+    st.opts[n, 0] = h
+    st.opts[n, 1] = kind
+    st.opts[n, 2] = t.obj_dist[h]
+    st.opts[n, 3] = seen_by(t, st, h, side)
     st.opts[n, 4] = t.turns - st.turn[0]
+    st.opts[n, 5] = 0
+    st.opts[n, 6] = 0
     return n + 1
 
 
 @njit(cache=True)
 def work_options(t, st, u):
     """ENGINEER options of engineer u: row 0 = no work; then (hex, work, hexes to the objective,
-    enemy units that see the hex, turns left)."""
+    enemy units that see the hex, turns left; a bridge: enemy units and the side's other units
+    across it, within NEAR hexes)."""
     side = t.u_side[u]
     h = st.hex[u]
-    for k in range(5):
+    for k in range(7):
         st.opts[0, k] = 0
     st.opts[0, 0] = -1
     n = 1
@@ -84,6 +123,12 @@ def work_options(t, st, u):
             and stack_sp(t, st, h, side, -1) + t.block_sp - (sp_value(t, st, u) if t.block_engineer_exempt else 0) \
             <= t.stack_limit:
         n = _row(t, st, n, h, W_BUILD_BLOCK, side)       # 17.3.1
+    k = t.hex_br[h]
+    if k >= 0 and not st.br_out[k] and not busy_bridge(t, st, k):
+        n = _row(t, st, n, h, W_DEMOLISH, side)          # 17.2.1: in the Bridge hex
+        en, own = across(t, st, k, h, side, NEAR, u, True)
+        st.opts[n - 1, 5] = en
+        st.opts[n - 1, 6] = own
     return n
 
 
@@ -92,6 +137,15 @@ def busy(t, st, h):
     """Another engineer already works on hex h."""
     for v in range(t.n_units):
         if st.work[v] != W_NONE and st.work_hex[v] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def busy_bridge(t, st, k):
+    """An engineer already works on bridge k (from either end, 17.2.3: the one that began finishes)."""
+    for v in range(t.n_units):
+        if st.work[v] == W_DEMOLISH and st.work_hex[v] >= 0 and t.hex_br[st.work_hex[v]] == k:
             return True
     return False
 
@@ -136,7 +190,8 @@ def pre_operations(t, st):
         h = st.work_hex[u]
         side = t.u_side[u]
         gone = (kind == W_CLEAR_MINES and st.mine_col[h] < 0) or (kind == W_REMOVE_BLOCK and not st.block[h]) \
-            or (kind == W_BUILD_BLOCK and (st.block[h] or st.fort[h] >= 0 or st.mine_col[h] >= 0 or st.ip[h]))
+            or (kind == W_BUILD_BLOCK and (st.block[h] or st.fort[h] >= 0 or st.mine_col[h] >= 0 or st.ip[h])) \
+            or (kind == W_DEMOLISH and st.br_out[t.hex_br[h]])
         if st.hex[u] != h or gone:
             st.work[u] = W_NONE                          # eliminated, or the object went otherwise
             st.work_hex[u] = -1
@@ -147,6 +202,11 @@ def pre_operations(t, st):
             st.work_stage[u] = DECLARED                  # 17.1.2: taken up again at turn 2 once recovered
             st.mine_ok[u] = False
             continue
+        if kind == W_DEMOLISH and st.work_stage[u] != DECLARED:
+            if st.work_stage[u] == CLEAR_SET:            # 17.2.1: two Operations on the bridge done
+                st.work_stage[u] = READY
+                log_event(st, EV_WORK, side, u, h, kind, READY, 0)
+            continue                                     # 17.2.1.3: it rolls when it chooses (game.demolition_step)
         st.spent[u] = True                               # the No Move / Clear/Set marker (17.1.4)
         if st.work_stage[u] == DECLARED:
             st.work_stage[u] = CLEAR_SET

@@ -15,6 +15,7 @@ from simulator.rulesets.panzerblitz_v2.artillery import (
     smoke_administration,
 )
 from simulator.rulesets.panzerblitz_v2.assault import cat_step
+from simulator.rulesets.panzerblitz_v2.bridges import destroy, los_now
 from simulator.rulesets.panzerblitz_v2.combat import (
     apply_result,
     armored_target,
@@ -46,7 +47,7 @@ from simulator.rulesets.panzerblitz_v2.invariants import check
 from simulator.rulesets.panzerblitz_v2.movement import (
     crushes_transports,
     enemy_in,
-    enter_cost,
+    enter_cost_now,
     path_to,
     reachable,
 )
@@ -60,6 +61,7 @@ from simulator.rulesets.panzerblitz_v2.overrun import (
 )
 from simulator.rulesets.panzerblitz_v2.players import (
     ASSAULT_FIRE,
+    BRIDGE_BLOW,
     BUILD_IP,
     CHIT_HEX,
     ENTRY_HEX,
@@ -82,6 +84,7 @@ from simulator.rulesets.panzerblitz_v2.rng import DICE, below, two_dice
 from simulator.rulesets.panzerblitz_v2.smoke import sees, smoke_between
 from simulator.rulesets.panzerblitz_v2.state import (
     EV_ADMIN,
+    EV_BRIDGE,
     EV_BUILD_IP,
     EV_CARRY,
     EV_CHIT,
@@ -101,10 +104,12 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_RETURN,
     EV_SETUP,
     EV_UNPLAYED,
+    EV_WORK,
     EXITED,
     NOBODY,
     OFF_BOARD,
     OFF_MAP,
+    OPT_COLS,
     TS_CHITS,
     TS_DISRUPTED,
     TS_FIRE,
@@ -184,7 +189,8 @@ def seen_from(t, st, hexes, nh, eh, er, k, out):
         r = er[i]
         for j in range(nh):
             h = hexes[j]
-            if los[h] and dist[h] <= r and (st.n_smoke[0] == 0 or not smoke_between(t, st, eh[i], h)):
+            if (los[h] if st.n_br_out[0] == 0 else los_now(t, st, eh[i], h)) and dist[h] <= r \
+                    and (st.n_smoke[0] == 0 or not smoke_between(t, st, eh[i], h)):
                 out[j] += 1                    # (smoke.sees, row by row: 12.2.2)
 
 
@@ -899,7 +905,7 @@ def try_overrun(t, st, u):
             used = st.reach[frm] + OVR_MP2
             for d in range(6):
                 if t.neighbours[frm, d] == h:
-                    used += enter_cost(t, v, frm, d, h, False)
+                    used += enter_cost_now(t, st, v, frm, d, h, False)
             if not (frm == start or walk(t, st, v, frm, spent0)):
                 break
             k = pbassault.unload_for_assault(t, st, v, riders) if pb else 0   # PB2-10.1, 4.3.7.4
@@ -961,7 +967,7 @@ def join_step(t, st, h, att, asg, used_j, na):
         used = st.reach[frm] + OVR_MP2
         for d in range(6):
             if t.neighbours[frm, d] == h:
-                used += enter_cost(t, v, frm, d, h, False)
+                used += enter_cost_now(t, st, v, frm, d, h, False)
         log_event(st, EV_OVR_JOIN, side, v, h, frm, kind, 0)
         st.acted[v] = True
         if frm == start or walk(t, st, v, frm, 0):
@@ -972,6 +978,107 @@ def join_step(t, st, h, att, asg, used_j, na):
         elif st.hex[v] >= 0:
             st.spent[v] = True
     return na
+
+
+@njit(cache=True)
+def demolitions(t, st, side):
+    """17.2.1.3 (round 9): before the fire step, each active engineer of the side whose bridge
+    demolition is ready chooses (BRIDGE_BLOW) to roll now, to wait (it may still fire, but not
+    move), or to give the work up (it then fires and moves as any unit)."""
+    for u in range(t.n_units):
+        if t.u_side[u] == side and st.active[u] and st.work[u] == engineers.W_DEMOLISH \
+                and st.work_stage[u] == engineers.READY:
+            demolition_step(t, st, u)
+            check(t, st)
+
+
+@njit(cache=True)
+def demolition_step(t, st, u):
+    """PB2-17.2.1.3, 17.2.2 (round 9): an active engineer whose demolition is ready (READY: its two
+    Operations on the bridge done) is asked BRIDGE_BLOW: wait on the bridge (it stays put this
+    Operation), give the work up (it then moves as any unit), or move to an adjacent hex (by the
+    movement rules, opportunity fire too) and roll 2d6 + the further attempts' DRM: at most
+    demolition_roll_max destroys the bridge (bridges.destroy; the Destroyed Bridge marker in the
+    bridge hex it worked in).  On a failure it goes back onto the bridge hex if it can, marked No
+    Move (17.2.2: the sequence starts again, -1 a further attempt); if it cannot, the work ends.
+    True if the engineer's Operation is over."""
+    h = st.hex[u]
+    if st.work_stage[u] != engineers.READY or h != st.work_hex[u] or st.spent[u] or st.disrupted[u] \
+            or st.fired[u] or st.fo[u] or st.mp_op[u] > 0:
+        return False
+    side = t.u_side[u]
+    k = t.hex_br[h]
+    ma = t.t_ma[t.u_type[u]]
+    need = t.demo_roll_max - st.work_tries[u] * t.demo_retry_drm
+    chance = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if a + b <= need:
+                chance += 1
+    spent0 = (t.ip_extra2 if st.in_ip[u] else 0) + (t.fort_extra2 if st.in_fort[u] else 0)   # 15.4.8, 15.5.9
+    nl = reachable(t, st, u, h, spent0, ma, True)
+    en, own = engineers.across(t, st, k, h, side, engineers.NEAR, u, True)
+    for j in range(2):
+        for c in range(OPT_COLS):
+            st.opts[j, c] = 0
+        st.opts[j, 0] = -1 - j
+        st.opts[j, 4] = en
+        st.opts[j, 5] = own
+    n = 2
+    for i in range(1, nl):
+        m = st.order[i]
+        if st.prev[m] != h:
+            continue                                    # "to an adjacent hex": one step
+        st.opts[n, 0] = m
+        st.opts[n, 1] = st.reach[m]
+        st.opts[n, 2] = engineers.seen_by(t, st, m, side)
+        st.opts[n, 3] = chance
+        st.opts[n, 4] = en
+        st.opts[n, 5] = own
+        for c in range(6, OPT_COLS):
+            st.opts[n, c] = 0
+        n += 1
+    i = decide(BRIDGE_BLOW, n, t, st, side)
+    if i == 1:
+        st.work[u] = engineers.W_NONE                   # given up: it moves as any unit
+        st.work_hex[u] = -1
+        st.work_stage[u] = 0
+        return False
+    if i == 0:
+        return True                                     # waits by its charges
+    dest = st.opts[i, 0]
+    st.in_ip[u] = False
+    st.in_fort[u] = False
+    arrived = walk(t, st, u, dest, 0)
+    st.acted[u] = True
+    if st.hex[u] >= 0:
+        st.spent[u] = True
+    if not arrived:
+        return True                                     # stopped or disrupted on the way: no roll (17.2.3)
+    natural = two_dice(st.streams)
+    if natural + st.work_tries[u] * t.demo_retry_drm <= t.demo_roll_max:
+        destroy(t, st, k, h)
+        log_event(st, EV_WORK, side, u, h, engineers.W_DEMOLISH, engineers.DONE, natural)
+        log_event(st, EV_BRIDGE, side, k, h, u, 0, 0)
+        st.work[u] = engineers.W_NONE
+        st.work_hex[u] = -1
+        st.work_stage[u] = 0
+        return True
+    log_event(st, EV_WORK, side, u, h, engineers.W_DEMOLISH, engineers.FAILED, natural)
+    st.work_tries[u] += 1
+    nl = reachable(t, st, u, dest, st.mp_op[u], ma, True)
+    back = False
+    for j in range(nl):
+        if st.order[j] == h and st.prev[h] == dest:
+            back = True
+    if back and walk(t, st, u, h, 0):
+        st.work_stage[u] = engineers.DECLARED           # 17.2.2: No Move again, the sequence advances
+        log_event(st, EV_WORK, side, u, h, engineers.W_DEMOLISH, engineers.DECLARED, 0)
+    else:
+        st.work[u] = engineers.W_NONE                   # it could not go back: the work ends
+        st.work_hex[u] = -1
+        st.work_stage[u] = 0
+    return True
 
 
 @njit(cache=True)
@@ -990,6 +1097,8 @@ def move_step(t, st, side):
             continue
         if st.spent[u] or st.disrupted[u] or st.fired[u] or st.fo[u] or t.t_ma[t.u_type[u]] <= 0:
             continue                                    # an FO may not move (11.2.2, 4.1.2)
+        if st.work[u] == engineers.W_DEMOLISH and st.work_stage[u] == engineers.READY:
+            continue                                    # 17.2.1.3: it waits on the bridge (demolitions)
         if t.t_engineer[t.u_type[u]] and engineers.try_work(t, st, u):
             check(t, st)                                # 17.1, 17.3: a work instead of the move
             continue
@@ -1227,7 +1336,7 @@ def may_build_ip(t, st, u):
     ty = t.u_type[u]
     if h < 0 or not st.active[u] or t.t_vehicle[ty] or t.t_mode[ty] == TOWED or t.t_ma[ty] <= 0:
         return False
-    if st.spent[u] or st.disrupted[u] or st.mp_op[u] > 0 or st.fired[u] or not t.ip_ok[h] or st.ip[h] or artificial(st, h):
+    if st.spent[u] or st.disrupted[u] or st.mp_op[u] > 0 or st.fired[u] or not t.ip_ok[h] or st.depr_now[h] or st.ip[h] or artificial(st, h):
         return False
     for v in range(t.n_units):
         if st.build_hex[v] == h:
@@ -1407,6 +1516,7 @@ def chit_options(t, st, side, radius):
     fresh = np.zeros(t.n_hexes, dtype=np.int64)
     dis = np.zeros(t.n_hexes, dtype=np.int64)
     tgt = np.zeros(t.n_hexes, dtype=np.int64)
+    blow = np.zeros(t.n_hexes, dtype=np.int64)
     for u in range(t.n_units):
         at = ops_hex(t, st, u)                 # where the radius reaches it (exits.py: a unit waiting to return)
         if t.u_side[u] != side or at < 0 or st.spent[u]:
@@ -1425,10 +1535,15 @@ def chit_options(t, st, side, radius):
             kind = 3
         elif may_move(t, st, u):
             kind = 2
+        ready = 0
+        if kind >= 2 and st.work[u] == engineers.W_DEMOLISH and st.work_stage[u] == engineers.READY:
+            en, own = engineers.across(t, st, t.hex_br[st.hex[u]], st.hex[u], side, engineers.NEAR, u, True)
+            ready = 1 if (en > 0 and own == 0) else 0  # 17.2.1.3: a demolition to roll, enemy across
         row = t.dist[at]
         for h in range(t.n_hexes):
             if row[h] <= radius and t.play[h]:
                 cand[h] = 1
+                blow[h] += ready
                 if kind == 1:
                     dis[h] += 1
                 elif kind >= 2:
@@ -1443,6 +1558,7 @@ def chit_options(t, st, side, radius):
         st.opts[n, 2] = dis[h]
         st.opts[n, 3] = tgt[h]
         st.opts[n, 4] = fresh[h]            # SP activated: one a fresh unit
+        st.opts[n, 5] = blow[h]
         n += 1
     return n
 
@@ -1474,6 +1590,7 @@ def operation(t, st, side, radius):
     check(t, st)
     ar_step(t, st, side)
     check(t, st)
+    demolitions(t, st, side)
     fire_step(t, st, side)
     move_step(t, st, side)
     cat_step(t, st, side)

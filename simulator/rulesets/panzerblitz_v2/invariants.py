@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.combat import sp_value
+from simulator.rulesets.panzerblitz_v2.engineers import W_DEMOLISH
 from simulator.rulesets.panzerblitz_v2.state import AIR_WAIT, AIRBORNE, CARRIED, GONE, OFF_BOARD
 from simulator.rulesets.panzerblitz_v2.tables import CITY, PROHIBITED, TOWED, TOWN
 
 (OK, BOTH_SIDES_IN_HEX, OVERSTACKED, STEPS_OUT_OF_RANGE, ELIMINATED_ON_MAP, LIVE_OFF_MAP, OUTSIDE_PLAY_AREA,
  PROHIBITED_TERRAIN, IP_MISMATCH, IP_OVER_CAPACITY, OFF_BOARD_MOVED, PASSENGER_ASTRAY, CARRIER_OVERLOADED,
  FORT_MISMATCH, FORT_OVER_CAPACITY, MINE_MISMATCH, ARTIFICIAL_CLASH, AIRCRAFT_ASTRAY) = range(18)
+BRIDGE_STATE = 30     # round 9 (its own block of codes: the lead renumbers at merge)
 NAMES = {
     OK: "ok",
     BOTH_SIDES_IN_HEX: "units of both sides in one hex (PB2-4.1.8.1)",
@@ -39,6 +41,10 @@ NAMES = {
                       "block (PB2-15.2.2.1, 15.3.1.1, 15.4.1, 15.5.1)",
     AIRCRAFT_ASTRAY: "an aircraft on the map, in play before its turn or with a marker off the play area, or a "
                      "ground counter in the air (PB2-16.1)",
+    BRIDGE_STATE: "the destroyed bridges inconsistent: their count, a Destroyed Bridge marker missing or off "
+                  "the bridge's hexes, the depressions of the moment not the static ones plus the destroyed "
+                  "bridges' stream ends, an IP or hull-down there, or an engineer still working on a destroyed "
+                  "bridge (PB2-17.2.1.3, 14.7.5)",
 }
 
 
@@ -100,6 +106,8 @@ def violation(t, st):
             return FORT_MISMATCH
         if st.mine_ok[u] and st.mine_col[h] < 0:
             return MINE_MISMATCH
+    if not bridges_consistent(t, st):
+        return BRIDGE_STATE
     for h in range(n_hex):
         if st.fort[h] >= 0 and (st.mine_col[h] >= 0 or st.block[h] or st.ip[h]):
             return ARTIFICIAL_CLASH
@@ -140,6 +148,38 @@ def violation(t, st):
         if st.fort[h] >= 0 and in_fort > t.mk_cap[st.fort[h]]:
             return FORT_OVER_CAPACITY
     return OK
+
+
+@njit(cache=True)
+def bridges_consistent(t, st):
+    """17.2.1.3 (round 9): the state of the destroyed bridges holds together (BRIDGE_STATE)."""
+    out = 0
+    for k in range(t.n_bridges):
+        if st.br_out[k]:
+            out += 1
+            if st.br_mark[k] != t.br_hex[k, 0] and st.br_mark[k] != t.br_hex[k, 1]:
+                return False
+        elif st.br_mark[k] != -1:
+            return False
+    if out != st.n_br_out[0]:
+        return False
+    for h in range(t.n_hexes):
+        want = t.depression[h]
+        k = t.hex_br[h]
+        if k >= 0 and st.br_out[k]:
+            want = want or t.br_depr[k, 0 if t.br_hex[k, 0] == h else 1]
+            if want and st.ip[h]:
+                return False
+        if st.depr_now[h] != want:
+            return False
+    for u in range(t.n_units):
+        h = st.hex[u]
+        if h >= 0 and st.hd_hex[u] >= 0 and st.depr_now[h]:
+            return False
+        w = st.work_hex[u]
+        if st.work[u] == W_DEMOLISH and (w < 0 or t.hex_br[w] < 0 or st.br_out[t.hex_br[w]]):
+            return False
+    return True
 
 
 @njit(cache=True)

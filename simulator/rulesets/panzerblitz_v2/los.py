@@ -130,3 +130,50 @@ def los_table(t) -> np.ndarray:
     _build(np.flatnonzero(t.play).astype(np.int64), t.q, t.r, iax.astype(np.int64), q0, r0, t.level, t.obstacle,
            t.inherent, t.depression, t.neighbours, t.dist, t.partial_num, t.partial_den, table)
     return table
+
+
+@njit(cache=True)
+def _row(a, play_idx, q, r, iax, q0, r0, level, obstacle, inherent, depression, neighbours, dist, pn, pd, out):
+    """The LoS row of hex a against every play-area hex, with the depressions given."""
+    maxd = 0
+    for j in range(play_idx.shape[0]):
+        maxd = max(maxd, dist[a, play_idx[j]])
+    chain_a = np.empty(maxd + 2, dtype=np.int64)
+    chain_b = np.empty(maxd + 2, dtype=np.int64)
+    out2 = np.zeros(2, dtype=np.bool_)
+    for j in range(play_idx.shape[0]):
+        b = play_idx[j]
+        x = min(a, b)                     # the table's order (_build: the lower index first)
+        y = max(a, b)
+        out[b] = 1 if los_pair(x, y, q, r, iax, q0, r0, level, obstacle, inherent, depression, neighbours, dist,
+                               pn, pd, chain_a, chain_b, out2) else 0
+
+
+def blown_depression(t, blown) -> np.ndarray:
+    """The depressions with the bridges of `blown` (indices) destroyed (17.2.1.3: their stream ends)."""
+    dep = t.depression.copy()
+    for k in blown:
+        for j in range(2):
+            dep[t.br_hex[k, j]] |= t.br_depr[k, j]
+    return dep
+
+
+def blown_rows(t) -> np.ndarray:
+    """int8[n_bridges, 2, n_hexes] (PB2-17.2.1.3, 5.6): the LoS rows of each bridge's two end hexes
+    with that bridge destroyed (its stream ends depressions).  A depression hex between two others
+    is no obstacle, so only lines from and to the ends change, but for one kind: a line between two
+    depression hexes along the stream through an end (5.6.3), which `smoke.sees` computes live."""
+    iax, q0, r0 = axial_index(t.q, t.r)
+    play_idx = np.flatnonzero(t.play).astype(np.int64)
+    out = np.zeros((max(t.n_bridges, 1), 2, t.n_hexes), dtype=np.int8)
+    for k in range(t.n_bridges):
+        dep = blown_depression(t, [k])
+        for j in range(2):
+            _row(int(t.br_hex[k, j]), play_idx, t.q, t.r, iax.astype(np.int64), q0, r0, t.level, t.obstacle,
+                 t.inherent, dep, t.neighbours, t.dist, t.partial_num, t.partial_den, out[k, j])
+    return out
+
+
+def los_table_with(t, depression) -> np.ndarray:
+    """The whole LoS table with other depressions (a test's full recompute)."""
+    return los_table(t._replace(depression=depression))

@@ -3,7 +3,8 @@
 Costs are in half movement points (road movement is 1/2 MP a hex, 14.3.1.1), from the terrain
 chart of `Tables`: the hex's terrain by movement mode (14.1-14.10), woods to woods (14.4.1.1-2),
 town to town (14.2.1), water hexsides (14.6.1.2-4; none where a bridge or ford crosses, 14.7),
-the uphill slope surcharge (14.9.1; none at road rate, none for Churchills).  "All of its movement
+the uphill slope surcharge (14.9.1; none at road rate, none for Churchills); across a destroyed
+bridge (17.2.1.3, bridges.py) the water's crossing and no road rate (`enter_cost_now`).  "All of its movement
 points" costs the whole MA and can be paid only by a unit that has not moved (4.1.7 minimum move
 covers a hex dearer than the whole MA too).
 """
@@ -20,16 +21,31 @@ UNREACHED = 1 << 40
 @njit(cache=True)
 def enter_cost(t, u, frm, d, to, use_roads):
     """Half-MP cost for unit u to enter `to` from its neighbour `frm` across side d; PROHIBITED or ALL_MA."""
+    return _enter(t, u, frm, d, to, use_roads and t.road_side[frm, d], t.side_cost[frm, d, t.t_mode[t.u_type[u]]])
+
+
+@njit(cache=True)
+def enter_cost_now(t, st, u, frm, d, to, use_roads):
+    """enter_cost with the destroyed bridges (17.2.1.3): across a destroyed bridge's hexside, no
+    road rate and the cost of its water (t.br_alt_cost), as a stream or gully never bridged."""
+    if st.n_br_out[0] > 0:
+        k = t.side_br[frm, d]
+        if k >= 0 and st.br_out[k]:
+            return _enter(t, u, frm, d, to, False, t.br_alt_cost[k, t.t_mode[t.u_type[u]]])
+    return enter_cost(t, u, frm, d, to, use_roads)
+
+
+@njit(cache=True)
+def _enter(t, u, frm, d, to, road, side):
     ty = t.u_type[u]
     mode = t.t_mode[ty]
-    if use_roads and t.road_side[frm, d]:
+    if road:
         return 1                                           # 14.3.1.1: road rate, other terrain ignored
     base = t.move_cost[to, mode]
     if t.cover[to] == WOODS and t.cover[frm] == WOODS:
         base = t.woods_to_woods[mode]                      # 14.4.1.1, 14.4.1.2
     elif (t.cover[to] == TOWN or t.cover[to] == CITY) and (t.cover[frm] == TOWN or t.cover[frm] == CITY):
         base = t.town_to_town                              # 14.2.1
-    side = t.side_cost[frm, d, mode]
     if base == PROHIBITED or side == PROHIBITED:
         return PROHIBITED
     if base == ALL_MA or side == ALL_MA:
@@ -140,7 +156,7 @@ def reachable(t, st, u, start, spent0, ma, roads):
             if st.block[n] and not (infantry and h == start):
                 continue                                   # 15.3.2
             # 15.1.5, 14.3.9, 15.3.2.2: no road rate into a wreck, block or fortification hex
-            c = enter_cost(t, u, h, d, n, roads and st.wreck_sp[n] == 0 and not st.block[n] and st.fort[n] < 0)
+            c = enter_cost_now(t, st, u, h, d, n, roads and st.wreck_sp[n] == 0 and not st.block[n] and st.fort[n] < 0)
             if st.wreck_sp[n] > 0 and c != PROHIBITED and c != ALL_MA:
                 c += t.wreck_extra2                            # 15.1.3
             if st.smoke[n] > 0 and c != PROHIBITED and c != ALL_MA:

@@ -42,6 +42,8 @@ import numpy as np
 
 from simulator.jit import njit
 from simulator.rulesets.panzerblitz_v2.assault import busiest_hex, reaction_fire
+from simulator.rulesets.panzerblitz_v2.bridges import overrun_ok as bridge_overrun_ok
+from simulator.rulesets.panzerblitz_v2.bridges import tem_df as bridge_tem_df
 from simulator.rulesets.panzerblitz_v2.combat import (
     ap2,
     ap_column,
@@ -58,7 +60,7 @@ from simulator.rulesets.panzerblitz_v2.combat import (
     stack_sp,
     target_df,
 )
-from simulator.rulesets.panzerblitz_v2.movement import UNREACHED, enemy_in, enter_cost
+from simulator.rulesets.panzerblitz_v2.movement import UNREACHED, enemy_in, enter_cost_now
 from simulator.rulesets.panzerblitz_v2.rng import DICE, furthest
 from simulator.rulesets.panzerblitz_v2.smoke import sees
 from simulator.rulesets.panzerblitz_v2.state import EV_ADVANCE
@@ -207,7 +209,7 @@ def enemy_hexes(t, st, enemy):
 def target_hex(t, st, h, start, enemy, occupied):
     """May hex h be overrun from a move starting at `start`: in LoS, no OVR marker yet (8.2.5),
     no artificial terrain (8.2.4, 15.5.7), a spotted enemy unit in it (8.2.1.2)?"""
-    if not occupied[h] or not t.play[h] or not t.overrun_ok[h] or st.ovr_op[h] == st.op[0] or \
+    if not occupied[h] or not t.play[h] or not bridge_overrun_ok(t, st, h) or st.ovr_op[h] == st.op[0] or \
             not sees(t, st, start, h):
         return False
     if st.mine_col[h] >= 0 or st.block[h] or st.fort[h] >= 0:
@@ -262,7 +264,7 @@ def attack_from(t, st, u, h, start, reached, ma, allow_missing):
                 back = dd
         if back < 0 or t.bridge_side[a, back]:
             continue                                   # 8.2.1.7: not across a bridge hexside
-        c = enter_cost(t, u, a, back, h, False)
+        c = enter_cost_now(t, st, u, a, back, h, False)
         if c == PROHIBITED or c == ALL_MA:
             continue
         need = st.reach[a] + OVR_MP2 + c
@@ -273,7 +275,7 @@ def attack_from(t, st, u, h, start, reached, ma, allow_missing):
             miss = (need - ma + 1) // 2                # 8.1.10: whole MP missing, in MP
         if across_bridge(t, st, a, start):
             continue                                   # 8.2.1.7: not right after crossing a bridge
-        tem = t.tem_df[a]
+        tem = bridge_tem_df(t, st, a)
         if st.reach[a] < best_cost or (st.reach[a] == best_cost and tem > best_tem):
             best = a
             best_cost = st.reach[a]

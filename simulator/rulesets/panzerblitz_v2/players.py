@@ -29,7 +29,8 @@ DECISION_KINDS = (
                  ("hex", "TEM there", "hexes to the side's objective", "hexes seen", "room in an IP there (0/1)")),
     DecisionKind("CHIT_HEX", "where an Ops chit is placed; its radius activates the side's units (PB2-3.1.2.1)",
                  ("activation hex (-1 = pass)", "fresh units activated", "disrupted units activated",
-                  "of them with an enemy in range and LoS", "SP activated")),
+                  "of them with an enemy in range and LoS", "SP activated",
+                  "engineers with a bridge demolition ready, enemy units across it within 20 hexes (or to enter there) and none of the side's (17.2.1.3)")),
     DecisionKind("FIRE", "an active unit's direct fire, or stop (PB2-7)", _FIRE_COLUMNS),
     DecisionKind("MOVE_DEST", "where an active unit ends its move; the first row stays (PB2-4)",
                  ("hex (the first row: stay)", "half-MP spent", "hexes to an objective hex the side does not hold",
@@ -89,9 +90,13 @@ DECISION_KINDS = (
                  ("0 = the overrun alone / 1 = Panzer Blitz assault", "passengers that would assault",
                   "their AP in half factors", "the overrun's DFT column", "its DRM", "defenders")),
     DecisionKind("ENGINEER", "an active engineer starts a three-turn work instead of moving: clear a minefield next to "
-                             "it, build a block in its hex, remove the block of its hex (PB2-17.1, 17.3)",
-                 ("hex (-1 = no work)", "work: 1 clear the minefield / 2 build a block / 3 remove the block",
-                  "hexes to the objective", "enemy units that see the hex", "turns left")),
+                             "it, build a block in its hex, remove the block of its hex (PB2-17.1, 17.3), demolish "
+                             "the bridge of its hex (PB2-17.2, round 9)",
+                 ("hex (-1 = no work)", "work: 1 clear the minefield / 2 build a block / 3 remove the block / "
+                                        "4 demolish the bridge",
+                  "hexes to the objective", "enemy units that see the hex", "turns left",
+                  "a bridge: enemy units across it within 20 hexes (with the reinforcements to enter there)", "a bridge: the side's other units across it "
+                                                                     "within 20 hexes")),
     DecisionKind("REMOVE_IP", "an active non-vehicular unit that began the turn in an empty IP's hex removes it, "
                               "spending its whole MA (PB2-15.4.3.2)",
                  ("0 = no / 1 = remove", "chance of passing the Efficiency Roll in 36ths (36: none needed)",
@@ -126,6 +131,13 @@ DECISION_KINDS = (
                                   "are placed, or keep them (PB2-15.2.1; dummies are never traded)",
                  ("trade (-1 = keep)", "strength given (0 1-1, 1 2-1, 2 3-1)", "counters given", "strength taken",
                   "counters taken", "the group's minefields after it")),
+    # round 9
+    DecisionKind("BRIDGE_BLOW", "an engineer whose bridge demolition is ready (two Operations on the bridge done) "
+                                "moves to an adjacent hex and rolls to destroy it, or waits on the bridge, or gives "
+                                "the work up and moves as any unit (PB2-17.2.1.3, 17.2.2)",
+                 ("hex it rolls from (-1 = wait on the bridge, -2 = give the work up)", "half-MP to enter it",
+                  "enemy units that see it", "chance of destroying the bridge in 36ths",
+                  "enemy units across the bridge within 20 hexes (with the reinforcements to enter there)", "the side's other units across it within 20 hexes")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
  IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP,
@@ -136,6 +148,9 @@ OVR_JOIN = 23
 AR_COMBINE = [k.name for k in DECISION_KINDS].index("AR_COMBINE")
 AIR_OBSERVE = [k.name for k in DECISION_KINDS].index("AIR_OBSERVE")
 MINE_EXCHANGE = [k.name for k in DECISION_KINDS].index("MINE_EXCHANGE")
+# round 9
+BRIDGE_BLOW = [k.name for k in DECISION_KINDS].index("BRIDGE_BLOW")
+W_DEMOLISH_ROW = 4          # the ENGINEER row's work code of a bridge demolition (engineers.W_DEMOLISH)
 
 RANDOM, HEURISTIC = 0, 1
 
@@ -175,6 +190,9 @@ HEURISTIC_PARAMS = {
     "smoke_w": Param(0.25, "smoke (12): a smoke request scores this much a step of the side's units in the open that "
                            "it screens from the enemy units watching them (smoke_screen; HE scores the enemy steps "
                            "in the hex); 0 = never smoke"),
+    # round 9
+    "chit_demolish": Param(3.0, "chit placement: value of activating an engineer whose bridge demolition is ready "
+                                "with enemy units across the bridge (17.2.1.3)"),
 }
 
 PLAYERS_CATALOGUE = Catalogue([
@@ -191,6 +209,7 @@ PLAYERS_CATALOGUE = Catalogue([
 P_OVR_JOIN_MIN = 22
 P_MINE_SPLIT = list(HEURISTIC_PARAMS).index("mine_split")     # round 8 B (by name: blocks merge apart)
 P_SMOKE_W = list(HEURISTIC_PARAMS).index("smoke_w")           # round 9 (v2-corner)
+P_CHIT_DEMOLISH = list(HEURISTIC_PARAMS).index("chit_demolish")   # round 9
 
 
 @njit(cache=True)
@@ -229,6 +248,7 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
                 s = 0.05
             else:
                 s = opts[i, 1] + p[P_CHIT_FIRE] * opts[i, 3] + p[P_CHIT_DIS] * opts[i, 2]
+                s += chit_demolition(opts, i, p)  # round 9, 17.2.1.3
         elif kind == FIRE or kind == CAT or kind == ASSAULT_FIRE or kind == OVERRUN:   # target hex, target
             # unit / type, firers (OVERRUN: the hex attacked from), column, drm, targets, disrupted targets
             if opts[i, 0] < 0:
@@ -294,6 +314,9 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
             # the infantry add a close assault to the overrun: declare it (i20f; i20g may weigh it)
             s = 1.0 if opts[i, 0] == 1 else 0.5
             jit_ = 0.0
+        elif kind == ENGINEER and opts[i, 0] >= 0 and opts[i, 1] == W_DEMOLISH_ROW:
+            s = demolition_score(opts, i, defender)      # round 9, 17.2
+            jit_ = 0.0
         elif kind == ENGINEER:     # hex, work, hexes to the objective, seen by, turns left
             # (i20f) the attacker clears minefields and removes blocks, the defender builds blocks
             # near the objective, while the work can finish (3 turns)
@@ -357,6 +380,9 @@ def heuristic(kind, opts, n, t, st, side, p, rng):
         elif kind == AR_COMBINE:   # round 8 B, 11.3.4: joining unit, E combined x 100, E apart x 100, AP, AT
             # join when one combined attack strips more than the two apart on this hex
             s = 0.0 if opts[i, 0] < 0 else (opts[i, 1] - opts[i, 2]) / 100.0
+            jit_ = 0.0
+        elif kind == BRIDGE_BLOW:  # round 9, 17.2.1.3
+            s = blow_score(opts, i)
             jit_ = 0.0
         s += jit_ * rng.random()
         if s > best_s:
@@ -423,3 +449,36 @@ def smoke_screen(t, st, h, side):
         if watched > 0:
             total += st.steps[o] * taken / watched
     return total
+
+# round 9, bridge demolition (PB2-17.2; engineers.py, game.demolition_step).  The rule the heuristic
+# follows (players.md): only the side defending the objective demolishes, a bridge on the enemy's
+# way to it (enemy units across the water, or its reinforcements' entry hexes) once its own units are behind it (none of its other
+# units across); it prepares the demolition while enough turns are left (two, 17.2.1.1-17.2.1.2),
+# and rolls as soon as that still holds, from the
+# adjacent hex fewest enemy units see; it never gives the work up.
+@njit(cache=True)
+def chit_demolition(opts, i, p):
+    """CHIT_HEX: the value of the ready demolitions a hex activates (column 5)."""
+    return p[P_CHIT_DEMOLISH] * opts[i, 5]
+
+
+@njit(cache=True)
+def demolition_score(opts, i, defender):
+    """ENGINEER, a bridge's row (hex, 4, hexes to the objective, seen by, turns left, enemy units
+    across, own units across); row 0 (no work) scores 0.5."""
+    if defender and opts[i, 4] >= 2 and opts[i, 5] > 0 and opts[i, 6] == 0:
+        return 1.0
+    return 0.0
+
+
+@njit(cache=True)
+def blow_score(opts, i):
+    """BRIDGE_BLOW: (hex (-1 wait, -2 give up), half-MP, seen by, chance in 36ths, enemy across,
+    own across)."""
+    if opts[i, 0] == -1:
+        return 0.5
+    if opts[i, 0] == -2:
+        return 0.0
+    if opts[i, 4] > 0 and opts[i, 5] == 0:
+        return 1.0 - 0.05 * opts[i, 2] - 0.001 * opts[i, 1]
+    return 0.0

@@ -14,6 +14,7 @@ hexes blocks; adjacent hexes always see each other (5.4.6).
 - 12.2.4: a unit in smoke is spotted as in a non-clear hex (combat.spotted_now; the woods range, a reading).
 - 12.2.5: +1 MP to enter (movement.reachable); 12.2.6: +1 to DF into it, +2 to all fire from it
   (modifiers.toml fire_into_smoke / fire_from_smoke; combat.attacker_drm, defender_drm, artillery).
+A destroyed bridge (17.2) changes the static table too: `bridges.los_now` while one is out.
 The victory measures read the static table (a corridor or line of fire at the game's end).
 """
 
@@ -23,6 +24,7 @@ import numpy as np
 
 from simulator.hexgrid import line_chain
 from simulator.jit import njit
+from simulator.rulesets.panzerblitz_v2.bridges import los_now
 from simulator.rulesets.panzerblitz_v2.los import _chain_blocks
 from simulator.rulesets.panzerblitz_v2.state import AIRBORNE
 from simulator.rulesets.panzerblitz_v2.tables import AIR_O
@@ -54,8 +56,12 @@ def smoke_between(t, st, a, b):
 
 @njit(cache=True)
 def sees(t, st, a, b):
-    """The line of sight between hexes a and b now: the static table, less the smoke on the map."""
-    if not t.los[a, b]:
+    """The line of sight between hexes a and b now: the static table, with the destroyed bridges
+    (bridges.los_now, 17.2.1.3), less the smoke on the map."""
+    if st.n_br_out[0] == 0:
+        if not t.los[a, b]:
+            return False
+    elif not los_now(t, st, a, b):
         return False
     if st.n_smoke[0] == 0:
         return True

@@ -78,12 +78,13 @@ EV_CAT_SPLIT = 45   # 9.1.7: a = the lone attacker splitting its factors, b = ta
 EV_AR_COMBINE = 50  # 11.3.4: a = hex, b = the request's first artillery unit, c = the unit joining it
 EV_OBSERVE = 51     # 16.2: an observation aircraft placed: a = aircraft, b = the hex it is over, c = enemy units it spots
 EV_DUMMY = 52       # 15.2.3.1: a dummy minefield revealed and removed: a = hex, b = the unit that entered it
+EV_BRIDGE = 60      # round 9, 17.2.1.3: a bridge destroyed: a = bridge, b = the marker's hex, c = the engineer
 EV_MINE_TRADE = 53  # 15.2.1: a = give strength (tables.MINE_STRENGTHS), b = how many, c = take strength, d = how many
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "hex", "steps", "spent", "disrupted", "disrupted_op", "unspotted", "opfired", "df_target_op",
     "fired", "active", "acted", "mp_op", "road_op", "cat_target_op", "fo", "ar", "n_ar",
-    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "mine_dummy", "revealed", "rev_mp", "carried_by", "carried_op", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "air_hex", "air_tgt", "air_unit", "air_from", "air_pen", "air_recall", "air_aa", "turn", "op", "streams", "carry_reinf",
+    "control", "he", "smoke", "n_smoke", "ovr_op", "wreck_sp", "ip", "in_ip", "mine_col", "block", "fort", "in_fort", "mine_ok", "mine_busy", "mine_dummy", "revealed", "rev_mp", "carried_by", "carried_op", "work", "work_hex", "work_stage", "work_tries", "trip_hex", "exit_turn", "returned", "trip_done", "hd_hex", "hd_turn", "build_hex", "build_steps", "remove_hex", "turn_hex", "air_hex", "air_tgt", "air_unit", "air_from", "air_pen", "air_recall", "air_aa", "br_out", "n_br_out", "br_mark", "depr_now", "turn", "op", "streams", "carry_reinf",
     "opts", "firers", "targets", "reach", "prev", "order", "scratch", "listed", "closed",
     "stamp", "hex_sp", "hex_enemy",
     "dec", "n_dec",
@@ -155,6 +156,10 @@ def new_state(t, seed: int, player_kinds, params: np.ndarray, dec=None, debug: b
         air_unit=np.full(nu, -1, dtype=np.int64), air_from=np.full(nu, -1, dtype=np.int64),
         air_pen=np.zeros(nu, dtype=np.int64), air_recall=np.zeros(nu, dtype=np.bool_),
         air_aa=np.full(nu, -1, dtype=np.int64),
+        # round 9, 17.2 (bridges.py): each bridge destroyed, how many, the hex of its Destroyed Bridge
+        # marker, and the depressions of the moment (5.6: a destroyed bridge's stream ends are ones)
+        br_out=np.zeros(max(t.n_bridges, 1), dtype=np.bool_), n_br_out=np.zeros(1, dtype=np.int64),
+        br_mark=np.full(max(t.n_bridges, 1), -1, dtype=np.int64), depr_now=t.depression.copy(),
         turn=np.zeros(1, dtype=np.int64), op=np.zeros(1, dtype=np.int64),
         streams=seed_streams(seed), carry_reinf=np.full(2, 0, dtype=np.int64),
         opts=np.zeros((n + 64, OPT_COLS), dtype=np.int32), firers=np.zeros(nu, dtype=np.int64),

@@ -133,6 +133,15 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # the DFT column of each strength, the exchange chart's trades both ways (give n of strength s,
     # take m of strength r)
     "mk_str", "ms_col", "ex_give_s", "ex_give_n", "ex_take_s", "ex_take_n",
+    # round 9, bridge demolition (17.2; bridges.py): each bridge k of the play area (a road across a
+    # water hexside, its two end hexes `bridge` hexes), its ends and the direction from each to the
+    # other, the bridge of each hex and hexside (-1 none); what each end is once the bridge is
+    # destroyed (17.2.1.3, 14.7.5: a depression, its TEM against DF / soft IF / hard IF, overrun
+    # allowed); the water hexside's crossing cost by mode once destroyed; the LoS rows of the two ends
+    # with the bridge destroyed (los.py, filled by batch.prepare); the demolition roll (17.2.1.3,
+    # 17.2.2) and the Destroyed Bridge marker's reading (PB2-OQ-97)
+    "n_bridges", "br_hex", "br_dir", "hex_br", "side_br", "br_depr", "br_tem", "br_tem_if", "br_ovr_ok",
+    "br_alt_cost", "los_blown", "demo_roll_max", "demo_retry_drm", "demo_marker_block",
 ])
 
 
@@ -187,6 +196,83 @@ def _prereg(sit, n: int) -> np.ndarray:
     for si, s in enumerate(sit.sides):
         out[si, s.pre_registered] = True
     return out
+
+
+def _blown_water(read: dict, where: str) -> str:
+    v = read.get("blown_bridge_water", "mapped")
+    if v not in ("mapped", "stream"):
+        raise DataError(where, "readings.blown_bridge_water", f"got {v!r}", '"mapped" or "stream" (PB2-OQ-96)')
+    return v
+
+
+def _bridges(m, ter, hexes, read, where, play, side_has, tem, tem_if, overrun_ok):
+    """PB2-17.2, 14.7.5: the bridges of the play area and what they become once destroyed.
+
+    A bridge is a `bridge` hexside (a road across a water hexside, map.md); both its end hexes are
+    `bridge` hexes, the "Bridge hex" an engineer works in (17.2.1).  Destroyed, it is "a normal
+    Stream or Gully hex" (17.2.1.3), "the defined Stream type or River" (14.7.5): under
+    readings.blown_bridge_water = "mapped" (PB2-OQ-96) the hexside takes its own water's crossing
+    (the Odon's deep stream: foot units only, all MP; the Orne: none) and each end hex its own
+    water features (a stream bank: a depression with the stream TEM; a river bank: as it was, a
+    river being clear for LoS, 14.6.3.2); under "stream" both take a plain stream's."""
+    n = m.n_hexes
+    water = [w for w in ("stream", "deep_stream", "river") if w in ter["side"]]
+    as_stream = _blown_water(read, where) == "stream"
+    ends, dirs = [], []
+    bridge_side = side_has("bridge")
+    for h, d in zip(*np.nonzero(bridge_side), strict=True):
+        h, d = int(h), int(d)
+        o = int(m.neighbours[h, d])
+        if o > h and (play[h] or play[o]):
+            ends.append((h, o))
+            dirs.append((d, next(e for e in range(6) if m.neighbours[o, e] == h)))
+    k_n = len(ends)
+    hex_br = np.full(n, -1, dtype=np.int64)
+    side_br = np.full((n, 6), -1, dtype=np.int64)
+    br_depr = np.zeros((max(k_n, 1), 2), dtype=np.bool_)
+    br_tem = np.zeros((max(k_n, 1), 2), dtype=np.int64)
+    br_tem_if = np.zeros((max(k_n, 1), 2, 2), dtype=np.int64)
+    br_ovr = np.ones((max(k_n, 1), 2), dtype=np.bool_)
+    alt = np.zeros((max(k_n, 1), 4), dtype=np.int64)
+    for k, ((a, b), (da, db)) in enumerate(zip(ends, dirs, strict=True)):
+        for j, (h, d) in enumerate(((a, da), (b, db))):
+            if hex_br[h] >= 0:
+                raise DataError(where, "map.bridges", f"hex index {h} ends two bridges",
+                                "one bridge hexside per bridge hex (PB2 17.2)")
+            hex_br[h] = k
+            side_br[h, d] = k
+            feats = ["stream"] if as_stream else [f for f in ("gully", "stream", "deep_stream")
+                                                   if f in m.hex_vocab and m.has_feature(f)[h]]
+            br_tem[k, j] = tem[h]
+            br_tem_if[k, j] = tem_if[h]
+            br_ovr[k, j] = overrun_ok[h]
+            for f in feats:
+                fh = hexes.get(f, {})
+                br_depr[k, j] |= bool(fh.get("depression", False))
+                br_tem[k, j] += int(fh.get("tem_df", 0))
+                br_tem_if[k, j, 0] += int(fh.get("tem_if_soft", 0))
+                br_tem_if[k, j, 1] += int(fh.get("tem_if_hard", 0))
+                br_ovr[k, j] &= bool(fh.get("overrun_allowed", True))
+        names = ["stream"] if as_stream else [w for w in water if (m.side_features[a, da] & m.side_bit(w)) != 0]
+        for mi, mode in enumerate(MODES[:3]):
+            for w in names:
+                c = _half(ter["side"][w]["cross"][mode])
+                if c == PROHIBITED or alt[k, mi] == PROHIBITED:
+                    alt[k, mi] = PROHIBITED
+                else:
+                    alt[k, mi] = max(alt[k, mi], c)
+        alt[k, TOWED] = PROHIBITED
+    return {"n_bridges": k_n, "br_hex": np.array(ends, dtype=np.int64).reshape(-1, 2),
+            "br_dir": np.array(dirs, dtype=np.int64).reshape(-1, 2), "hex_br": hex_br, "side_br": side_br,
+            "br_depr": br_depr, "br_tem": br_tem, "br_tem_if": br_tem_if, "br_ovr_ok": br_ovr, "br_alt_cost": alt,
+            "los_blown": np.zeros((max(k_n, 1), 2, 1), dtype=np.int8)}
+
+
+def _demo_marker(read: dict, where: str) -> str:
+    v = read.get("destroyed_bridge_marker", "marker")
+    if v not in ("marker", "block"):
+        raise DataError(where, "readings.destroyed_bridge_marker", f"got {v!r}", '"marker" or "block" (PB2-OQ-97)')
+    return v
 
 
 def direct_fire_arrays(data: dict, where: str):
@@ -315,6 +401,8 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
                 upd = sel & (cur != PROHIBITED)
                 cur[upd] = np.maximum(cur[upd], c)
         side_cost[sel, TOWED] = PROHIBITED
+    # 17.2 (round 9): the bridges, and what a destroyed one becomes
+    bridges = _bridges(m, ter, hexes, read, where, sit.play_area.astype(np.bool_), side_has, tem, tem_if, overrun_ok)
     up = ter["side"]["slope"]["uphill_extra"]
     slope_extra = np.array([_half(up[x]) for x in MODES[:3]] + [0], dtype=np.int64)
 
@@ -724,5 +812,9 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         obs_range=int(obs.get("range", 30)), obs_range_hidden=int(obs.get("hidden_range", 5)),
         obs_hidden=np.array([c in obs_hidden for c in COVERS], dtype=np.bool_),
         scat_obs_air=int(_v(data["scatter"]["modifier"]["observation_aircraft"])),
+        **bridges,
+        demo_roll_max=int(_v(art["bridge"]["demolition_roll_max"])),
+        demo_retry_drm=int(_v(art["bridge"]["further_attempt_drm"])),
+        demo_marker_block=_demo_marker(read, where) == "block",
         exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids
