@@ -94,7 +94,8 @@ def violation(t, st):
             return OUTSIDE_PLAY_AREA
         mode = t.t_mode[t.u_type[u]]
         # (towed guns never move by themselves: their mode prohibits every hex, 4.3)
-        if mode != TOWED and t.move_cost[h, mode] == PROHIBITED:
+        if mode != TOWED and t.move_cost[h, mode] == PROHIBITED \
+                and not (t.t_aquatic[t.u_type[u]] > 0 and t.aquatic_cost2[h] >= 0):   # 4.4: afloat
             road = False
             for d in range(6):
                 road = road or t.road_side[h, d]

@@ -142,6 +142,10 @@ Tables = struct_of_arrays("Tables", module=__name__, fields=[
     # 17.2.2) and the Destroyed Bridge marker's reading (PB2-OQ-97)
     "n_bridges", "br_hex", "br_dir", "hex_br", "side_br", "br_depr", "br_tem", "br_tem_if", "br_ovr_ok",
     "br_alt_cost", "los_blown", "demo_roll_max", "demo_retry_drm", "demo_marker_block",
+    # round 9, amphibious movement (4.4): a unit type's aquatic MA in half MP (0: not amphibious),
+    # the half aquatic MP to enter each hex (-1: not a water obstacle: lakes, oceans, rivers, 4.4.1),
+    # the exit factor (4.4.2) and whether the slope surcharge comes on top (PB2-OQ-64)
+    "t_aquatic", "aquatic_cost2", "amph_exit_factor", "amph_exit_slope",
 ])
 
 
@@ -266,6 +270,18 @@ def _bridges(m, ter, hexes, read, where, play, side_has, tem, tem_if, overrun_ok
             "br_dir": np.array(dirs, dtype=np.int64).reshape(-1, 2), "hex_br": hex_br, "side_br": side_br,
             "br_depr": br_depr, "br_tem": br_tem, "br_tem_if": br_tem_if, "br_ovr_ok": br_ovr, "br_alt_cost": alt,
             "los_blown": np.zeros((max(k_n, 1), 2, 1), dtype=np.int8)}
+
+
+def _aquatic_costs(cover, hexes) -> np.ndarray:
+    """PB2-4.4.1: half aquatic MP to enter each hex: the water obstacles (lakes and oceans 14.8,
+    rivers 14.6) cost terrain.hex.*.aquatic_move, else one aquatic MP (-1: not water; 4.4.4: a
+    hex type may say `navigable = false`)."""
+    out = np.full(cover.shape[0], -1, dtype=np.int64)
+    for ci in (WATER, RIVER):
+        h = hexes.get(COVERS[ci], {})
+        if h.get("navigable", True):
+            out[cover == ci] = _half(h.get("aquatic_move", 1.0))
+    return out
 
 
 def _demo_marker(read: dict, where: str) -> str:
@@ -425,6 +441,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
     t = {k: np.zeros((nt, 2), dtype=np.int64) for k in ("ap2", "at", "df", "sp")}
     t_range = np.zeros(nt, dtype=np.int64)
     t_ma = np.zeros(nt, dtype=np.int64)
+    t_aquatic = np.zeros(nt, dtype=np.int64)
     t_mode = np.zeros(nt, dtype=np.int64)
     flags = {k: np.zeros(nt, dtype=np.bool_) for k in ("armored", "infantry", "afv", "vehicle", "slope", "long", "combat",
                                                         "engineer", "indirect", "mortar", "soft_if", "overrun",
@@ -463,6 +480,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
             t["sp"][ti, si] = int(_v(side.get("sp", 0)))
         t_range[ti] = int(_v(u.get("range", 0)))
         t_ma[ti] = 2 * int(_v(u.get("ma", 0)))
+        t_aquatic[ti] = 2 * int(_v(u.get("aquatic_ma", 0)))         # 4.4: the blue superscript
         t_mode[ti] = MODES.index(u.get("mode", "leg"))
         t_steps[ti] = int(u.get("steps", 2))
         flags["armored"][ti] = bool(u.get("armored", False))
@@ -813,6 +831,9 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         obs_hidden=np.array([c in obs_hidden for c in COVERS], dtype=np.bool_),
         scat_obs_air=int(_v(data["scatter"]["modifier"]["observation_aircraft"])),
         **bridges,
+        t_aquatic=t_aquatic, aquatic_cost2=_aquatic_costs(cover, hexes),
+        amph_exit_factor=int(_v(ter["rules"]["amphibious"]["exit_factor"])),
+        amph_exit_slope=bool(read.get("amphibious_exit_slope", False)),
         demo_roll_max=int(_v(art["bridge"]["demolition_roll_max"])),
         demo_retry_drm=int(_v(art["bridge"]["further_attempt_drm"])),
         demo_marker_block=_demo_marker(read, where) == "block",
