@@ -1037,6 +1037,9 @@ def demolition_step(t, st, u):
         st.opts[n, 5] = own
         for c in range(6, OPT_COLS):
             st.opts[n, c] = 0
+        for d in range(6):
+            if t.neighbours[h, d] == m:                 # across the bridge or another water hexside
+                st.opts[n, 6] = 1 if (t.side_br[h, d] >= 0 or t.side_cost[h, d, 2] != 0) else 0
         n += 1
     i = decide(BRIDGE_BLOW, n, t, st, side)
     if i == 1:
@@ -1399,8 +1402,8 @@ def finish_ips(t, st, side):
         if h < 0 or t.u_side[u] != side:
             continue
         st.build_hex[u] = -1
-        if st.hex[u] != h or st.disrupted[u] or st.steps[u] < st.build_steps[u] or st.ip[h]:
-            log_event(st, EV_BUILD_IP, side, u, h, 0, 0, 0)
+        if st.hex[u] != h or st.disrupted[u] or st.steps[u] < st.build_steps[u] or st.ip[h] or st.depr_now[h]:
+            log_event(st, EV_BUILD_IP, side, u, h, 0, 0, 0)   # (17.2.1.3: a bridge destroyed meanwhile, 15.4.1)
             continue
         passed, natural = efficiency_roll(t, st, side)
         if passed:

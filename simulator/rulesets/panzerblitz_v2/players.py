@@ -137,7 +137,8 @@ DECISION_KINDS = (
                                 "the work up and moves as any unit (PB2-17.2.1.3, 17.2.2)",
                  ("hex it rolls from (-1 = wait on the bridge, -2 = give the work up)", "half-MP to enter it",
                   "enemy units that see it", "chance of destroying the bridge in 36ths",
-                  "enemy units across the bridge within 20 hexes (with the reinforcements to enter there)", "the side's other units across it within 20 hexes")),
+                  "enemy units across the bridge within 20 hexes (with the reinforcements to enter there)", "the side's other units across it within 20 hexes",
+                  "the hex is across the water (over the bridge or another water hexside: 0/1)")),
 )
 (SETUP_HEX, CHIT_HEX, FIRE, MOVE_DEST, OPP_FIRE, RECOVER, ENTRY_HEX, CAT, ASSAULT_FIRE, ARTILLERY, OVERRUN,
  IP_HEX, HULL_DOWN, BUILD_IP, AR_CANCEL, LOAD, UNLOAD, MARKER_HEX, PB_ASSAULT, ENGINEER, REMOVE_IP,
@@ -454,8 +455,9 @@ def smoke_screen(t, st, h, side):
 # follows (players.md): only the side defending the objective demolishes, a bridge on the enemy's
 # way to it (enemy units across the water, or its reinforcements' entry hexes) once its own units are behind it (none of its other
 # units across); it prepares the demolition while enough turns are left (two, 17.2.1.1-17.2.1.2),
-# and rolls as soon as that still holds, from the
-# adjacent hex fewest enemy units see; it never gives the work up.
+# and rolls as soon as that still holds, from an adjacent hex on its own side of the water (not over
+# the bridge or another water hexside, where it would be stranded), the one fewest enemy units see; it never gives
+# the work up; chits go to a ready demolition (chit_demolish).
 @njit(cache=True)
 def chit_demolition(opts, i, p):
     """CHIT_HEX: the value of the ready demolitions a hex activates (column 5)."""
@@ -480,5 +482,5 @@ def blow_score(opts, i):
     if opts[i, 0] == -2:
         return 0.0
     if opts[i, 4] > 0 and opts[i, 5] == 0:
-        return 1.0 - 0.05 * opts[i, 2] - 0.001 * opts[i, 1]
+        return 1.0 - 0.05 * opts[i, 2] - 0.001 * opts[i, 1] - 0.6 * opts[i, 6]   # not stranded across
     return 0.0

@@ -17,6 +17,7 @@ from simulator.rulesets.panzerblitz_v2.state import (
     EV_AR_CANCEL,
     EV_AR_COMBINE,
     EV_ASSAULT,
+    EV_BRIDGE,
     EV_BUILD_IP,
     EV_CARRY,
     EV_CAT,
@@ -227,10 +228,14 @@ class PBV2Replay:
                 out.append(f"    {self._unit(a)} ({s}) removes the IP in {hx(b)}: {'done' if d else 'not removed'}{roll} "
                            "(PB2 15.4.3.2)")
             elif kind == EV_WORK:
-                what = ("", "clearing the minefield", "building a block", "removing the block")[c]
-                stage = ("", "starts", "Clear/Set", "done", "halted (disrupted)", "failed")[d]
+                what = ("", "clearing the minefield", "building a block", "removing the block", "demolishing the bridge")[c]
+                stage = ("", "starts", "Clear/Set", "done", "halted (disrupted)", "failed", "ready to roll")[d]
                 roll = f", roll {x}" if x else ""
                 out.append(f"    {self._unit(a)} ({s}) {what} in {hx(b)}: {stage}{roll} (PB2 17)")
+            elif kind == EV_BRIDGE:
+                ends = " - ".join(hx(int(x)) for x in self.p.tables.br_hex[a])
+                out.append(f"      the bridge {ends} is destroyed: a Destroyed Bridge marker in {hx(b)}, a stream hex "
+                           "from now on (PB2 17.2.1.3)")
             elif kind == EV_RETURN:
                 out.append(f"    {self._unit(a)} ({s}) comes back on at {hx(b)} (PB-SIT-5), paying {c / 2:g} MP")
             elif kind == EV_FORT_GONE:
@@ -315,8 +320,12 @@ class PBV2Replay:
                     pos[u] = h                                       # 17.1.1.1: onto the minefield
                 elif stage == 3 and w == 2:
                     markers[h * 4 + 1] = (sides[int(e[3])], "BLOCK")
+                elif stage == 3 and w == 4:
+                    pass                                             # the marker: EV_BRIDGE
                 elif stage == 3:
                     markers.pop(h * 4 + (0 if w == 1 else 1), None)
+            elif kind == EV_BRIDGE:
+                markers[int(e[5]) * 4 + 1] = ("", "BRIDGE OUT")              # 17.2.1.3: a Block counter
             elif kind == EV_ADMIN:
                 frame(int(e[0]))
         return frames
