@@ -142,10 +142,10 @@ class PBV2Report:
                 "(PB2 3.2). There are no draws.")
 
     def notes(self, summary: dict) -> list[str]:
-        return ["Panzer Blitz v2.0 engine: every rule case of the text is played except bridge demolition "
-                "(17.2) and amphibious movement (4.4; no amphibious unit on these cards) "
-                "(docs/panzerblitz-v2/README.md, 'Implemented and not yet'). Results are of the rules that are "
-                "played."]
+        return ["Panzer Blitz v2.0 engine: every rule case of the text is played (docs/panzerblitz-v2/README.md, "
+                "'Implemented and not yet'); bridge demolition (17.2) and amphibious movement (4.4) are played but "
+                "no card here has an engineer on a bridge or an amphibious unit. The player-aid tables the text "
+                "does not give are reconstructed, each value marked (docs/panzerblitz-v2/tables.md)."]
 
     def warnings(self, summary: dict) -> list[str]:
         return []
