@@ -15,7 +15,7 @@ from simulator.rulesets.panzerblitz_v2.artillery import (
     smoke_administration,
 )
 from simulator.rulesets.panzerblitz_v2.assault import cat_step
-from simulator.rulesets.panzerblitz_v2.bridges import destroy, los_now
+from simulator.rulesets.panzerblitz_v2.bridges import destroy
 from simulator.rulesets.panzerblitz_v2.combat import (
     apply_result,
     armored_target,
@@ -183,14 +183,19 @@ def seen_from(t, st, hexes, nh, eh, er, k, out):
     watcher by watcher, so that each reads along its own rows of LoS and distance (speed only)."""
     for j in range(nh):
         out[j] = 0
+    if st.n_br_out[0] > 0:
+        for i in range(k):                     # a destroyed bridge (17.2.1.3): smoke.sees pair by pair
+            for j in range(nh):
+                if t.dist[eh[i], hexes[j]] <= er[i] and sees(t, st, eh[i], hexes[j]):
+                    out[j] += 1
+        return
     for i in range(k):
         los = t.los[eh[i]]
         dist = t.dist[eh[i]]
         r = er[i]
         for j in range(nh):
             h = hexes[j]
-            if (los[h] if st.n_br_out[0] == 0 else los_now(t, st, eh[i], h)) and dist[h] <= r \
-                    and (st.n_smoke[0] == 0 or not smoke_between(t, st, eh[i], h)):
+            if los[h] and dist[h] <= r and (st.n_smoke[0] == 0 or not smoke_between(t, st, eh[i], h)):
                 out[j] += 1                    # (smoke.sees, row by row: 12.2.2)
 
 

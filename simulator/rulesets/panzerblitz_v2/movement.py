@@ -22,7 +22,24 @@ UNREACHED = 1 << 40
 @njit(cache=True)
 def enter_cost(t, u, frm, d, to, use_roads):
     """Half-MP cost for unit u to enter `to` from its neighbour `frm` across side d; PROHIBITED or ALL_MA."""
-    return _enter(t, u, frm, d, to, use_roads and t.road_side[frm, d], t.side_cost[frm, d, t.t_mode[t.u_type[u]]])
+    ty = t.u_type[u]
+    mode = t.t_mode[ty]
+    if use_roads and t.road_side[frm, d]:
+        return 1                                           # 14.3.1.1: road rate, other terrain ignored
+    base = t.move_cost[to, mode]
+    if t.cover[to] == WOODS and t.cover[frm] == WOODS:
+        base = t.woods_to_woods[mode]                      # 14.4.1.1, 14.4.1.2
+    elif (t.cover[to] == TOWN or t.cover[to] == CITY) and (t.cover[frm] == TOWN or t.cover[frm] == CITY):
+        base = t.town_to_town                              # 14.2.1
+    side = t.side_cost[frm, d, mode]
+    if base == PROHIBITED or side == PROHIBITED:
+        return PROHIBITED
+    if base == ALL_MA or side == ALL_MA:
+        return ALL_MA
+    cost = base + side
+    if t.slope_side[frm, d] and t.level[to] > t.level[frm] and not t.t_slope_exempt[ty]:
+        cost += t.slope_extra[mode]                        # 14.9.1
+    return cost
 
 
 @njit(cache=True)
@@ -120,6 +137,7 @@ def reachable(t, st, u, start, spent0, ma, roads):
             st.hex_sp[h] += sp
     own_sp = sp_value(t, st, u)
     own_veh = t.t_vehicle[t.u_type[u]]
+    blown = st.n_br_out[0] > 0                 # a destroyed bridge (17.2.1.3): its hexside's cost
     stamp = st.stamp[0] + 1
     st.stamp[0] = stamp
     st.reach[start] = spent0
@@ -159,7 +177,8 @@ def reachable(t, st, u, start, spent0, ma, roads):
             if st.block[n] and not (infantry and h == start):
                 continue                                   # 15.3.2
             # 15.1.5, 14.3.9, 15.3.2.2: no road rate into a wreck, block or fortification hex
-            c = enter_cost_now(t, st, u, h, d, n, roads and st.wreck_sp[n] == 0 and not st.block[n] and st.fort[n] < 0)
+            road_ok = roads and st.wreck_sp[n] == 0 and not st.block[n] and st.fort[n] < 0
+            c = enter_cost_now(t, st, u, h, d, n, road_ok) if blown else enter_cost(t, u, h, d, n, road_ok)
             if st.wreck_sp[n] > 0 and c != PROHIBITED and c != ALL_MA:
                 c += t.wreck_extra2                            # 15.1.3
             if st.smoke[n] > 0 and c != PROHIBITED and c != ALL_MA:
