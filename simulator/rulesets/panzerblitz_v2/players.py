@@ -451,6 +451,7 @@ def smoke_screen(t, st, h, side):
             total += st.steps[o] * taken / watched
     return total
 
+
 # round 9, bridge demolition (PB2-17.2; engineers.py, game.demolition_step).  The rule the heuristic
 # follows (players.md): only the side defending the objective demolishes, a bridge on the enemy's
 # way to it (enemy units across the water, or its reinforcements' entry hexes) once its own units are behind it (none of its other
