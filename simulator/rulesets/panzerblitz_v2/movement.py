@@ -101,21 +101,13 @@ def crushes_transports(t, st, u, h):
 
 
 @njit(cache=True)
-def reachable(t, st, u, start, spent0, ma, roads):
-    """Dijkstra over half MP from `start` (having spent `spent0` of `ma`), with the road rate
-    when `roads` (not in a move that includes an overrun, 8.2.1.3): st.reach[h] = cost of
-    the cheapest way in (UNREACHED if none), st.prev[h] the hex before it.  Returns the number of
-    hexes reached (listed in st.order, start first).  Enemy hexes are never entered (4.1.8.1; but
-    those holding only empty enemy trucks or wagons by a unit that is neither, 4.1.8.2), the
-    stacking limit holds in every hex passed (4.1.8), the play area is not left.  A minefield or
-    block hex ends the move (15.2.3, 15.3.2); a block is entered only by infantry starting next to
-    it (15.3.2); no road rate into a block or fortification hex (14.3.9, 15.3.2.2)."""
-    if t.t_aquatic[t.u_type[u]] > 0:
-        return reachable_amphibious(t, st, u, start, spent0, ma, roads)   # 4.4
+def stacking_and_enemy(t, st, u):
+    """For a search by unit u: st.hex_sp[h] the stacking points of u's side's other counters in
+    hex h (vehicles doubled in towns, 14.2.2) and st.hex_enemy[h] the enemy's presence (4.1.8.1;
+    not for a unit that is neither a truck nor a wagon where the enemy has only empty trucks or
+    wagons, 4.1.8.2), summed once a search: the same sums as combat.stack_sp and enemy_in, read
+    per neighbour by `reachable` and `reachable_amphibious`."""
     side = t.u_side[u]
-    infantry = t.t_infantry[t.u_type[u]]
-    # The other counters' stacking points of the side and the enemy's presence by hex, once (the
-    # same sums as combat.stack_sp and enemy_in, read per neighbour below); labels by call stamp.
     for h in range(t.n_hexes):
         st.hex_sp[h] = 0
         st.hex_enemy[h] = False
@@ -135,6 +127,22 @@ def reachable(t, st, u, start, spent0, ma, roads):
             if (t.cover[h] == TOWN or t.cover[h] == CITY) and t.t_vehicle[t.u_type[v]]:
                 sp *= t.vehicle_town_factor
             st.hex_sp[h] += sp
+
+
+@njit(cache=True)
+def reachable(t, st, u, start, spent0, ma, roads):
+    """Dijkstra over half MP from `start` (having spent `spent0` of `ma`), with the road rate
+    when `roads` (not in a move that includes an overrun, 8.2.1.3): st.reach[h] = cost of
+    the cheapest way in (UNREACHED if none), st.prev[h] the hex before it.  Returns the number of
+    hexes reached (listed in st.order, start first).  Enemy hexes are never entered (4.1.8.1; but
+    those holding only empty enemy trucks or wagons by a unit that is neither, 4.1.8.2), the
+    stacking limit holds in every hex passed (4.1.8), the play area is not left.  A minefield or
+    block hex ends the move (15.2.3, 15.3.2); a block is entered only by infantry starting next to
+    it (15.3.2); no road rate into a block or fortification hex (14.3.9, 15.3.2.2)."""
+    if t.t_aquatic[t.u_type[u]] > 0:
+        return reachable_amphibious(t, st, u, start, spent0, ma, roads)   # 4.4
+    infantry = t.t_infantry[t.u_type[u]]
+    stacking_and_enemy(t, st, u)              # labels by call stamp, below
     own_sp = sp_value(t, st, u)
     own_veh = t.t_vehicle[t.u_type[u]]
     blown = st.n_br_out[0] > 0                 # a destroyed bridge (17.2.1.3): its hexside's cost
@@ -249,27 +257,8 @@ def reachable_amphibious(t, st, u, start, spent0, ma, roads):
     medium's allowance used (never decreasing along a path: the conversions round up).  On return
     st.reach holds every hex's cost in land half MP (a water hex: its aquatic MP converted back),
     as the callers read it.  The rest is as `reachable`: no enemy hexes, stacking, play area."""
-    side = t.u_side[u]
     aq = t.t_aquatic[t.u_type[u]]
-    crusher = not t.t_truck_wagon[t.u_type[u]]
-    for h in range(t.n_hexes):
-        st.hex_sp[h] = 0
-        st.hex_enemy[h] = False
-    for v in range(t.n_units):
-        h = st.hex[v]
-        if h < 0:
-            c = st.carried_by[v]
-            if crusher and c >= 0 and t.u_side[c] != side and st.hex[c] >= 0:
-                st.hex_enemy[st.hex[c]] = True
-            continue
-        if t.u_side[v] != side:
-            if not (crusher and t.t_truck_wagon[t.u_type[v]]):
-                st.hex_enemy[h] = True
-        elif v != u:
-            sp = sp_value(t, st, v)
-            if (t.cover[h] == TOWN or t.cover[h] == CITY) and t.t_vehicle[t.u_type[v]]:
-                sp *= t.vehicle_town_factor
-            st.hex_sp[h] += sp
+    stacking_and_enemy(t, st, u)
     own_sp = sp_value(t, st, u)
     own_veh = t.t_vehicle[t.u_type[u]]
     stamp = st.stamp[0] + 1

@@ -158,17 +158,12 @@ def _odds(label: str) -> tuple[int, int]:
     return int(a), int(b)
 
 
-def _artillery_df(read: dict, where: str) -> str:
-    v = read.get("artillery_direct_fire", "self_observed")
-    if v not in ("self_observed", "direct"):
-        raise DataError(where, "readings.artillery_direct_fire", f"got {v!r}", '"self_observed" or "direct" (PB2-OQ-90)')
-    return v
-
-
-def _combine_reading(read: dict, where: str) -> str:
-    v = read.get("ar_combine_adjacent", "every_pair")
-    if v not in ("every_pair", "first_unit"):
-        raise DataError(where, "readings.ar_combine_adjacent", f"got {v!r}", '"every_pair" or "first_unit" (PB2-OQ-91)')
+def _two_way(read: dict, where: str, key: str, default: str, other: str, oq: str) -> str:
+    """A two-way reading of `[readings]` (a named switch, docs/panzerblitz-v2/engine.md): `key`'s
+    value, `default` when absent; anything but `default` or `other` is an error naming the field."""
+    v = read.get(key, default)
+    if v not in (default, other):
+        raise DataError(where, f"readings.{key}", f"got {v!r}", f'"{default}" or "{other}" ({oq})')
     return v
 
 
@@ -202,13 +197,6 @@ def _prereg(sit, n: int) -> np.ndarray:
     return out
 
 
-def _blown_water(read: dict, where: str) -> str:
-    v = read.get("blown_bridge_water", "mapped")
-    if v not in ("mapped", "stream"):
-        raise DataError(where, "readings.blown_bridge_water", f"got {v!r}", '"mapped" or "stream" (PB2-OQ-96)')
-    return v
-
-
 def _bridges(m, ter, hexes, read, where, play, side_has, tem, tem_if, overrun_ok):
     """PB2-17.2, 14.7.5: the bridges of the play area and what they become once destroyed.
 
@@ -221,7 +209,7 @@ def _bridges(m, ter, hexes, read, where, play, side_has, tem, tem_if, overrun_ok
     river being clear for LoS, 14.6.3.2); under "stream" both take a plain stream's."""
     n = m.n_hexes
     water = [w for w in ("stream", "deep_stream", "river") if w in ter["side"]]
-    as_stream = _blown_water(read, where) == "stream"
+    as_stream = _two_way(read, where, "blown_bridge_water", "mapped", "stream", "PB2-OQ-96") == "stream"
     ends, dirs = [], []
     bridge_side = side_has("bridge")
     for h, d in zip(*np.nonzero(bridge_side), strict=True):
@@ -282,13 +270,6 @@ def _aquatic_costs(cover, hexes) -> np.ndarray:
         if h.get("navigable", True):
             out[cover == ci] = _half(h.get("aquatic_move", 1.0))
     return out
-
-
-def _demo_marker(read: dict, where: str) -> str:
-    v = read.get("destroyed_bridge_marker", "marker")
-    if v not in ("marker", "block"):
-        raise DataError(where, "readings.destroyed_bridge_marker", f"got {v!r}", '"marker" or "block" (PB2-OQ-97)')
-    return v
 
 
 def direct_fire_arrays(data: dict, where: str):
@@ -819,9 +800,11 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         air_spot_marks=bool(read.get("aircraft_spotting_marks", True)),
         aa_vs_opportunity=bool(read.get("aa_vs_opportunity_fire", False)),
         last_air_executed=bool(read.get("last_air_chit_executed", False)),
-        art_self_observed=_artillery_df(read, where) == "self_observed",
+        art_self_observed=_two_way(read, where, "artillery_direct_fire", "self_observed", "direct",
+                                    "PB2-OQ-90") == "self_observed",
         self_obs_range=int(_v(data["indirect"]["self_observed_range"])),
-        ar_combine_pairs=_combine_reading(read, where) == "every_pair",
+        ar_combine_pairs=_two_way(read, where, "ar_combine_adjacent", "every_pair", "first_unit",
+                                   "PB2-OQ-91") == "every_pair",
         prereg=_prereg(sit, n), scat_prereg=int(_v(data["scatter"]["modifier"]["pre_registered"])),
         mk_str=np.array(mk_str, dtype=np.int64),
         ms_col=np.array([labels.index(mcols[x]) if mcols.get(x) in labels else -1 for x in MINE_STRENGTHS], dtype=np.int64),
@@ -836,6 +819,7 @@ def build_tables(sit: PBV2Situation) -> Tables:  # noqa: C901 - one pass over th
         amph_exit_slope=bool(read.get("amphibious_exit_slope", False)),
         demo_roll_max=int(_v(art["bridge"]["demolition_roll_max"])),
         demo_retry_drm=int(_v(art["bridge"]["further_attempt_drm"])),
-        demo_marker_block=_demo_marker(read, where) == "block",
+        demo_marker_block=_two_way(read, where, "destroyed_bridge_marker", "marker", "block",
+                                    "PB2-OQ-97") == "block",
         exit_ok=exit_ok, exit_cost2=np.array([_half(clear_move[x]) for x in MODES[:3]] + [PROHIBITED], dtype=np.int64),
     ), labels, type_ids
