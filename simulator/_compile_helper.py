@@ -1,6 +1,6 @@
 """The helper process of `simulator.jit.compile_together`: compiles kernels into numba's disk
-cache from the end of the list its parent compiles from the start, skipping what is cached or
-being compiled by another process.
+cache, going down the same list as its parent (largest first) and taking each job neither
+process has taken yet, skipping what is cached.
 
 Reads from stdin a pickled list of (module, function name, argument types); writes to stdout
 the name of each kernel it compiled (not loaded).  Nothing else: no situation, no game.
@@ -18,19 +18,22 @@ import simulator  # noqa: F401  (the cache folder and locator, before numba load
 
 def main() -> int:
     jobs = pickle.loads(sys.stdin.buffer.read())
-    from simulator.jit import in_disk_cache, locked_elsewhere
+    from simulator.jit import claimed, in_disk_cache
 
     parent = os.getppid()
     for module, name, argtypes in jobs:
         disp = getattr(importlib.import_module(module), name, None)
         if os.getppid() != parent:
             break  # the parent is gone
-        if disp is None or argtypes in disp.overloads or in_disk_cache(disp, argtypes) or locked_elsewhere(disp):
-            continue  # done, or being compiled by the parent
-        misses = sum(disp.stats.cache_misses.values())
-        disp.compile(argtypes)
-        if sum(disp.stats.cache_misses.values()) > misses:  # not loaded after another's compile
-            print(f"{module}.{name}", flush=True)
+        if disp is None or argtypes in disp.overloads or in_disk_cache(disp, argtypes):
+            continue  # done
+        with claimed(disp) as mine:
+            if not mine:
+                continue  # being compiled by the parent
+            misses = sum(disp.stats.cache_misses.values())
+            disp.compile(argtypes)
+            if sum(disp.stats.cache_misses.values()) > misses:  # not loaded after another's compile
+                print(f"{module}.{name}", flush=True)
     return 0
 
 

@@ -470,9 +470,9 @@ if _DEFER_ALLOWED:
 #
 # A cold start compiles a dozen independent top-level kernels (the game's entry kernel and its
 # indirect kernels: each is its own compile, linked into no other).  `compile_together` gives
-# them to two processes: this one compiles the list from its start, a helper process
-# (simulator/_compile_helper.py) from its end, both writing numba's disk cache; where they meet,
-# this one loads what the helper compiled from the cache.  Every kernel compile (also of the
+# them to two processes: this one and a helper process (simulator/_compile_helper.py) go down
+# the same list, largest first, each compiling the next job nobody has taken, both writing
+# numba's disk cache; this one then loads from the cache what the helper compiled.  Every kernel compile (also of the
 # helpers they share, `reachable`, `log_event`, ...) holds a lock file in the cache folder, so
 # that two processes never compile the same function at once: the second waits and then loads
 # it from the cache.  The same locks make two runs started together (two terminals, pool
@@ -557,6 +557,86 @@ def locked_elsewhere(disp) -> bool:
         os.close(fd)
 
 
+@contextlib.contextmanager
+def claimed(disp):
+    """Takes `disp`'s compile lock if no other process holds it, and holds it through the block:
+    yields True then (the block compiles it: `compile_lock` inside is re-entrant), False if another
+    process holds it (it is compiling it).  Test and take in one step, so two processes going
+    down the same job list never start the same job (`compile_together`)."""
+    path = _lock_path(disp)
+    if path is None or path in _HELD:
+        yield True
+        return
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield True
+        return
+    try:
+        try:
+            _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        _HELD.add(path)
+        try:
+            yield True
+        finally:
+            _HELD.discard(path)
+    finally:
+        os.close(fd)
+
+
+def _code_objects(code):
+    yield code
+    for c in code.co_consts:
+        if isinstance(c, type(code)):
+            yield from _code_objects(c)
+
+
+def _direct_callees(disp) -> set:
+    """The jitted functions `disp`'s source names (as globals or attributes of imported modules):
+    what numba types, lowers and links inside it (an Indirect's kernel is not named so)."""
+    func = disp.py_func
+    names = {n for code in _code_objects(func.__code__) for n in code.co_names}
+    glob = func.__globals__
+    modules = [glob[n] for n in names if isinstance(glob.get(n), type(os))]
+    out = set()
+    for n in names:
+        for v in [glob.get(n)] + [getattr(m, n, None) for m in modules]:
+            if isinstance(v, CPUDispatcher):
+                out.add(v)
+    return out
+
+
+def compile_size(disp) -> int:
+    """An estimate of the work of compiling `disp`: the bytecode size of its call tree (each
+    jitted function in it once).  numba's typing and lowering, and LLVM on the linked module,
+    grow with it: over the cold pb-04 jobs it orders them as their measured compile CPU does
+    (docs/performance.md, round 10)."""
+    seen, todo = set(), [disp]
+    while todo:
+        d = todo.pop()
+        if d in seen:
+            continue
+        seen.add(d)
+        todo.extend(_direct_callees(d))
+    return sum(len(code.co_code) for d in seen for code in _code_objects(d.py_func.__code__))
+
+
+def largest_first(jobs: list[tuple]) -> list[tuple]:
+    """`jobs` ((dispatcher, argument types) each) ordered by `compile_size`, largest first (the
+    order both compiling processes take them in)."""
+    sizes = {}
+    for d, _ in jobs:
+        if d not in sizes:
+            try:
+                sizes[d] = compile_size(d)
+            except Exception:  # noqa: BLE001 - only an order; a function numba wraps oddly counts 0
+                sizes[d] = 0
+    return sorted(jobs, key=lambda job: -sizes[job[0]])
+
+
 def in_disk_cache(disp, argtypes: tuple) -> bool:
     """Whether numba's disk cache holds `disp` compiled for `argtypes` (its index, read without
     loading the code).  False when that cannot be told (numba's private cache API changed)."""
@@ -612,25 +692,28 @@ LAST_HELPER: list[str] = []   # what the last helper process compiled (tests, be
 
 def compile_together(jobs, helper: bool = True) -> list[tuple]:
     """Compiles (or loads from the disk cache) each (dispatcher, argument types) of `jobs`.
-    First every job no other process is compiling, in order; then the others, each as soon as
-    the process compiling it has written it to the cache.  With `helper`, when two or more
-    are missing from the cache, a helper process works through the list from its end meanwhile
-    (see above), so a cold start uses two cores.  Returns the jobs this process compiled or
-    loaded."""
+    With `helper`, when two or more are missing from the cache, a helper process compiles
+    beside this one (see above), so a cold start uses two cores: both go down the same list,
+    largest call tree first (`largest_first`), each taking the next job the other has not
+    taken (`claimed`), so the two finish within about the last (smallest) job of each other.
+    Then this process loads, once written, what the other compiled.  Returns the jobs this
+    process compiled or loaded."""
     todo = [(d, tuple(a)) for d, a in jobs if tuple(a) not in d.overloads]
     if not todo or numba.config.DISABLE_JIT:
         return []
+    todo = largest_first(todo)
     cold = [(d, a) for d, a in todo if not in_disk_cache(d, a)]
-    started = _Helper(cold[::-1]) if helper and len(cold) >= 2 and _helper_allowed() else None
+    started = _Helper(cold) if helper and len(cold) >= 2 and _helper_allowed() else None
     try:
         later = []
         for d, a in todo:
             if a in d.overloads:
                 continue  # compiled while compiling an earlier one
-            if locked_elsewhere(d):
-                later.append((d, a))
-            else:
-                d.compile(a)
+            with claimed(d) as mine:
+                if mine:
+                    d.compile(a)
+                else:
+                    later.append((d, a))
         for d, a in later:
             d.compile(a)  # waits for the other process's compile, then loads it
     finally:
