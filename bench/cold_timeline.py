@@ -15,7 +15,8 @@ on a shared machine; the load average is printed with each run.
     .venv/bin/python bench/cold_timeline.py [pb-04] [--tree PATH ...] [--runs N] [--keep DIR]
         [--env NAME=VALUE ...] [--json F]
 
-``--keep DIR`` keeps each run's numba cache (DIR/run-N) for a warm run or a look at what was saved.
+``--warm N`` times N warm starts after each cold one (same caches, no trace: wall and CPU-s);
+``--keep DIR`` keeps each run's numba cache (DIR/run-N) for a look at what was saved.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def run_once(tree: Path, sid: str, extra_env: dict, keep: Path | None) -> dict:
+def run_once(tree: Path, sid: str, extra_env: dict, keep: Path | None, warm: int = 0) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="cold-"))
     numba_cache = keep if keep is not None else tmp / "numba"
     trace = tmp / "trace.jsonl"
@@ -50,6 +51,15 @@ def run_once(tree: Path, sid: str, extra_env: dict, keep: Path | None) -> dict:
     wall = time.time() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     recs = [json.loads(line) for line in trace.read_text().splitlines()]
+    warm_runs = []
+    for _ in range(warm):  # the same again on the caches the cold run filled, not traced
+        env.pop("BALANCE_COLD_TRACE")
+        env["PYTHONPATH"] = str(tree)
+        r0, w0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.time()
+        subprocess.run([sys.executable, "-m", "simulator.bench", "_first", sid], cwd=tree, env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        warm_runs.append((time.time() - w0, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime))
     shutil.rmtree(tmp, ignore_errors=True)
     procs: dict[int, dict] = {}
     for r in recs:
@@ -83,13 +93,15 @@ def run_once(tree: Path, sid: str, extra_env: dict, keep: Path | None) -> dict:
     return {"tree": str(tree), "load": load, "wall": wall,
             "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
             "main_cpu": main_cpu, "helper_cpu": helper_cpu, "serial_cpu": serial, "idle_estimate": est,
-            "main": main, "helper": helper}
+            "warm": warm_runs, "main": main, "helper": helper}
 
 
 def show(res: dict) -> None:
     print(f"== {res['tree']}: wall {res['wall']:.1f} s, CPU {res['cpu']:.1f} s (process {res['main_cpu']:.1f}, "
           f"helper {res['helper_cpu']:.1f}, serial {res['serial_cpu']:.1f}), load {res['load']:.2f}: "
           f"idle estimate {res['idle_estimate']:.1f} s", flush=True)
+    for wall, cpu in res["warm"]:
+        print(f"   warm: wall {wall:.2f} s, CPU {cpu:.2f} s")
     for label, p in (("process", res["main"]), ("helper", res["helper"])):
         if not p:
             continue
@@ -108,6 +120,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=1, help="rounds of the trees, alternated")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--keep", type=Path, help="keep each run's numba cache under this folder")
+    ap.add_argument("--warm", type=int, default=0, help="warm runs after each cold one (untraced)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     extra = dict(e.split("=", 1) for e in args.env)
@@ -117,7 +130,7 @@ def main() -> int:
         for tree in args.tree or [ROOT]:
             n += 1
             keep = None if args.keep is None else args.keep / f"run-{n}"
-            res = run_once(tree.resolve(), args.situation, extra, keep)
+            res = run_once(tree.resolve(), args.situation, extra, keep, args.warm)
             show(res)
             results.append(res)
     if args.json:

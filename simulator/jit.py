@@ -129,7 +129,7 @@ class Indirect:
             if isinstance(ty, str):
                 if ty not in values:
                     raise TypeError(f"{self.name}: no value for argument {ty!r}")
-                ty = numba.typeof(values[ty])
+                ty = type_of(values[ty])
             sig.append(ty)
         return tuple(sig)
 
@@ -155,6 +155,17 @@ class Indirect:
 
     def __repr__(self):
         return f"Indirect({self.name!r}, slot {self.slot})"
+
+
+def type_of(value):
+    """`numba.typeof(value)`, except that a struct of arrays (simulator/soa.py) is not built for it:
+    building one compiles `soa._make` for its type (~0.14 CPU-s each, eight struct types in a
+    game), which `bind_all` gives to `compile_together` instead of compiling it here, in the one
+    process, before the two-process part of a cold start begins."""
+    struct_type = getattr(value, "_struct_type", None)
+    if callable(struct_type) and getattr(value, "_ref", None) is None:
+        return struct_type()
+    return numba.typeof(value)
 
 
 INDIRECT: dict[str, Indirect] = {}
@@ -715,11 +726,24 @@ def compile_together(jobs, helper: bool = True) -> list[tuple]:
                 else:
                     later.append((d, a))
         for d, a in later:
-            d.compile(a)  # waits for the other process's compile, then loads it
+            with compile_lock(d):  # (also over a plain numba dispatcher: `soa._make`)
+                d.compile(a)  # waits for the other process's compile, then loads it
     finally:
         if started is not None:
             LAST_HELPER[:] = started.finish()
     return todo
+
+
+def _struct_jobs(structs) -> list[tuple]:
+    """The compile of `soa._make` for each struct type of `structs` (what building the struct
+    the first time it reaches a kernel compiles), as jobs of `compile_together`."""
+    from simulator import soa
+
+    jobs = {}
+    for v in structs:
+        ty = v._struct_type()
+        jobs.setdefault(ty, (soa._make, (numba.typeof(ty), numba.typeof(v._values))))
+    return list(jobs.values())
 
 
 def bind_all(kernels, table: np.ndarray, also=(), **values) -> None:
@@ -728,8 +752,10 @@ def bind_all(kernels, table: np.ndarray, also=(), **values) -> None:
     calls with those values) by `compile_together`."""
     if not numba.config.DISABLE_JIT:
         jobs = [(k.kernel, k.signature(values)) for k in kernels]
-        jobs += [(d, tuple(numba.typeof(v) for v in args)) for d, args in also]
-        compile_together(jobs)
+        jobs += [(d, tuple(type_of(v) for v in args)) for d, args in also]
+        structs = [v for v in [*values.values(), *(v for _, args in also for v in args)]
+                   if getattr(v, "_struct_type", None) is not None]
+        compile_together(jobs + _struct_jobs(structs))
     for k in kernels:
         k.bind(table, **values)
 
