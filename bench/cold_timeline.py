@@ -53,7 +53,7 @@ def run_once(tree: Path, sid: str, extra_env: dict, keep: Path | None, warm: int
     recs = [json.loads(line) for line in trace.read_text().splitlines()]
     warm_runs = []
     for _ in range(warm):  # the same again on the caches the cold run filled, not traced
-        env.pop("BALANCE_COLD_TRACE")
+        env.pop("BALANCE_COLD_TRACE", None)
         env["PYTHONPATH"] = str(tree)
         r0, w0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.time()
         subprocess.run([sys.executable, "-m", "simulator.bench", "_first", sid], cwd=tree, env=env, check=True,
