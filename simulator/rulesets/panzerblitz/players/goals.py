@@ -50,6 +50,8 @@ PolicyT = struct_of_arrays("PolicyT", module=__name__, fields=[
     "corridor_width",  # int64[2]: width of the corridor the side must open through the enemy's sight (0: none)
     "hex_line",     # int64[n_hex]: the line (row, or column) of the hex across which such a corridor runs
     "n_lines",      # int64: how many such lines
+    "odds_col",     # int8[max_df + 1, width]: odds column (combat.odds_column, -1 below the table) of AF x
+                    # on defence df at [df, min(x, width - 1)] (`odds_columns`)
 ])
 
 
@@ -212,6 +214,24 @@ def result_probabilities(crt: np.ndarray, lowest_roll: int) -> np.ndarray:
     return out / 6
 
 
+def odds_columns(col_attack: np.ndarray, col_defense: np.ndarray, max_df: int) -> np.ndarray:
+    """`combat.odds_column` of every AF x against every defence df <= max_df, as a table the
+    heuristic's danger reads in one look-up instead of a search over the columns per hex and
+    threat (round 10): [df, x] for x below the width, and every larger AF is on the last column
+    there (at least every column's threshold, ceil(a * df / d), is below the width).  The same
+    integer test as the search: the same columns."""
+    ca = col_attack.astype(np.int64)
+    cd = col_defense.astype(np.int64)
+    dfs = np.arange(max_df + 1, dtype=np.int64)
+    width = int((-(-(ca[None, :] * dfs[:, None]) // cd[None, :])).max()) + 1 if len(ca) else 1
+    x = np.arange(width, dtype=np.int64)
+    ok = ca[None, None, :] * dfs[:, None, None] <= x[None, :, None] * cd[None, None, :]
+    cols = np.arange(len(ca), dtype=np.int64)
+    out = np.where(ok, cols[None, None, :], -1).max(axis=2, initial=-1)
+    out[0, :] = len(ca) - 1  # odds_column: no defence, the last column
+    return out.astype(np.int8)
+
+
 def way_costs(t: Tables) -> sparse.csr_matrix:
     """The map as a graph for a tracked vehicle (the usual attacker): an edge to each neighbour
     at its entry cost, or the road rate along a road (half MF; closed hexes have no edges)."""
@@ -335,7 +355,8 @@ def build_policy_tables(t: Tables) -> PolicyT:
     return PolicyT(goal_kind, goal_dist, return_dist, kill_param, risk_param, unit_value, victory_weight,
                    result_probabilities(t.combat_t.crt, t.combat_t.lowest_roll), view.astype(np.float64),
                    int(t.combat.column("1-1")) if "1-1" in t.combat.column_names else 0,
-                   barrier_way, enemy_start_dist, way_view, road_hex, corridor_width, hex_line, n_lines)
+                   barrier_way, enemy_start_dist, way_view, road_hex, corridor_width, hex_line, n_lines,
+                   odds_columns(t.combat_t.col_attack, t.combat_t.col_defense, max(int(u.defense.max()), 1)))
 
 
 def _weights(m: dict) -> dict:

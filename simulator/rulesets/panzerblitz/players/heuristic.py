@@ -1107,6 +1107,11 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
     n_columns = col_attack.shape[0]
     n_mods = p_result.shape[2]
     danger_df = max(1 if carrying and not armored_type else ut.defense[t], 1)  # PB-TRANS-6: a passenger defends at 1
+    # The odds column of each AF on this defence, looked up (goals.odds_columns) rather than
+    # searched over the columns three times a hex (round 10; the same integer test).
+    odds_col = pt.odds_col
+    cols = odds_col[danger_df] if danger_df < odds_col.shape[0] else _odds_row(col_attack, col_defense, danger_df)
+    last_x = cols.shape[0] - 1
     stuck = prm[ALONE_STUCK]
     dist = mt.dist
     for i in range(n):
@@ -1140,10 +1145,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
                 # as 2-1 and 1-1 shared with the tanks and cavalry behind them).
                 shared = int(threat / (1.0 + split * min(near, MAX_SUPPORT)))
                 threat = max(shared, top_armored[h] if town[h] else top[h])
-            col = -1  # odds_column(threat, danger_df, col_attack, col_defense)
-            for j in range(n_columns):
-                if col_attack[j] * danger_df <= threat * col_defense[j]:
-                    col = j
+            col = np.int64(cols[threat if threat < last_x else last_x])  # odds_column(threat, danger_df)
             if col >= 0:
                 m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
                 fire_disp = p_result[P_D, col, m] + p_result[P_DD, col, m]
@@ -1153,10 +1155,8 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
             # The enemy's armour may drive up and overrun it instead (not shared with friends
             # beside it: the overrun hits the hex): the expected damage of an overrun by that
             # printed AF (PB-OVR-5: one column up, the overrun's die modifier).
-            col = -1
-            for j in range(n_columns):
-                if col_attack[j] * danger_df <= overrun_af[h] * col_defense[j]:
-                    col = j
+            x = overrun_af[h]
+            col = np.int64(cols[x if x < last_x else last_x])
             if col >= 0:
                 col = min(col + 1, n_columns - 1)  # PB-OVR-5: one column up
                 m = min(max(mod_overrun + MOD_OFFSET, 0), n_mods - 1)
@@ -1166,10 +1166,8 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
         if assault_af[h] > 0:
             # Or its infantry close-assaults it (PB-CAT: printed AF, the terrain's modifier and the
             # assault's on the die, PB-CAT-6), the same way.
-            col = -1
-            for j in range(n_columns):
-                if col_attack[j] * danger_df <= assault_af[h] * col_defense[j]:
-                    col = j
+            x = assault_af[h]
+            col = np.int64(cols[x if x < last_x else last_x])
             if col >= 0:
                 m = min(max(terrain_mod[h] + mod_assault + MOD_OFFSET, 0), n_mods - 1)
                 o = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
@@ -1187,6 +1185,22 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
                     dgr = o
         nears[i] = near
         dangers[i] = dgr
+
+
+@njit(cache=True)
+def _odds_row(col_attack, col_defense, df):
+    """`goals.odds_columns`' row for a defence beyond its table (none on the built-in tables)."""
+    width = 1
+    for j in range(col_attack.shape[0]):
+        width = max(width, -(-(col_attack[j] * df) // col_defense[j]) + 1)
+    row = np.empty(width, dtype=np.int8)
+    for x in range(width):
+        col = -1
+        for j in range(col_attack.shape[0]):
+            if col_attack[j] * df <= x * col_defense[j]:
+                col = j
+        row[x] = col
+    return row
 
 
 @njit(cache=True)
