@@ -736,22 +736,33 @@ def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_
         for h in range(n_hex):  # a loop, not a slice assignment: see docs/performance.md (cold start)
             target_dist[h] = enemy_dist[h]
         return
-    target_dist[:] = FAR
     extra = prm[TARGET_CHOICE_HEXES]
     dist = mt.dist
+    # The nearest stack (by distance lengthened), the first in hex order among equals, is the
+    # least of the keys distance x n_hex + stack hex: one minimum a hex, kept in TARGET_DIST's
+    # row and read back below, instead of two selects over two rows (round 10).  A key at or
+    # above FAR x n_hex is no nearer than FAR: the hex keeps FAR and no value, as before.
+    key = target_dist
+    none = np.int64(FAR) * n_hex
+    for h in range(n_hex):
+        key[h] = none
     for e in range(n_hex):
         if vals[e] <= 0.0:
             continue
         pen = int(extra * (1.0 - vals[e] / best) + 0.5)
-        v = int(100 * vals[e])
         dist_e = dist[e]
-        for h in range(n_hex):  # both written back unconditionally (selects): LLVM vectorises it
-            d = dist_e[h] + pen
-            td = target_dist[h]
-            tv = target_value[h]
-            nearer = d < td
-            target_dist[h] = d if nearer else td
-            target_value[h] = v if nearer else tv
+        for h in range(n_hex):  # the minimum written back unconditionally: LLVM vectorises it
+            k = (np.int64(dist_e[h]) + pen) * n_hex + e
+            kh = key[h]
+            key[h] = k if k < kh else kh
+    for h in range(n_hex):
+        k = key[h]
+        if k < none:
+            e = k % n_hex
+            target_dist[h] = k // n_hex
+            target_value[h] = int(100 * vals[e])
+        else:
+            target_dist[h] = FAR
 
 
 @njit(cache=True)
@@ -787,8 +798,16 @@ def moved(st, ut, mt, pt, prm, side, fields, u, before, was_piece):
     armed = ut.attack[t] > 0 and ut.weapon[t] >= 0
     now = is_piece(st, ut, u)
     if (ut.carrier[t] and not armed or is_rider(ut, t)) and (now != was_piece or (now and st.hex[u] != before)):
-        pairing_field(st, ut, pt, prm, side, fields, fields[PAIRING])
-        rider_field(mt, fields[PAIRING], fields[RIDER_DIST])
+        pairing = fields[PAIRING]
+        rider_dist = fields[RIDER_DIST]
+        pairing_field(st, ut, pt, prm, side, fields, pairing)
+        # RIDER_DIST depends only on where PAIRING > 0, and those are the hexes where it is 0 (a
+        # hex's distance to itself; every other is at least 1): where they are the same hexes
+        # as before, it stands (round 10: most moves change no hex's sign).
+        for h in range(pairing.shape[0]):
+            if (pairing[h] > 0) != (rider_dist[h] == 0):
+                rider_field(mt, pairing, rider_dist)
+                break
     if not armed:
         return  # it supports nobody (`supporter`)
     if was_piece and (not now or st.hex[u] != before):
