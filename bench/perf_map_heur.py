@@ -8,8 +8,9 @@ each section by the address the engine gives one global function in it, and writ
 
     python bench/perf_map_heur.py pb-04 --seconds 20        # prints the top symbols (self)
 
-Samples in NRT_incref/NRT_decref (leaves that push no frame) are also charged to their caller,
-read from the return address at the top of the sampled stack (`--call-graph dwarf,64`).
+Samples in NRT_incref/NRT_decref (leaves that push no frame) are also charged to their caller:
+the return address at the top of the sampled user stack (`--call-graph dwarf,64`), read from
+the data file where `perf report -D` says each sample's stack is.
 (The heuristic helper's copy, round 10; the engine helper's is bench/perf_map.py.)
 """
 
@@ -19,10 +20,10 @@ import argparse
 import bisect
 import collections
 import os
+import re
 import struct
 import subprocess
 import sys
-import threading
 import time
 
 _OBJECTS: list = []  # (library, ELF bytes)
@@ -114,29 +115,53 @@ def _short(name: str) -> str:
     return name
 
 
-def report(data: str, top: int) -> None:
-    """Self samples by symbol, and the callers of numba's reference counting."""
-    out = subprocess.run(["perf", "script", "-i", data, "-F", "ip,sym"], capture_output=True, text=True).stdout
-    self_count = collections.Counter()
-    nrt_callers = collections.Counter()
-    total = 0
-    for block in out.split("\n\n"):
-        rows = [r.split(None, 1) for r in block.strip().splitlines() if r.strip()]
-        if not rows:
+def _user_stacks(data: str) -> list[int]:
+    """The first word of each sample's user stack (its return address, for a leaf that pushed
+    nothing), in sample order: read from the data file at the offsets `perf report -D` names."""
+    dump = subprocess.run(["perf", "report", "-D", "-i", data], capture_output=True, text=True).stdout
+    raw = open(data, "rb").read()
+    tops = []
+    for line in dump.splitlines():
+        m = re.match(r"\d+ (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE", line)
+        if m:
+            tops.append([int(m.group(1), 16), None])
             continue
-        total += 1
-        sym = rows[0][1] if len(rows[0]) > 1 else "?"
-        s = _short(sym)
-        self_count[s] += 1
-        if "NRT_incref" in sym or "NRT_decref" in sym:
-            caller = next((_short(r[1]) for r in rows[1:] if len(r) > 1 and "NRT_" not in r[1]), "?")
-            nrt_callers[caller] += 1
+        m = re.match(r"\.\.\. ustack: size (\d+), offset (0x[0-9a-f]+)", line)
+        if m and tops and int(m.group(1)) >= 8:
+            tops[-1][1] = int(m.group(2), 16)
+    return [struct.unpack_from("<Q", raw, o + u + 8)[0] if u is not None else 0 for o, u in tops]  # after its size
+
+
+def report(data: str, top: int, perf_map: str) -> None:
+    """Self samples by symbol, and the callers of numba's reference counting."""
+    out = subprocess.run(["perf", "script", "-G", "-F", "ip,sym", "-i", data], capture_output=True, text=True).stdout
+    syms = [(r.split(None, 1) + ["?"])[1] for r in out.splitlines() if r.strip()]
+    entries = []
+    for line in open(perf_map):
+        a, n, name = line.rstrip("\n").split(" ", 2)
+        entries.append((int(a, 16), int(n, 16), name))
+    entries.sort()
+    starts = [e[0] for e in entries]
+
+    def where(addr: int) -> str:
+        k = bisect.bisect_right(starts, addr) - 1
+        if k >= 0 and addr < entries[k][0] + entries[k][1]:
+            return _short(entries[k][2])
+        return "?"
+
+    tops = _user_stacks(data)
+    self_count = collections.Counter(_short(s) for s in syms)
+    nrt_callers = collections.Counter()
+    for s, ret in zip(syms, tops):
+        if "NRT_incref" in s or "NRT_decref" in s:
+            nrt_callers[where(ret)] += 1
+    total = max(len(syms), 1)
     print(f"{total} samples")
     for s, c in self_count.most_common(top):
         print(f"{100 * c / total:6.2f} %  {s}")
     nrt = sum(nrt_callers.values())
-    print(f"-- NRT_incref/decref {100 * nrt / max(total, 1):.1f} %, by caller:")
-    for s, c in nrt_callers.most_common(15):
+    print(f"-- NRT_incref/decref {100 * nrt / total:.1f} % of the samples, by caller (% of all samples):")
+    for s, c in nrt_callers.most_common(20):
         print(f"{100 * c / total:6.2f} %  {s}")
 
 
@@ -156,19 +181,19 @@ def main() -> None:
     t = prepare(sit)
     policies = heuristic_policies(sit)
     play_games(t, [10_000], policies)  # every kernel loaded
-    print("map:", write_map(), len(_OBJECTS), "objects", file=sys.stderr)
+    perf_map = write_map()
+    print("map:", perf_map, len(_OBJECTS), "objects", file=sys.stderr)
     data = args.out or f"/tmp/perf-heur-{args.card}.data"
-    stop = threading.Event()
     perf = subprocess.Popen(["perf", "record", "-q", "-F", "499", "--call-graph", "dwarf,64", "-o", data,
                              "-p", str(os.getpid())], stderr=subprocess.DEVNULL)
     time.sleep(1.0)
     seed, t0 = 1, time.time()
-    while time.time() - t0 < args.seconds and not stop.is_set():
+    while time.time() - t0 < args.seconds:
         play_games(t, list(range(seed, seed + 10)), policies)
         seed += 10
     perf.send_signal(2)
     perf.wait()
-    report(data, args.top)
+    report(data, args.top, perf_map)
 
 
 if __name__ == "__main__":

@@ -1108,28 +1108,23 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
     self_counted = home >= 0 and supporter(st, ut, u)
     radius = int(prm[SUPPORT_RADIUS])
     split = prm[SUPPORT_SPLIT]
-    own_near = fields[OWN_NEAR]
-    threat_armored = fields[THREAT_ARMORED]
-    threat_soft = fields[THREAT_SOFT]
-    overrun_af = fields[OVERRUN_AF]
-    assault_af = fields[ASSAULT_AF]
-    top = fields[TOP_ARMORED] if armored_type else fields[TOP_SOFT]
-    top_armored = fields[TOP_ARMORED]
+    # The fields are read by (row, hex) from the 2-D array, not through row views: a view takes
+    # and drops a reference to the array, and this runs for every decision (round 10).
+    top_row = TOP_ARMORED if armored_type else TOP_SOFT
     mod_overrun = ct.mod_overrun
     mod_assault = ct.mod_close_assault
     mod_dispersed = ct.mod_dispersed  # PB-DISP-2: the next attack on a unit dispersed this turn
     town = mt.town
     terrain_mod = mt.terrain_mod
-    col_attack = ct.col_attack
-    col_defense = ct.col_defense
     p_result = pt.p_result
-    n_columns = col_attack.shape[0]
+    n_columns = p_result.shape[1]
     n_mods = p_result.shape[2]
     danger_df = max(1 if carrying and not armored_type else ut.defense[t], 1)  # PB-TRANS-6: a passenger defends at 1
     # The odds column of each AF on this defence, looked up (goals.odds_columns) rather than
     # searched over the columns three times a hex (round 10; the same integer test).
     odds_col = pt.odds_col
-    cols = odds_col[danger_df] if danger_df < odds_col.shape[0] else _odds_row(col_attack, col_defense, danger_df)
+    cols = odds_col[danger_df] if danger_df < odds_col.shape[0] else _odds_row(ct.col_attack, ct.col_defense,
+                                                                              danger_df)
     last_x = cols.shape[0] - 1
     stuck = prm[ALONE_STUCK]
     dist = mt.dist
@@ -1138,11 +1133,11 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
         if h < 0:
             continue
         # Exposure to next turn's enemy fire, shared with the side's units near h.
-        near = own_near[h]
+        near = fields[OWN_NEAR, h]
         if self_counted and dist[home, h] <= radius:
             near -= 1  # itself, counted where it stands
         disperse = prm[DISPERSE_VALUE]
-        if near <= 0 and (overrun_af[h] > 0 or assault_af[h] > 0):
+        if near <= 0 and (fields[OVERRUN_AF, h] > 0 or fields[ASSAULT_AF, h] > 0):
             # Alone where the enemy's armour or infantry can reach it: dispersed, it cannot move
             # off (PB-DISP-1) and nobody draws the next attack from it, which comes at -1 on the
             # die with DD eliminating it (PB-DISP-2/4).  A D there counts this much nearer a
@@ -1154,7 +1149,7 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
         dgr = 0.0
         fire_disp = 0.0  # P(D or DD) of that fire, for the assault that may follow it
         fire_x = 0.0     # P(X) of that fire
-        threat = threat_armored[h] if armored_type or town[h] else threat_soft[h]
+        threat = fields[THREAT_ARMORED, h] if armored_type or town[h] else fields[THREAT_SOFT, h]
         if threat > 0:
             if near > 0:
                 # Shared among the unit and its friends near h, but only as far as the fire comes
@@ -1163,18 +1158,18 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
                 # an 88 inside the fort at 2I7 killed T-34s at 4-1 on and beside the fort, read
                 # as 2-1 and 1-1 shared with the tanks and cavalry behind them).
                 shared = int(threat / (1.0 + split * min(near, MAX_SUPPORT)))
-                threat = max(shared, top_armored[h] if town[h] else top[h])
+                threat = max(shared, fields[TOP_ARMORED, h] if town[h] else fields[top_row, h])
             col = np.int64(cols[threat if threat < last_x else last_x])  # odds_column(threat, danger_df)
             if col >= 0:
                 m = min(max(terrain_mod[h] + MOD_OFFSET, 0), n_mods - 1)
                 fire_disp = p_result[P_D, col, m] + p_result[P_DD, col, m]
                 fire_x = p_result[P_X, col, m]
                 dgr = fire_x + disperse * fire_disp
-        if overrun_af[h] > 0:
+        if fields[OVERRUN_AF, h] > 0:
             # The enemy's armour may drive up and overrun it instead (not shared with friends
             # beside it: the overrun hits the hex): the expected damage of an overrun by that
             # printed AF (PB-OVR-5: one column up, the overrun's die modifier).
-            x = overrun_af[h]
+            x = fields[OVERRUN_AF, h]
             col = np.int64(cols[x if x < last_x else last_x])
             if col >= 0:
                 col = min(col + 1, n_columns - 1)  # PB-OVR-5: one column up
@@ -1182,10 +1177,10 @@ def danger_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, fields, nears, dang
                 o = p_result[P_X, col, m] + disperse * (p_result[P_D, col, m] + p_result[P_DD, col, m])
                 if o > dgr:
                     dgr = o
-        if assault_af[h] > 0:
+        if fields[ASSAULT_AF, h] > 0:
             # Or its infantry close-assaults it (PB-CAT: printed AF, the terrain's modifier and the
             # assault's on the die, PB-CAT-6), the same way.
-            x = assault_af[h]
+            x = fields[ASSAULT_AF, h]
             col = np.int64(cols[x if x < last_x else last_x])
             if col >= 0:
                 m = min(max(terrain_mod[h] + mod_assault + MOD_OFFSET, 0), n_mods - 1)
@@ -1234,6 +1229,12 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     handed over the whole state, unit, map and policy tuples cost several times the arithmetic
     (docs/performance.md)."""
     t = st.utype[u]
+    # The unit's type's numbers read once each (a struct field read takes and drops a reference;
+    # several were read three or four times, round 10).
+    movement = ut.movement[t]
+    unit_range = ut.range[t]
+    can_assault = ut.can_assault[t]
+    kw = kill_w(pt, prm, side)
     aggr = prm[AGGRESSION]
     kind = pt.goal_kind[side]
     armed = ut.attack[t] > 0 and ut.weapon[t] >= 0
@@ -1247,22 +1248,22 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
         # An empty truck has no business at the front, except that one which leaves the map
         # counts as a unit exited: in the last turns it runs for the edge.
         if not (kind == EXIT and home >= 0 and
-                st.clock[N_TURNS] - st.clock[TURN] <= goal_dist[home] // max(ut.movement[t] // 2, 1) + 1):
+                st.clock[N_TURNS] - st.clock[TURN] <= goal_dist[home] // max(movement // 2, 1) + 1):
             pull *= prm[EMPTY_CARRIER_PULL]
     on_goal_bonus = prm[ON_GOAL_BONUS] * prm[OBJECTIVE_W]
     approach = armed and (kind == NO_GOAL or kind == DEFEND)
-    pref = max(int(ut.range[t] * prm[APPROACH_RANGE]), 1)
-    if ut.can_assault[t] and kind == NO_GOAL:
+    pref = max(int(unit_range * prm[APPROACH_RANGE]), 1)
+    if can_assault and kind == NO_GOAL:
         pref = 1  # a side hunting for kills brings its infantry and cavalry up to close-assault
-    target_pull = aggr / (100.0 * max(ut.movement[t] // 2, 1))
-    approach_w = prm[HEX_PROGRESS] * aggr * kill_w(pt, prm, side)
+    target_pull = aggr / (100.0 * max(movement // 2, 1))
+    approach_w = prm[HEX_PROGRESS] * aggr * kw
     approach_f = 1.0 if kind == NO_GOAL else prm[DEFEND_APPROACH]
     pace = prm[APPROACH_PACE]
     holds = kind == DEFEND and pt.kill_param[side] != KILL_WEIGHT_KILLS
-    stride = max(int(ut.movement[t]) // 2, 1)  # hexes a turn in clear terrain (MF are kept doubled)
+    stride = max(int(movement) // 2, 1)  # hexes a turn in clear terrain (MF are kept doubled)
     # A loaded carrier of a side with no place to go takes its passenger towards the enemy, to
     # where it is set down (`unload_distance`).
-    carry_w = prm[HEX_PROGRESS] * (prm[PULL_BASE] + aggr) * kill_w(pt, prm, side) if carrying and kind == NO_GOAL else 0.0
+    carry_w = prm[HEX_PROGRESS] * (prm[PULL_BASE] + aggr) * kw if carrying and kind == NO_GOAL else 0.0
     risk = prm[RISK] * risk_w(pt, prm, side) * (prm[RISK_EASE] - aggr) * value
     # An empty carrier weighs the enemy's fire `empty_carrier_risk` times, as it gains nothing at
     # the front, except where it meets a rider to take aboard (`fetch_risk`, below).
@@ -1272,11 +1273,11 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     armored_type = ut.armored[t]
     conceal_bonus = prm[CONCEAL_BONUS] * prm[COVER_W]
     hill_bonus = prm[HILL_BONUS] * prm[COVER_W]
-    observer = armed and ut.range[t] > 1
+    observer = armed and unit_range > 1
     outlook_w = prm[OUTLOOK_BONUS] * prm[COVER_W]
     outlook_f = 1.0 if kind != ADVANCE else prm[ADVANCE_OUTLOOK]
-    fire_bonus = prm[TARGET_IN_RANGE_BONUS] * prm[FIRE_W] * kill_w(pt, prm, side)
-    rng = ut.range[t]
+    fire_bonus = prm[TARGET_IN_RANGE_BONUS] * prm[FIRE_W] * kw
+    rng = unit_range
     ud = prm[UNLOAD_DISTANCE]
     truck_w = prm[EMPTY_CARRIER_FRONT] * (0.5 if kind == EXIT else 1.0)
     standoff = prm[EMPTY_CARRIER_STANDOFF]
@@ -1284,23 +1285,20 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     # north edge while empty trucks waited)
     meeting = home >= 0 and kind != NO_GOAL
     meet_bonus = prm[MEET_BONUS]
-    rider_dist = fields[RIDER_DIST]
     # An empty carrier goes back for the riders still walking far (round 7): `fetch_pull` per hex
     # nearer the nearest of them, where there are any.
-    fetch_w = prm[FETCH_PULL] if empty_carrier and meeting and rider_dist[home] < FAR else 0.0
+    fetch_w = prm[FETCH_PULL] if empty_carrier and meeting and fields[RIDER_DIST, home] < FAR else 0.0
     walker = is_rider(ut, t) and not carrying and st.carried_by[u] < 0
     ride_limit = ride_far(ut, prm, t)  # `wants_ride`'s terms for this unit
     load_margin = prm[LOAD_MARGIN]
-    threat_soft = fields[THREAT_SOFT]
-    threat_armored = fields[THREAT_ARMORED]
     placing = home < 0  # set-up or entry: nothing forces it onto a minefield
     # A gun that cannot move itself fires from where it is set up for the whole game (unless a
     # carrier comes for it): it is set up where it sees the enemy's ways to the side's ground
     # within its range (goals.ways_in_view; VIEW_RANGE_HEXES are 4, 8, ... 20).
     way_view_w = 0.0
-    if placing and observer and ut.movement[t] == 0 and st.carried_by[u] < 0:
+    if placing and observer and movement == 0 and st.carried_by[u] < 0:
         way_view_w = prm[WAY_VIEW_BONUS]
-    way_view = pt.way_view[side, max(min(ut.range[t] // 4, pt.way_view.shape[1]) - 1, 0)]
+    way_view = pt.way_view[side, max(min(unit_range // 4, pt.way_view.shape[1]) - 1, 0)]
     mine_cost = (prm[SETUP_MINE_COST] if placing else prm[MINE_COST]) * value
     # The side's own minefields lie where the enemy must pass: its units have no business on them.
     # Not a weight but a rule the player keeps: a unit ends its set-up, entry or move on one only
@@ -1312,8 +1310,8 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     # Contact: spotting hidden enemies for next turn's fire (PB-SPOT-2) and close-assaulting
     # them or their forts (PB-CAT); units that can fire or assault.
     contact_w = 0.0
-    if ut.can_assault[t]:
-        contact_w = prm[CONTACT_BONUS] * kill_w(pt, prm, side) * (prm[PULL_BASE] + aggr) / 100.0
+    if can_assault:
+        contact_w = prm[CONTACT_BONUS] * kw * (prm[PULL_BASE] + aggr) / 100.0
     elif armed:
         # HIDDEN is the gain the side's fire could make on what it spots (the kill weight in it)
         contact_w = prm[CONTACT_BONUS] * (prm[PULL_BASE] + aggr) / 100.0
@@ -1341,16 +1339,10 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
                 n_sp += 1
     spot_w = prm[CP_SPOT_BONUS] * prm[FIRE_W]
     dist = mt.dist
-    enemy_dist = fields[ENEMY_DIST]
-    target_dist = fields[TARGET_DIST]
-    target_value = fields[TARGET_VALUE]
-    target_near = fields[TARGET_NEAR]
-    pairing = fields[PAIRING]
     # A unit that cannot close-assault gains by contact only the enemies it spots (round 6, pb-01
     # seed 5: T-34 #8 drove to 2W6 beside the fort of a command post, worth five kills to the
     # Russians, a fort it could neither spot nor assault, and was dispersed there for the game).
-    contact = fields[CONTACT] if ut.can_assault[t] else fields[HIDDEN]
-    enemy_mines = fields[ENEMY_MINES]
+    contact_row = CONTACT if can_assault else HIDDEN
     concealing = mt.concealing
     level = mt.level
     outlook = pt.outlook
@@ -1391,7 +1383,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
             # stands gains little by ending nearer now, so a fast unit stops short, out of the
             # enemy's reach, while slower friends come up, and goes in when the fire it would
             # draw is shared or worth it (pb-01 seed 3: a T-34 ran ten hexes ahead to 2V6).
-            excess = max(min(target_dist[h], 30) - pref, 0)
+            excess = max(min(fields[TARGET_DIST, h], 30) - pref, 0)
             if holds:
                 # A defender on its ground holds it and lets the enemy come: it steps out only
                 # to get within range of a target this move (pb-05 seed 3: the Russian rifle
@@ -1401,12 +1393,12 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
                 march = min(excess, stride)
             else:
                 march = pace * excess + (1.0 - pace) * stride * (excess // stride)
-            s -= (approach_w + target_pull * target_value[h]) * march * approach_f
+            s -= (approach_w + target_pull * fields[TARGET_VALUE, h]) * march * approach_f
         # Where it meets a rider with far to go (PB-TRANS-3: they load next turn), an empty carrier
         # has business: it weighs the fire there as a loaded one would (round 7, pb-12 seed 3: four
         # wagons stood at the back of board 3 on turns 1-3 while the rifle companies walked three
         # hexes off, a 2 AF howitzer's fire on those hexes weighed three times).
-        fetching = empty_carrier and meeting and pairing[h] + (1 if h == home else 0) > 0
+        fetching = empty_carrier and meeting and fields[PAIRING, h] + (1 if h == home else 0) > 0
         s -= (fetch_risk if fetching else risk) * dgr
         if near <= 0 and dgr > 0:
             s -= alone_cost  # alone where the enemy's fire reaches it
@@ -1423,33 +1415,33 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
             # or a town is hidden until the enemy stands beside it, PB-SPOT-1)
             s += (outlook_w * outlook[h] * outlook_f +
                   way_view_w * way_view[h] * (1.0 if concealing[h] else 0.5)) * alive
-            if target_near[h] <= rng:
+            if fields[TARGET_NEAR, h] <= rng:
                 s += fire_bonus * alive
-        if contact_w > 0 and contact[h] > 0:
-            s += contact_w * min(contact[h], 300) * alive  # it spots and assaults only if it lives
-        if engineer_bonus > 0 and enemy_mines[h] > 0:
+        if contact_w > 0 and fields[contact_row, h] > 0:
+            s += contact_w * min(fields[contact_row, h], 300) * alive  # it spots and assaults only if it lives
+        if engineer_bonus > 0 and fields[ENEMY_MINES, h] > 0:
             s += engineer_bonus  # beside an enemy minefield it may clear (PB-MINE-9)
         if carrying:
             # Set the passenger down before contact, not in it, and in cover.
-            ed = enemy_dist[h]
+            ed = fields[ENEMY_DIST, h]
             if carry_w > 0:
                 s -= carry_w * max(min(ed, 30) - ud, 0)
             if ed < ud:
                 s -= contact_cost * (ud - ed)
             if concealing[h] and (ed <= ud + 2 or (kind == DEFEND and gd == 0)):
                 s += cover_unload  # where it is set down: short of the enemy, or on its ground
-        if empty_carrier and enemy_dist[h] < standoff and not fetching:
-            s -= truck_w * (standoff - enemy_dist[h])
+        if empty_carrier and fields[ENEMY_DIST, h] < standoff and not fetching:
+            s -= truck_w * (standoff - fields[ENEMY_DIST, h])
         if fetch_w > 0:
-            s -= fetch_w * min(rider_dist[h], 30)
+            s -= fetch_w * min(fields[RIDER_DIST, h], 30)
         # Meet to load next turn (PB-TRANS-3): empty carriers go to riders with far to walk,
         # riders wait where an empty carrier is.  The unit's own count in its present hex is
         # left out.
         if meeting:
-            here = pairing[h]
+            here = fields[PAIRING, h]
             if fetching:
                 s += meet_bonus
-            elif walker and _wants_ride_at(kind, gd, enemy_dist[h], threat_soft[h] == 0 and threat_armored[h] == 0,
+            elif walker and _wants_ride_at(kind, gd, fields[ENEMY_DIST, h], fields[THREAT_SOFT, h] == 0 and fields[THREAT_ARMORED, h] == 0,
                                            armed, ride_limit, ud, load_margin):
                 if h == home:
                     here -= 1
