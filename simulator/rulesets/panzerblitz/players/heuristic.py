@@ -339,24 +339,31 @@ def enemy_part(st, ut, mt, ct, pt, prm, side, fields):
         # tested (the disc's reads jump about memory; a long-range gun's disc is most of the
         # map).  Integer sums and maxima: the order does not change them.
         n_disc = within[he, min(reach, top)]
-        use_disc = 4 * n_disc < n_hex
         ring = by_dist[he]
-        for i in range(first if use_disc else 0, n_disc if use_disc else n_hex):
-            h = ring[i] if use_disc else i
-            d = dist_e[h]
-            if d > reach or d < first:
-                continue
-            if d > 1 and (not los_e[h] or hidden[h]):
-                continue
-            x = 2 * d + (1 if hill_halves(level_e, level[h], d <= 1, False) else 0)
-            a_soft = m_soft[x]
-            a_armored = m_armored[x]
-            threat_soft[h] += t_soft[x]
-            threat_armored[h] += t_armored[x]
-            if a_soft > top_soft[h]:
-                top_soft[h] = a_soft
-            if a_armored > top_armored[h]:
-                top_armored[h] = a_armored
+        if 4 * n_disc < n_hex:
+            # (the disc's hexes are within its reach, and from `first` on not its own hex)
+            for i in range(first, n_disc):
+                h = ring[i]
+                d = np.int64(dist_e[h])
+                if d > 1 and (not los_e[h] or hidden[h]):
+                    continue
+                x = 2 * d + (1 if hill_halves(level_e, level[h], d <= 1, False) else 0)
+                threat_soft[h] += t_soft[x]
+                threat_armored[h] += t_armored[x]
+                top_soft[h] = max(top_soft[h], m_soft[x])
+                top_armored[h] = max(top_armored[h], m_armored[x])
+        else:
+            for h in range(n_hex):
+                d = np.int64(dist_e[h])
+                if d > reach or d < first:
+                    continue
+                if d > 1 and (not los_e[h] or hidden[h]):
+                    continue
+                x = 2 * d + (1 if hill_halves(level_e, level[h], d <= 1, False) else 0)
+                threat_soft[h] += t_soft[x]
+                threat_armored[h] += t_armored[x]
+                top_soft[h] = max(top_soft[h], m_soft[x])
+                top_armored[h] = max(top_armored[h], m_armored[x])
     overrun_field(st, ut, mt, side, fields[OVERRUN_AF])
     assault_field(st, ut, mt, side, fields[ASSAULT_AF])
     mines = fields[ENEMY_MINES]
