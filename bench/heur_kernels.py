@@ -102,16 +102,17 @@ def main() -> None:
                 dangers = np.zeros(64)
                 out = np.zeros(64)
                 work = [
-                    ("danger", lambda r: time_danger(st, ut, mt, ct, pt, prm, side, units_a, hexes, counts, fields,
-                                                     nears, dangers, r), len(units)),
-                    ("score", lambda r: time_score(st, ut, mt, ct, pt, prm, side, units_a, hexes, counts, occ,
-                                                   fields, out, None, nears, dangers, r), len(units)),
-                    ("enemy", lambda r: time_enemy(st, ut, mt, ct, pt, prm, side, fields.copy(), r), 1),
+                    ("danger", time_danger,
+                     (st, ut, mt, ct, pt, prm, side, units_a, hexes, counts, fields, nears, dangers), len(units)),
+                    ("score", time_score,
+                     (st, ut, mt, ct, pt, prm, side, units_a, hexes, counts, occ, fields, out, None, nears, dangers),
+                     len(units)),
+                    ("enemy", time_enemy, (st, ut, mt, ct, pt, prm, side, fields.copy()), 1),
                 ]
-                for name, f, calls in work:
-                    f(1)
+                for name, f, f_args, calls in work:
+                    f(*f_args, 1)
                     c0 = time.process_time()
-                    check = f(args.reps)
+                    check = f(*f_args, args.reps)
                     acc[name][0] += time.process_time() - c0
                     acc[name][1] += calls * args.reps
                     acc[name][2] += float(check)

@@ -7,6 +7,7 @@ each section by the address the engine gives one global function in it, and writ
 /tmp/perf-PID.map.  Then `perf record` on this process while it plays games:
 
     python bench/perf_map_heur.py pb-04 --seconds 20        # prints the top symbols (self)
+    python bench/perf_map_heur.py pb-12 --annotate enemy_part   # ... and samples by instruction
 
 Samples in NRT_incref/NRT_decref (leaves that push no frame) are also charged to their caller:
 the return address at the top of the sampled user stack (`--call-graph dwarf,64`), read from
@@ -152,7 +153,7 @@ def report(data: str, top: int, perf_map: str) -> None:
     tops = _user_stacks(data)
     self_count = collections.Counter(_short(s) for s in syms)
     nrt_callers = collections.Counter()
-    for s, ret in zip(syms, tops):
+    for s, ret in zip(syms, tops, strict=False):
         if "NRT_incref" in s or "NRT_decref" in s:
             nrt_callers[where(ret)] += 1
     total = max(len(syms), 1)
@@ -165,12 +166,47 @@ def report(data: str, top: int, perf_map: str) -> None:
         print(f"{100 * c / total:6.2f} %  {s}")
 
 
+def annotate(data: str, perf_map: str, part: str) -> None:
+    """Samples by offset inside the first mapped function whose name contains `part`, and that
+    function's machine code (objdump of the object it came from, written to /tmp), hottest first."""
+    entries = []
+    for line in open(perf_map):
+        a, n, name = line.rstrip("\n").split(" ", 2)
+        if part in name:
+            entries.append((int(a, 16), int(n, 16), name))
+    out = subprocess.run(["perf", "script", "-G", "-F", "ip", "-i", data], capture_output=True, text=True).stdout
+    ips = [int(x, 16) for x in out.split()]
+    best = max(entries, key=lambda e: sum(e[0] <= ip < e[0] + e[1] for ip in ips))
+    start, size, name = best
+    hits = collections.Counter(ip - start for ip in ips if start <= ip < start + size)
+    print(f"-- {sum(hits.values())} samples in {_short(name)} ({size} bytes)")
+    for _, buf in _OBJECTS:
+        for _shndx, sym, value, _size, _ in elf_functions(buf):
+            if sym == name:
+                path = f"/tmp/perf-heur-obj-{os.getpid()}.o"
+                open(path, "wb").write(buf)
+                dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--disassemble={sym}", path],
+                                     capture_output=True, text=True).stdout
+                rows = []
+                for line in dis.splitlines():
+                    m = re.match(r"\s+([0-9a-f]+):\s+(.*)", line)
+                    if m:
+                        off = int(m.group(1), 16) - value
+                        rows.append((off, m.group(2)))
+                with open("/tmp/perf-heur-annotate.txt", "w") as f:
+                    for off, ins in rows:
+                        f.write(f"{hits.get(off, 0):5d} {off:6x} {ins}\n")
+                print("annotated code: /tmp/perf-heur-annotate.txt")
+                return
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("card")
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--top", type=int, default=40)
     ap.add_argument("--out", default=None, help="perf data file (default /tmp/perf-heur-CARD.data)")
+    ap.add_argument("--annotate", default=None, help="also: samples by offset in the first function whose name has this")
     args = ap.parse_args()
     install()
     from simulator.bench import heuristic_policies
@@ -194,6 +230,8 @@ def main() -> None:
     perf.send_signal(2)
     perf.wait()
     report(data, args.top, perf_map)
+    if args.annotate:
+        annotate(data, perf_map, args.annotate)
 
 
 if __name__ == "__main__":
