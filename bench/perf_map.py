@@ -42,6 +42,7 @@ _OBJECTS: list[bytes] = []   # every object file the engine compiled or loaded, 
 def install() -> None:
     """Hook numba's execution engine so that every object file it compiles or loads is kept.
     Call before any kernel is compiled or loaded."""
+    import simulator  # noqa: F401  (first: it points numba's cache at the checkout's folder)
     from numba.core.codegen import JITCPUCodegen  # noqa: F401
     from numba.core.registry import cpu_target
 
@@ -191,6 +192,36 @@ def analyse(perf_data: Path, map_path: Path, top: int) -> None:
             print(f"  {100 * k / total:5.1f} % of all  {100 * k / max(nrt, 1):5.1f} % of refcounting  {n}")
 
 
+def annotate(perf_data: Path, name: str, context: int = 0) -> None:
+    """Samples by instruction inside every copy of function `name` (its machine code read from
+    this process's memory and disassembled by objdump): the hot instructions, with the code
+    around them.  Call in the process that played, while its kernels are loaded."""
+    import ctypes
+    import tempfile
+
+    ips = collections.Counter(ip for ip, _ in _sample_stacks(perf_data))
+    total = sum(ips.values())
+    for start, size, n in map_entries():
+        if n != name:
+            continue
+        inside = {ip: k for ip, k in ips.items() if start <= ip < start + size}
+        hits = sum(inside.values())
+        if not hits:
+            continue
+        with tempfile.NamedTemporaryFile(suffix=".bin") as f:
+            f.write(ctypes.string_at(start, size))
+            f.flush()
+            dis = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", "--no-show-raw-insn",
+                                  f"--adjust-vma={start:#x}", f.name], capture_output=True, text=True).stdout
+        print(f"== {name} at {start:#x} ({size} bytes): {hits} samples, {100 * hits / total:.1f} % of all ==")
+        for line in dis.splitlines():
+            m = re.match(r"\s*([0-9a-f]+):\s*(.*)", line)
+            if not m:
+                continue
+            k = inside.get(int(m.group(1), 16), 0)
+            print(f"{k:6d} {m.group(1)[-5:]}: {m.group(2)}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("situation")
@@ -199,9 +230,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None, help="directory for perf.data (default /tmp/perfmap-SIT)")
     ap.add_argument("--top", type=int, default=40)
+    ap.add_argument("--annotate", action="append", default=[], help="a function (short name) to show by "
+                    "instruction with its samples")
     a = ap.parse_args(argv)
     install()
-    sys.path.insert(0, str(ROOT))
     from simulator import registry
     from simulator.rulesets.panzerblitz.batch import play_games, prepare
     from simulator.situation import load_situation
@@ -226,6 +258,8 @@ def main(argv: list[str] | None = None) -> None:
     perf.wait()
     print(f"# {a.situation}: {games} games sampled, load {os.getloadavg()[0]:.1f}, map {map_path}")
     analyse(data, map_path, a.top)
+    for name in a.annotate:
+        annotate(data, name)
 
 
 if __name__ == "__main__":
