@@ -1,7 +1,7 @@
 """The floor of a game's cost: only the work no implementation of the rules can skip.
 
 For each game-turn and each side, every unit of the side searches where it can move (the
-engine's own search, `movement.reachable`) and every unit that can fire scans the enemy
+engine's own search, `movement.reachable_bits`) and every unit that can fire scans the enemy
 hexes for targets in range and in line of sight (the LOS table).  No policy, no dice, no
 event log, no statistics: units stay where they were set up.  A real game does this and
 more (choosing, resolving, logging), so `engine time / floor time` says how much the rest
@@ -15,7 +15,15 @@ import time
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz.movement import reachable
+from simulator.rulesets.panzerblitz.movement import (
+    HEX_ENEMY,
+    HEX_ROAD_CLEAR,
+    HEX_ROAD_USABLE,
+    MOVE_CLOSED,
+    MOVE_START_CLOSED,
+    MOVE_STOP,
+    reachable_bits,
+)
 from simulator.rulesets.panzerblitz.state import ON_MAP, WAITING
 
 
@@ -24,22 +32,19 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
     """One game's unavoidable searches; returns a checksum so nothing is optimised away."""
     n_hex = mt.neighbours.shape[0]
     n_units = utype.shape[0]
-    enemy = np.zeros(n_hex, dtype=np.bool_)
-    road_usable = np.ones(n_hex, dtype=np.bool_)
-    road_clear = np.ones(n_hex, dtype=np.bool_)
-    stop_here = np.zeros(n_hex, dtype=np.bool_)
-    block = np.zeros(n_hex, dtype=np.bool_)
-    swamp_stack = np.zeros(n_hex, dtype=np.bool_)
+    # The search's per-hex flags (movement.HEX_*): every road usable and clear, enemy units.
+    bits = np.empty(n_hex, dtype=np.uint8)
+    scratch = np.empty(2 * (6 * n_hex + 1) + 2 * (max(ut.movement.max(), 0) + 1), dtype=np.int32)
     enemy_hexes = np.empty(n_units, dtype=np.int64)
     total = 0
     for _turn in range(n_turns):
         for s in range(2):
             # Per-hex inputs of the search and the enemy's hexes, once per player-turn.
-            enemy[:] = False
+            bits[:] = HEX_ROAD_USABLE | HEX_ROAD_CLEAR
             n_enemy = 0
             for v in range(n_units):
-                if side[v] != s and hexes[v] >= 0 and not enemy[hexes[v]]:
-                    enemy[hexes[v]] = True
+                if side[v] != s and hexes[v] >= 0 and (bits[hexes[v]] & HEX_ENEMY) == 0:
+                    bits[hexes[v]] |= HEX_ENEMY
                     enemy_hexes[n_enemy] = hexes[v]
                     n_enemy += 1
             for u in range(n_units):
@@ -53,9 +58,9 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
                         if mt.dist[a, h] <= ut.range[t] and (mt.dist[a, h] <= 1 or mt.los[a, h] != 0):
                             total += 1
                 if ut.mclass[t] >= 0 and ut.movement[t] > 0:
-                    total += reachable(a, ut.movement[t], mv.side_cost[ut.mclass[t]], mv.road_side, True,
-                                       mv.road_cost, mv.swamp_stack_cost, mt.neighbours, road_usable, road_clear,
-                                       swamp_stack, enemy, stop_here, block, cost, prev)
+                    total += reachable_bits(a, ut.movement[t], mv.side_step[ut.mclass[t]], True, mv.road_cost,
+                                            mv.swamp_stack_cost, mt.neighbours, bits, MOVE_START_CLOSED,
+                                            MOVE_CLOSED, MOVE_STOP, cost, prev, scratch)
     return total
 
 

@@ -28,7 +28,15 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import njit
-from simulator.rulesets.panzerblitz.movement import reachable
+from simulator.rulesets.panzerblitz.movement import (
+    HEX_ROAD_CLEAR,
+    HEX_SWAMP_STACK,
+    MOVE_CLOSED,
+    MOVE_START_CLOSED,
+    MOVE_STOP,
+    hex_bits,
+    reachable_bits,
+)
 from simulator.rulesets.panzerblitz.presence import (
     ROADBLOCK,
     block_count,
@@ -48,9 +56,9 @@ from simulator.rulesets.panzerblitz.state import (
 # Rows of st.view_flags (bool[N_VIEW_FLAGS, n_hex]): the search's inputs, as `presence.move_flags`
 # gives them with no mover left out; SWAMP_STACK is the mover's own (`reach_of`), all False
 # between searches.  The overrun search's (overrun.overrun_options, PB-OVR-3): ANY_ENEMY, enemy
-# fighting units there (an enemy fort's top included); MINE_OR_BLOCK, where it stops; NONE, never
-# set (no road rate, no swamp road stack when overrunning).
-ENEMY, STOP_HERE, ROAD_USABLE, ROAD_CLEAR, SWAMP_STACK, ANY_ENEMY, MINE_OR_BLOCK, NONE = range(N_VIEW_FLAGS)
+# fighting units there (an enemy fort's top included); MINE_OR_BLOCK, where it stops.  The
+# search reads them packed, a byte a hex (`st.view_bits`, movement.HEX_*), kept beside them.
+ENEMY, STOP_HERE, ROAD_USABLE, ROAD_CLEAR, SWAMP_STACK, ANY_ENEMY, MINE_OR_BLOCK = range(N_VIEW_FLAGS)
 # Rows of st.view_count (int64[N_VIEW_COUNTS, n_hex]), per hex: the side's fighting units on a swamp
 # hex, non-vehicular and vehicular (PB-ROAD-10); enemy forts and enemy units on top of a fort
 # (PB-FORT-12); roadblock counters (PB-BLOCK-4/6).
@@ -144,7 +152,8 @@ def sync_view(st, ut, mt, side, occ):
 def _refresh(st, ut, mt, side, occ, hexes, n):
     """The view's entries of the n hexes `hexes[:n]` (marked in st.view_dirty), worked out
     from the units in them: as `presence.stack_loads`, `presence.move_flags` (no mover left out) and
-    the counts `presence.swamp_road_stacks` reads."""
+    the counts `presence.swamp_road_stacks` reads; `st.view_bits`, the flags packed as the
+    search reads them (no mover's own swamp road stacks: `_own_flags`)."""
     load = st.view_load
     count = st.view_count
     flags = st.view_flags
@@ -193,6 +202,7 @@ def _refresh(st, ut, mt, side, occ, hexes, n):
     bc = block_count(ut)
     block = st.block
     mine = st.mine
+    bits = st.view_bits
     for i in range(n):
         h = hexes[i]
         if block[h] and count[BLOCK_COUNTER, h] == 0:
@@ -203,19 +213,20 @@ def _refresh(st, ut, mt, side, occ, hexes, n):
             count[ENEMY_FORT, h] > 0 and count[ENEMY_ON_TOP, h] == 0)
         flags[ANY_ENEMY, h] = occ[h, 1 - side] > 0
         flags[MINE_OR_BLOCK, h] = mine[h] or block[h]
+        bits[h] = hex_bits(flags[ENEMY, h], block[h], flags[ROAD_USABLE, h], flags[ROAD_CLEAR, h], False,
+                           flags[STOP_HERE, h], flags[ANY_ENEMY, h], flags[MINE_OR_BLOCK, h])
 
 
 @njit(cache=True)
 def reach_of(st, ut, mt, mv, side, u, start, mf_half, occ, cost, prev):
     """Where unit u of `side` can move from `start` with `mf_half` half MF this turn
-    (`movement.reachable` on the view's flags, with the mover's own): fills cost and prev,
+    (`movement.reachable_bits` on the view's flags, with the mover's own): fills cost and prev,
     returns the hexes reached."""
     view_for(st, ut, mt, side, occ)
     here, saved = _own_flags(st, ut, mt, mv, side, u, occ)
-    flags = st.view_flags
-    reached = reachable(start, mf_half, mv.side_cost[ut.mclass[st.utype[u]]], mv.road_side, True, mv.road_cost,
-                        mv.swamp_stack_cost, mt.neighbours, flags[ROAD_USABLE], flags[ROAD_CLEAR],
-                        flags[SWAMP_STACK], flags[ENEMY], flags[STOP_HERE], st.block, cost, prev)
+    reached = reachable_bits(start, mf_half, mv.side_step[ut.mclass[st.utype[u]]], True, mv.road_cost,
+                             mv.swamp_stack_cost, mt.neighbours, st.view_bits, MOVE_START_CLOSED, MOVE_CLOSED,
+                             MOVE_STOP, cost, prev, st.search_scratch)
     _drop_own_flags(st, mt, here, saved)
     return reached
 
@@ -239,14 +250,17 @@ def _own_flags(st, ut, mt, mv, side, u, occ):
     vehicle that may be there only by road, onto its side's non-vehicular units with no
     vehicle (itself left out) or wreck there; it pays `mv.swamp_stack_cost` and stops."""
     flags = st.view_flags
+    bits = st.view_bits
     count = st.view_count
     here = _mover_here(st, ut, u)
     saved = False
     if here >= 0:
         saved = flags[ROAD_CLEAR, here]
-        flags[ROAD_CLEAR, here] = hex_move_flags(
+        clear = hex_move_flags(
             occ[here, 1 - side], occ[here, side] - 1, st.wrecks[here, 0] + st.wrecks[here, 1] > 0, st.block[here],
             st.mine[here], count[ENEMY_FORT, here] > 0 and count[ENEMY_ON_TOP, here] == 0)[2]
+        flags[ROAD_CLEAR, here] = clear
+        bits[here] = (bits[here] | HEX_ROAD_CLEAR) if clear else (bits[here] & ~np.uint8(HEX_ROAD_CLEAR))
     t = st.utype[u]
     mclass = ut.mclass[t]
     if mclass >= 0:
@@ -256,25 +270,33 @@ def _own_flags(st, ut, mt, mv, side, u, occ):
             h = swamp_hexes[i]
             foot = count[FOOT, h] - (1 if h == here and not vehicle else 0)
             wheels = count[WHEELS, h] - (1 if h == here and vehicle else 0)
-            flags[SWAMP_STACK, h] = foot > 0 and wheels == 0 and mv.enter_cost[h, mclass] < 0 and \
+            joins = foot > 0 and wheels == 0 and mv.enter_cost[h, mclass] < 0 and \
                 st.wrecks[h, 0] + st.wrecks[h, 1] == 0
+            flags[SWAMP_STACK, h] = joins
+            if joins:
+                bits[h] |= HEX_SWAMP_STACK
     return here, saved
 
 
 @njit(cache=True)
 def _drop_own_flags(st, mt, here, saved):
     flags = st.view_flags
+    bits = st.view_bits
     if here >= 0:
         flags[ROAD_CLEAR, here] = saved
+        bits[here] = (bits[here] | HEX_ROAD_CLEAR) if saved else (bits[here] & ~np.uint8(HEX_ROAD_CLEAR))
     swamp_hexes = mt.swamp_hexes
     for i in range(swamp_hexes.shape[0]):
-        flags[SWAMP_STACK, swamp_hexes[i]] = False
+        h = swamp_hexes[i]
+        flags[SWAMP_STACK, h] = False
+        bits[h] &= ~np.uint8(HEX_SWAMP_STACK)
 
 
 @njit(cache=True)
 def view_stale(st, ut, mt, mv, side, u, occ):
     """Debug mode: whether the view, with mover u's own flags, differs from the flags, swamp
-    roads and loads worked out afresh (presence.move_flags, swamp_road_stacks, stack_loads)."""
+    roads and loads worked out afresh (presence.move_flags, swamp_road_stacks, stack_loads),
+    its flags packed (`st.view_bits`) included."""
     view_for(st, ut, mt, side, occ)
     enemy, road_usable, road_clear, stop_here = move_flags(st, ut, mt, side, u, occ)
     soft = swamp_road_stacks(st, ut, mt, mv, side, u)
@@ -284,7 +306,11 @@ def view_stale(st, ut, mt, mv, side, u, occ):
                  and np.array_equal(flags[ROAD_CLEAR], road_clear) and np.array_equal(flags[STOP_HERE], stop_here)
                  and np.array_equal(flags[SWAMP_STACK], soft)
                  and np.array_equal(flags[ANY_ENEMY], occ[:, 1 - side] > 0)
-                 and np.array_equal(flags[MINE_OR_BLOCK], st.mine | st.block) and not flags[NONE].any()
+                 and np.array_equal(flags[MINE_OR_BLOCK], st.mine | st.block)
                  and np.array_equal(st.view_load, stack_loads(st, ut, enemy.shape[0])))
+    for h in range(enemy.shape[0]):
+        if st.view_bits[h] != hex_bits(enemy[h], st.block[h], road_usable[h], road_clear[h], soft[h], stop_here[h],
+                                       occ[h, 1 - side] > 0, st.mine[h] or st.block[h]):
+            stale = True
     _drop_own_flags(st, mt, here, saved)
     return stale

@@ -75,6 +75,12 @@ class MovementTables:
     least_assault_step: np.ndarray = computed("terrain", "int64[n_classes]: the least a step costs a class in a "
                                               "turn of overrun (its cheapest hex entry, a town hex's cost when "
                                               "assaulting)", default=None)
+    # `side_cost` / `assault_cost` and `road_side` in one entry a hex side, as the search reads
+    # them (`packed_steps`): fewer arrays in its inner loop.
+    side_step: np.ndarray = computed("terrain", "int16[n_classes, n_hexes, 6]: side_cost packed with road_side "
+                                     "(packed_steps)", default=None)
+    assault_step: np.ndarray = computed("terrain", "int16[n_classes, n_hexes, 6]: assault_cost packed with "
+                                        "road_side (packed_steps)", default=None)
 
     def class_index(self, name: str) -> int:
         return self.classes.index(name)
@@ -146,10 +152,24 @@ def compile_movement(data: dict, game_map: GameMap, where: str) -> MovementTable
                                "terrain.rules.swamp_road_stack_cost"),
     )
     sf = game_map.side_features
-    return replace(mt, side_cost=side_costs(mt, game_map.neighbours, sf, assaulting=False),
-                   assault_cost=side_costs(mt, game_map.neighbours, sf, assaulting=True),
-                   road_side=((sf & mt.road_bit) != 0) & ((sf & mt.pond_bit) == 0),
-                   least_assault_step=least_assault_steps(mt))
+    side = side_costs(mt, game_map.neighbours, sf, assaulting=False)
+    assault = side_costs(mt, game_map.neighbours, sf, assaulting=True)
+    road_side = ((sf & mt.road_bit) != 0) & ((sf & mt.pond_bit) == 0)
+    return replace(mt, side_cost=side, assault_cost=assault, road_side=road_side,
+                   least_assault_step=least_assault_steps(mt),
+                   side_step=packed_steps(side, road_side, game_map.neighbours),
+                   assault_step=packed_steps(assault, road_side, game_map.neighbours))
+
+
+def packed_steps(side_cost: np.ndarray, road_side: np.ndarray, neighbours: np.ndarray) -> np.ndarray:
+    """int16[n_classes, n_hexes, 6]: a hex side's cost off the road rate (`side_cost`;
+    `ILLEGAL_STEP` where -1), with `ROAD_STEP` set where a road crosses it onto the map
+    (`road_side`): the search's one read per hex side (`reachable_bits`)."""
+    if (side_cost >= ILLEGAL_STEP).any():
+        raise ValueError("a hex side's cost does not fit the packed step")
+    on_map = neighbours >= 0
+    cost = np.where((side_cost < 0) | ~on_map, ILLEGAL_STEP, side_cost).astype(np.int16)
+    return (cost | np.where(road_side & on_map, ROAD_STEP, 0)[None]).astype(np.int16)
 
 
 def least_assault_steps(mt: MovementTables) -> np.ndarray:
@@ -224,6 +244,37 @@ def step_cost(along_road, usable_from, usable_into, clear_from, clear_into, swam
     return terrain
 
 
+# The search's inputs packed (`reachable_bits`).  A hex side's step (MovementTables.side_step,
+# assault_step): its cost off the road rate in the low bits, ILLEGAL_STEP where it may not be
+# crossed (so large that no budget affords it), ROAD_STEP where a road crosses it.
+ILLEGAL_STEP = 0x3FFF
+ROAD_STEP = 0x4000
+# A hex's flags, one byte (move_view.py keeps them as `st.view_bits`): the movement search's
+# (enemy units, a block, road usable, road clear, a swamp road stack the mover may join, a
+# minefield or block or an open enemy fort's top where it stops) and the overrun approach's
+# (enemy fighting units, a minefield or block).
+HEX_ENEMY, HEX_BLOCK, HEX_ROAD_USABLE, HEX_ROAD_CLEAR, HEX_SWAMP_STACK, HEX_STOP_HERE, HEX_ANY_ENEMY, \
+    HEX_MINE_OR_BLOCK = 1, 2, 4, 8, 16, 32, 64, 128
+# The masks a search is given: a mover's (move_view.reach_of) and an overrun's approach (overrun.py).
+MOVE_START_CLOSED, MOVE_CLOSED, MOVE_STOP = HEX_ENEMY, HEX_ENEMY | HEX_BLOCK, HEX_STOP_HERE | HEX_SWAMP_STACK
+OVERRUN_START_CLOSED, OVERRUN_CLOSED, OVERRUN_STOP = HEX_ANY_ENEMY, HEX_ANY_ENEMY | HEX_BLOCK, HEX_MINE_OR_BLOCK
+
+
+@njit(cache=True, inline="always")
+def hex_bits(enemy, block, road_usable, road_clear, swamp_stack, stop_here, any_enemy, mine_or_block):
+    """One hex's flags as one byte (see HEX_ENEMY)."""
+    return np.uint8((HEX_ENEMY if enemy else 0) | (HEX_BLOCK if block else 0) | (HEX_ROAD_USABLE if road_usable else 0)
+                    | (HEX_ROAD_CLEAR if road_clear else 0) | (HEX_SWAMP_STACK if swamp_stack else 0)
+                    | (HEX_STOP_HERE if stop_here else 0) | (HEX_ANY_ENEMY if any_enemy else 0)
+                    | (HEX_MINE_OR_BLOCK if mine_or_block else 0))
+
+
+def search_scratch(n_hex: int, max_mf_half: int) -> np.ndarray:
+    """The scratch `reachable_bits` works in, for a map of n_hex hexes and budgets up to
+    max_mf_half (a larger budget makes its own)."""
+    return np.zeros(2 * (6 * n_hex + 1) + 2 * (max_mf_half + 1), dtype=np.int32)
+
+
 @njit(cache=True)
 def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_stack_cost, neighbours,
               road_usable, road_clear, swamp_stack, enemy, stop_here, block, cost_out, prev_out):
@@ -242,115 +293,145 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
     hex, whatever it costs, unless that hex or hexside is forbidden.
     Fills cost_out (-1 = unreachable) and prev_out; returns the number of hexes reached.
 
+    The arrays are packed here and searched by `reachable_bits`, which the game calls on the
+    packed flags the movement view keeps (move_view.py)."""
+    n_hex = neighbours.shape[0]
+    bits = np.empty(n_hex, dtype=np.uint8)
+    for i in range(n_hex):
+        bits[i] = hex_bits(enemy[i], block[i], road_usable[i], road_clear[i], swamp_stack[i], stop_here[i], False,
+                           False)
+    step = np.empty(side_cost.shape, dtype=np.int16)
+    for h in range(n_hex):
+        for d in range(6):
+            c = side_cost[h, d]
+            on_map = neighbours[h, d] >= 0
+            step[h, d] = (ILLEGAL_STEP if c < 0 or not on_map else c) | (ROAD_STEP if road_side[h, d] and on_map else 0)
+    scratch = np.empty(2 * (6 * n_hex + 1) + 2 * (mf_half + 1), dtype=np.int32)
+    return reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost, neighbours, bits,
+                          MOVE_START_CLOSED, MOVE_CLOSED, MOVE_STOP, cost_out, prev_out, scratch)
+
+
+@njit(cache=True)
+def reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost, neighbours, bits, start_closed,
+                   closed, stop, cost_out, prev_out, scratch):
+    """`reachable` on packed inputs: `step[h, d]` a hex side's step (`packed_steps`), `bits[x]`
+    hex x's flags (HEX_*), read through three masks: `start_closed`, the hexes never entered
+    from the start hex (enemy units: it may enter a block); `closed`, from anywhere else
+    (enemy units or a block); `stop`, where a unit that entered stops.  `scratch`: int32
+    work space (`search_scratch`), never read before written.  Fills cost_out (-1 =
+    unreachable) and prev_out; returns the number of hexes reached.
+
     Dial's algorithm: costs are small integers, so buckets (first in, first out) beat a heap.
     The start hex is looked out from first, on its own (PB-MOVE-4's one-hex minimum, the block
     it may enter, the road it may leave though others stand on it), so the step for every other
     hex tests none of that; the buckets are lists of entries in one array sized for the worst
-    case, touched only as far as used (a bucket as wide as the map touched 100 KB a search).
-    While searching, an unreached hex costs `_FAR`, so a
-    step is taken if it is cheaper than what the hex has.  Same costs, paths and order as the
-    plain search (docs/performance.md, issue 22 round 8).
+    case, touched only as far as used.  An unreached hex costs -1, compared unsigned (as the
+    largest cost), so a step is taken if it is cheaper than what the hex has, and no pass over
+    the map is needed after the search.  A hex side's cost, its road and each hex's flags are
+    one read each (a dozen arrays in the inner loop were kept on the stack, not in registers:
+    docs/performance.md, round 10).  Same costs, paths and order as the plain search
+    (docs/performance.md, issue 22 round 8).
     """
     n_hex = neighbours.shape[0]
-    far = _FAR
     for i in range(n_hex):
-        cost_out[i] = far
+        cost_out[i] = -1
         prev_out[i] = -1
     cost_out[start] = 0
-    # Each bucket a first-in-first-out list of entries (entry_hex, entry_next; head and tail per
-    # cost).  A hex is looked out from once and steps into at most six others, so 6 * n_hex + 1
-    # entries always suffice: no array is ever replaced during the search (a bucket array that
-    # could be widened was a loop-carried variable, reference-counted at every hex looked out
-    # from: 14 % of a pb-04 game, docs/performance.md round 9).
-    entry_hex = np.empty(6 * n_hex + 1, dtype=np.int32)
-    entry_next = np.empty(6 * n_hex + 1, dtype=np.int32)
-    head = np.full(mf_half + 1, -1, dtype=np.int32)
-    tail = np.full(mf_half + 1, -1, dtype=np.int32)
-    entry_hex[0] = start
-    entry_next[0] = -1
-    head[0] = 0
-    tail[0] = 0
-    n_entries = 1
+    # Each bucket a first-in-first-out list of entries (entry hex, next entry; head and tail per
+    # cost), in `scratch`.  A hex is looked out from once and steps into at most six others, so
+    # 6 * n_hex + 1 entries always suffice: no array is ever replaced during the search (a bucket
+    # array that could be widened was a loop-carried variable, reference-counted at every hex
+    # looked out from: 14 % of a pb-04 game, docs/performance.md round 9).
+    n_slots = 6 * n_hex + 1
+    if scratch.shape[0] < 2 * n_slots + 2 * (mf_half + 1):
+        scratch = np.empty(2 * n_slots + 2 * (mf_half + 1), dtype=np.int32)
+    nxt = n_slots              # entry e's hex is scratch[e], its next entry scratch[nxt + e]
+    head = 2 * n_slots         # bucket c's first entry scratch[head + c], its last scratch[tail + c]
+    tail = head + mf_half + 1
     for c in range(mf_half + 1):
-        e = -1
-        while True:
-            # the next entry read only now: a step of cost 0 may have appended to this bucket
-            e = head[c] if e < 0 else entry_next[e]
-            if e < 0:
-                break
-            h = entry_hex[e]
-            if cost_out[h] != c:
-                continue  # stale entry
-            if h == start:
-                usable_h = road_usable[h]
+        scratch[head + c] = -1
+        scratch[tail + c] = -1
+    n_entries = 0
+    reached = 1
+    # The start hex (PB-MOVE-4: one hex whatever it costs; PB-BLOCK-2: a block may be entered
+    # from here; PB-ROAD-5: the road may be left though others stand here).
+    h = start
+    usable_h = road_rate and (bits[h] & HEX_ROAD_USABLE) != 0
+    for d in range(6):
+        nb = neighbours[h, d]
+        if nb < 0:
+            continue
+        b = bits[nb]
+        if b & start_closed:
+            continue
+        s = step[h, d]
+        nc = s & ILLEGAL_STEP
+        if usable_h and (s & ROAD_STEP) and (b & HEX_ROAD_USABLE):
+            if b & HEX_ROAD_CLEAR:
+                nc = road_cost
+            elif b & HEX_SWAMP_STACK:
+                nc = swamp_stack_cost
+        if nc == ILLEGAL_STEP:
+            continue
+        if nc > mf_half:
+            if mf_half >= 2 and cost_out[nb] < 0:
+                nc = mf_half  # PB-MOVE-4 one-hex minimum: all of the MF, whatever the hex costs
+            else:
+                continue
+        elif np.uint32(nc) >= np.uint32(cost_out[nb]):
+            continue
+        if cost_out[nb] < 0:
+            reached += 1
+        cost_out[nb] = nc
+        prev_out[nb] = h
+        scratch[n_entries] = nb
+        scratch[nxt + n_entries] = -1
+        if scratch[tail + nc] < 0:
+            scratch[head + nc] = n_entries
+        else:
+            scratch[nxt + scratch[tail + nc]] = n_entries
+        scratch[tail + nc] = n_entries
+        n_entries += 1
+    for c in range(mf_half + 1):
+        e = scratch[head + c]
+        while e >= 0:
+            h = scratch[e]
+            bh = bits[h]
+            # a stale entry (the hex was reached cheaper since), or a hex the unit stops in
+            if cost_out[h] == c and (bh & stop) == 0:
+                # step_cost's road rate, with what depends on h alone read once
+                road_from = road_rate and (bh & (HEX_ROAD_USABLE | HEX_ROAD_CLEAR)) == (HEX_ROAD_USABLE | HEX_ROAD_CLEAR)
                 for d in range(6):
+                    # off the map: ILLEGAL_STEP and no road, so the neighbour (-1) is never taken
                     nb = neighbours[h, d]
-                    if nb < 0 or enemy[nb]:
-                        continue  # PB-BLOCK-2: a block may be entered from here
-                    step = step_cost(road_rate and road_side[h, d], usable_h, road_usable[nb], True,
-                                     road_clear[nb], swamp_stack[nb], road_cost, swamp_stack_cost, side_cost[h, d])
-                    if step < 0:
+                    s = step[h, d]
+                    b = bits[nb]
+                    nc = s & ILLEGAL_STEP
+                    if road_from and (s & ROAD_STEP) and (b & HEX_ROAD_USABLE):
+                        if b & HEX_ROAD_CLEAR:
+                            nc = road_cost
+                        elif b & HEX_SWAMP_STACK:
+                            nc = swamp_stack_cost
+                    nc += c
+                    # PB-BLOCK-2: a block only from where the unit began its turn
+                    if nc > mf_half or (b & closed) or np.uint32(nc) >= np.uint32(cost_out[nb]):
                         continue
-                    nc = c + step
-                    if nc > mf_half:
-                        if mf_half >= 2 and cost_out[nb] == far:
-                            nc = mf_half  # PB-MOVE-4 one-hex minimum: all of the MF, whatever the hex costs
-                        else:
-                            continue
-                    elif nc >= cost_out[nb]:
-                        continue
-                    # (the step into nb, as below)
+                    # The step into nb at cost nc: noted, and nb put at the end of bucket nc.
+                    if cost_out[nb] < 0:
+                        reached += 1
                     cost_out[nb] = nc
                     prev_out[nb] = h
-                    entry_hex[n_entries] = nb
-                    entry_next[n_entries] = -1
-                    if tail[nc] < 0:
-                        head[nc] = n_entries
+                    scratch[n_entries] = nb
+                    scratch[nxt + n_entries] = -1
+                    if scratch[tail + nc] < 0:
+                        scratch[head + nc] = n_entries
                     else:
-                        entry_next[tail[nc]] = n_entries
-                    tail[nc] = n_entries
+                        scratch[nxt + scratch[tail + nc]] = n_entries
+                    scratch[tail + nc] = n_entries
                     n_entries += 1
-                continue
-            if stop_here[h] or swamp_stack[h]:
-                continue  # a unit that entered a minefield, a block or a swamp road stack stops there
-            # step_cost's road rate, with what depends on h alone read once
-            road_from = road_rate and road_usable[h] and road_clear[h]
-            for d in range(6):
-                nb = neighbours[h, d]
-                if nb < 0:
-                    continue
-                step = side_cost[h, d]
-                if road_from and road_side[h, d] and road_usable[nb]:
-                    if road_clear[nb]:
-                        step = road_cost
-                    elif swamp_stack[nb]:
-                        step = swamp_stack_cost
-                if step < 0 or enemy[nb] or block[nb]:
-                    continue  # PB-BLOCK-2: a block only from where the unit began its turn
-                nc = c + step
-                if nc > mf_half or nc >= cost_out[nb]:
-                    continue
-                # The step into nb at cost nc: noted, and nb put at the end of bucket nc.
-                cost_out[nb] = nc
-                prev_out[nb] = h
-                entry_hex[n_entries] = nb
-                entry_next[n_entries] = -1
-                if tail[nc] < 0:
-                    head[nc] = n_entries
-                else:
-                    entry_next[tail[nc]] = n_entries
-                tail[nc] = n_entries
-                n_entries += 1
-    reached = 0
-    for i in range(n_hex):
-        if cost_out[i] == far:
-            cost_out[i] = -1
-        else:
-            reached += 1
+            # the next entry read only now: a step of cost 0 may have appended to this bucket
+            e = scratch[nxt + e]
     return reached
-
-
-_FAR = np.int32(0x7FFFFFFF)  # an unreached hex's cost during the search (`reachable`)
 
 
 def path_to(prev: np.ndarray, target: int) -> list[int]:

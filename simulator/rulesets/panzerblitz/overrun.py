@@ -23,8 +23,13 @@ from simulator.rulesets.panzerblitz.events import (
 from simulator.rulesets.panzerblitz.fire import defender_stack, dispersed_modifier, odds_of
 from simulator.rulesets.panzerblitz.forts import settle_on_top
 from simulator.rulesets.panzerblitz.losses import roll_and_apply
-from simulator.rulesets.panzerblitz.move_view import ANY_ENEMY, MINE_OR_BLOCK, NONE, view_loads
-from simulator.rulesets.panzerblitz.movement import reachable
+from simulator.rulesets.panzerblitz.move_view import ANY_ENEMY, MINE_OR_BLOCK, view_loads
+from simulator.rulesets.panzerblitz.movement import (
+    OVERRUN_CLOSED,
+    OVERRUN_START_CLOSED,
+    OVERRUN_STOP,
+    reachable_bits,
+)
 from simulator.rulesets.panzerblitz.presence import (
     came_back,
     exit_edges_of,
@@ -91,17 +96,17 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
     The approach is searched without the road rate and at 1 MF per town hex (assaulting);
     the mover must afford entry hex + target + the exit hex directly opposite the entry.
     `load` is the movement view's (`move_view.view_loads`, just brought up to date): the
-    search's flags are the view's rows too, kept through the phase rather than made per call."""
+    search's flags are the view's too (its packed `st.view_bits`, and the rows read below), kept
+    through the phase rather than made per call."""
     n_hex = mt.neighbours.shape[0]
     flags = st.view_flags
     enemy_flag = flags[ANY_ENEMY]
     stop_here = flags[MINE_OR_BLOCK]
-    no_road = flags[NONE]
     t = st.utype[u]
     mclass = ut.mclass[t]
     step = mv.assault_cost[mclass]  # PB-OVR-3: no road rate, 1 MF a town hex (PB-TEC-4)
-    reachable(start, budget, step, mv.road_side, False, mv.road_cost, mv.swamp_stack_cost, mt.neighbours,
-              no_road, no_road, no_road, enemy_flag, stop_here, st.block, cost, prev)
+    reachable_bits(start, budget, mv.assault_step[mclass], False, mv.road_cost, mv.swamp_stack_cost, mt.neighbours,
+                   st.view_bits, OVERRUN_START_CLOSED, OVERRUN_CLOSED, OVERRUN_STOP, cost, prev, st.search_scratch)
     n = 0
     neighbours, mine = mt.neighbours, st.mine
     count, limit = ut.stack_count[t], limits[side]

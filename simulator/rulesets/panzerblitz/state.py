@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.rulesets.panzerblitz.movement import search_scratch
 from simulator.rulesets.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.soa import struct_of_arrays
 
@@ -48,7 +49,7 @@ TURN_STAT_NAMES = ("units_on_map", "units_dispersed", "units_lost", "attack_stre
 LOG_WIDTH = 10
 MAX_EVENTS = 60_000
 # Sizes of the movement view's tables (move_view.py defines their rows and columns).
-N_VIEW_FLAGS, N_VIEW_COUNTS, N_VIEW_SEEN = 8, 5, 5
+N_VIEW_FLAGS, N_VIEW_COUNTS, N_VIEW_SEEN = 7, 5, 5
 
 State = struct_of_arrays("State", module=__name__, fields=[
     "utype", "side", "hex", "status", "dispersed", "fired", "moved", "entry_turn", "group",
@@ -65,7 +66,7 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "march_path_start", "march_path", "march_rank",
     "on_top", "own_fire_hit",
     "trip_out", "trip_final", "trip_stay_off", "trip_hex", "returned", "mine_side",
-    "view_flags", "view_count", "view_load", "view_seen", "view_dirty",
+    "view_flags", "view_count", "view_load", "view_seen", "view_dirty", "view_bits", "search_scratch",
 ])
 
 
@@ -194,6 +195,10 @@ def new_state(t: Tables, rng: np.random.Generator | None = None) -> State:
         view_load=np.zeros((n_hex, 2), dtype=np.int64),
         view_seen=np.zeros((n, N_VIEW_SEEN), dtype=np.int64),
         view_dirty=np.zeros(n_hex, dtype=np.bool_),
+        # The view's flags of each hex packed in a byte, as the search reads them (movement.HEX_*),
+        # and the search's work space (movement.reachable_bits), made once with the state.
+        view_bits=np.zeros(n_hex, dtype=np.uint8),
+        search_scratch=search_scratch(n_hex, int(t.unit_t.movement.max()) if n else 0),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
@@ -216,7 +221,8 @@ class StateBuffer:
     def __init__(self, t: Tables):
         self._initial = new_state(t, None)
         self._state = new_state(t, None)
-        self._fields = [f for f in State._fields if f != "log"]
+        # (the search's scratch is never read before written either)
+        self._fields = [f for f in State._fields if f not in ("log", "search_scratch")]
 
     def fresh(self) -> State:
         st, initial = self._state, self._initial
