@@ -154,7 +154,7 @@ def time_searches(path: Path, repeat: int, evict_kb: int) -> None:
                 for k in range(evict_words):
                     scratch[k] += 1
                 total += reachable_bits(starts[i], mfs[i], st_t[st_i[i]], rates[i], road_cost[i], swamp_cost[i], nb,
-                                        bits[i], m.MOVE_START_CLOSED, m.MOVE_CLOSED, m.MOVE_STOP, cost[i], prev[i],
+                                        bits[i], m.MOVE_START_CLOSED, m.MOVE_CLOSED, m.MOVE_STOP, True, cost[i], prev[i],
                                         work)
             return total
 

@@ -60,7 +60,7 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
                 if ut.mclass[t] >= 0 and ut.movement[t] > 0:
                     total += reachable_bits(a, ut.movement[t], mv.side_step[ut.mclass[t]], True, mv.road_cost,
                                             mv.swamp_stack_cost, mt.neighbours, bits, MOVE_START_CLOSED,
-                                            MOVE_CLOSED, MOVE_STOP, cost, prev, scratch)
+                                            MOVE_CLOSED, MOVE_STOP, True, cost, prev, scratch)
     return total
 
 

@@ -308,17 +308,18 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
             step[h, d] = (ILLEGAL_STEP if c < 0 or not on_map else c) | (ROAD_STEP if road_side[h, d] and on_map else 0)
     scratch = np.empty(2 * (6 * n_hex + 1) + 2 * (mf_half + 1), dtype=np.int32)
     return reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost, neighbours, bits,
-                          MOVE_START_CLOSED, MOVE_CLOSED, MOVE_STOP, cost_out, prev_out, scratch)
+                          MOVE_START_CLOSED, MOVE_CLOSED, MOVE_STOP, True, cost_out, prev_out, scratch)
 
 
 @njit(cache=True)
 def reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost, neighbours, bits, start_closed,
-                   closed, stop, cost_out, prev_out, scratch):
+                   closed, stop, one_hex, cost_out, prev_out, scratch):
     """`reachable` on packed inputs: `step[h, d]` a hex side's step (`packed_steps`), `bits[x]`
     hex x's flags (HEX_*), read through three masks: `start_closed`, the hexes never entered
     from the start hex (enemy units: it may enter a block); `closed`, from anywhere else
-    (enemy units or a block); `stop`, where a unit that entered stops.  `scratch`: int32
-    work space (`search_scratch`), never read before written.  Fills cost_out (-1 =
+    (enemy units or a block); `stop`, where a unit that entered stops.  `one_hex`: PB-MOVE-4's
+    one-hex minimum applies (not in a search bounded below the unit's MF, overrun.py).
+    `scratch`: int32 work space (`search_scratch`), never read before written.  Fills cost_out (-1 =
     unreachable) and prev_out; returns the number of hexes reached.
 
     Dial's algorithm: costs are small integers, so buckets (first in, first out) beat a heap.
@@ -374,7 +375,7 @@ def reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost,
         if nc == ILLEGAL_STEP:
             continue
         if nc > mf_half:
-            if mf_half >= 2 and cost_out[nb] < 0:
+            if one_hex and mf_half >= 2 and cost_out[nb] < 0:
                 nc = mf_half  # PB-MOVE-4 one-hex minimum: all of the MF, whatever the hex costs
             else:
                 continue

@@ -105,8 +105,18 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
     t = st.utype[u]
     mclass = ut.mclass[t]
     step = mv.assault_cost[mclass]  # PB-OVR-3: no road rate, 1 MF a town hex (PB-TEC-4)
-    reachable_bits(start, budget, mv.assault_step[mclass], False, mv.road_cost, mv.swamp_stack_cost, mt.neighbours,
-                   st.view_bits, OVERRUN_START_CLOSED, OVERRUN_CLOSED, OVERRUN_STOP, cost, prev, st.search_scratch)
+    # An entry hex must leave the MF for two more steps (into the target, then out of it into
+    # the exit hex or the off-map clear hex, PB-OVR-10), so the approach is searched only as far
+    # as that leaves: the same costs and paths up to there (Dial's order does not depend on the
+    # budget), no hex beyond it could be an entry.  Without PB-MOVE-4's one-hex minimum, which
+    # gives a start's neighbour the whole budget: such an entry never affords the two steps.
+    least = mv.least_assault_step[mclass]
+    reach = budget
+    if least > 0:
+        reach = max(0, min(budget, budget - least - min(least, mv.clear_cost[mclass])))
+    reachable_bits(start, reach, mv.assault_step[mclass], False, mv.road_cost, mv.swamp_stack_cost, mt.neighbours,
+                   st.view_bits, OVERRUN_START_CLOSED, OVERRUN_CLOSED, OVERRUN_STOP, reach == budget, cost, prev,
+                   st.search_scratch)
     n = 0
     neighbours, mine = mt.neighbours, st.mine
     count, limit = ut.stack_count[t], limits[side]
