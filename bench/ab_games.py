@@ -8,7 +8,8 @@ same load; the hashes must be the same on both trees (same games), the rates say
 One warm-up game per card is not timed (kernels loaded from the cache).  CPU time of this
 process (time.process_time), so other work on the machine counts only through caches and
 frequency.  Prints one line a card: card, games, CPU-s, games per CPU-second, the load average,
-and the first 16 hex digits of the sha256 of the games table as CSV.
+and the first 16 hex digits of the sha256 of the games table as CSV (and of the turns and
+losses tables).
 """
 
 from __future__ import annotations
@@ -42,11 +43,12 @@ def main(argv: list[str] | None = None) -> None:
         play_games(t, [a.seed + 10_000], policies)  # warm-up: kernels loaded, not timed
         seeds = list(range(a.seed, a.seed + a.games))
         c0 = time.process_time()
-        games, _turns, _losses = play_games(t, seeds, policies)
+        games, turns, losses = play_games(t, seeds, policies)
         cpu = time.process_time() - c0
         digest = hashlib.sha256(games.to_csv(index=False).encode()).hexdigest()[:16]
+        rest = hashlib.sha256((turns.to_csv(index=False) + losses.to_csv(index=False)).encode()).hexdigest()[:16]
         print(f"{sid} games {a.games} cpu {cpu:.2f} s  {a.games / cpu:.1f} games/cpu-s  "
-              f"load {os.getloadavg()[0]:.1f}  games-sha {digest}", flush=True)
+              f"load {os.getloadavg()[0]:.1f}  games-sha {digest}  turns+losses-sha {rest}", flush=True)
 
 
 if __name__ == "__main__":

@@ -112,8 +112,7 @@ def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None
     if kind == "destroyed":
         return _weighted(st, t, mask & (st.status == ELIMINATED), m)
     if kind == "in_area":
-        area = _static_area(m["area"], t)
-        inside = np.isin(st.hex, area) & (st.status == ON_MAP)
+        inside = _area_mask(m["area"], t)[st.hex] & (st.status == ON_MAP)  # hex -1: the mask's last entry, False
         return _weighted(st, t, mask & inside, m)
     if kind in ("exited", "not_exited"):
         bit = EDGE_BITS[m["edge"]]
@@ -169,6 +168,22 @@ def _static_area(area: dict, t: Tables) -> np.ndarray:
     return hit[1]
 
 
+_AREA_MASKS: dict[tuple[int, str], tuple[Tables, np.ndarray]] = {}
+
+
+def _area_mask(area: dict, t: Tables) -> np.ndarray:
+    """bool[n_hexes + 1]: the hexes of a victory area, and False last (for a unit off the map,
+    hex -1), made once per Tables (np.isin of the units' hexes each game-turn was half of
+    `provisional` on pb-04)."""
+    key = (id(t), repr(sorted(area.items())))
+    hit = _AREA_MASKS.get(key)
+    if hit is None or hit[0] is not t:
+        mask = np.zeros(t.situation.map.n_hexes + 1, dtype=bool)
+        mask[_static_area(area, t)] = True
+        hit = _AREA_MASKS[key] = (t, mask)
+    return hit[1]
+
+
 def _occupied(st: State, t: Tables, side: int) -> np.ndarray:
     out = np.zeros(t.situation.map.n_hexes, dtype=bool)
     on = (st.side == side) & (st.status == ON_MAP) & ~t.unit_t.positional[st.utype]
@@ -199,9 +214,23 @@ def _controls(st: State, t: Tables, side: int, h: int) -> bool:
 def provisional(st: State, t: Tables) -> list[Outcome]:
     """The result as it stood at the end of each game-turn (0 = after set-up): the victory
     conditions evaluated on that turn's positions as if the game had ended then."""
-    return [evaluate(st._replace(hex=st.snap_hex[turn], status=st.snap_status[turn], control=st.snap_control[turn],
-                                 visited=st.snap_visited[turn]), t, now=turn)
-            for turn in range(st.snap_hex.shape[0])]
+    return [evaluate(_AtTurn(st, turn), t, now=turn) for turn in range(st.snap_hex.shape[0])]
+
+
+class _AtTurn:
+    """The state as it stood at the end of game-turn `turn`, for `evaluate` to read: its
+    snapshots of the units' hexes and status and of the hexes' control, the rest the state's
+    own.  (A `State._replace` copying every field per turn was a third of `provisional`.)"""
+
+    __slots__ = ("_state", "hex", "status", "control", "visited")
+
+    def __init__(self, st: State, turn: int):
+        self._state = st
+        self.hex, self.status = st.snap_hex[turn], st.snap_status[turn]
+        self.control, self.visited = st.snap_control[turn], st.snap_visited[turn]
+
+    def __getattr__(self, name: str):
+        return getattr(self._state, name)
 
 
 def decided_turn(results: list[Outcome]) -> int:
