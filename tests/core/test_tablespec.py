@@ -99,7 +99,7 @@ def test_panzerblitz_combat_movement_and_unit_structs_come_from_their_declaratio
 
     assert CombatT._fields == tuple(kernel_fields(CombatTables)) and len(CombatT._fields) == 33
     assert UnitT._fields == (*kernel_fields(UnitTypes), "cp_within", "card_indirect")
-    assert MoveT._fields == tuple(kernel_fields(MovementTables)) and len(MoveT._fields) == 18  # + least_assault_step (round 9)
+    assert MoveT._fields == tuple(kernel_fields(MovementTables)) and len(MoveT._fields) == 20  # + least_assault_step (round 9), side_step, assault_step (round 10)
     assert kernel_fields(CombatTables)["halving"] == "hill_halving"
 
 
