@@ -28,10 +28,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1, help="first seed; games use seed .. seed + games - 1")
     a = ap.parse_args(argv)
 
+    import simulator
     from simulator import registry
     from simulator.situation import load_situation
-
-    import simulator
     print(f"# tree {os.path.dirname(os.path.dirname(simulator.__file__))}", flush=True)
     for sid in a.situations:
         sit = load_situation(sid)

@@ -30,7 +30,6 @@ import re
 import signal
 import struct
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -42,9 +41,10 @@ _OBJECTS: list[bytes] = []   # every object file the engine compiled or loaded, 
 def install() -> None:
     """Hook numba's execution engine so that every object file it compiles or loads is kept.
     Call before any kernel is compiled or loaded."""
-    import simulator  # noqa: F401  (first: it points numba's cache at the checkout's folder)
     from numba.core.codegen import JITCPUCodegen  # noqa: F401
     from numba.core.registry import cpu_target
+
+    import simulator  # noqa: F401  (first: it points numba's cache at the checkout's folder)
 
     codegen = cpu_target.target_context.codegen()
     lib = codegen._library_class

@@ -134,11 +134,11 @@ def time_searches(path: Path, repeat: int, evict_kb: int) -> None:
         m = movement
         reachable_bits = m.reachable_bits
         # one packed table per (side cost table, road side table) pair the searches used
-        pairs = sorted(set(zip(d["side_cost_index"].tolist(), d["road_side_index"].tolist())))
+        pairs = sorted(set(zip(d["side_cost_index"].tolist(), d["road_side_index"].tolist(), strict=True)))
         steps = np.stack([m.packed_steps(d["side_cost_tables"][i][None], d["road_side_tables"][j], nb)[0]
                           for i, j in pairs])
         step_index = np.array([pairs.index(p) for p in zip(d["side_cost_index"].tolist(),
-                                                           d["road_side_index"].tolist())])
+                                                           d["road_side_index"].tolist(), strict=True)])
         bits = np.zeros((n, n_hex), dtype=np.uint8)
         for name, bit in (("enemy", m.HEX_ENEMY), ("block", m.HEX_BLOCK), ("road_usable", m.HEX_ROAD_USABLE),
                           ("road_clear", m.HEX_ROAD_CLEAR), ("swamp_stack", m.HEX_SWAMP_STACK),
