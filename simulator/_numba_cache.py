@@ -70,7 +70,7 @@ def checkout_subfolder(py_file: str | Path) -> str | None:
 def kernels_cached(kernel_file: Path, function: str) -> bool:
     """Whether numba's cache holds `function` of `kernel_file` (a ruleset's compiled game) for this
     checkout's sources (the subfolder `CheckoutCacheLocator` gives the kernel file): if not, the
-    first game compiles the engine, which takes a minute or two.  A guess for telling the user,
+    first game compiles the engine, which takes half a minute to a minute.  A guess for telling the user,
     no more."""
     base = os.environ.get("NUMBA_CACHE_DIR")
     sub = checkout_subfolder(kernel_file)

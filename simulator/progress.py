@@ -20,8 +20,8 @@ from typing import TextIO
 WIDTH = 30
 SPINNER = "|/-\\"
 
-COMPILING = ("compiling the rules engine: the first run after installing or changing it takes a minute "
-             "or two; the compiled engine is cached, so later runs start in seconds")
+COMPILING = ("compiling the rules engine: the first run after installing or changing it takes half a "
+             "minute to a minute; the compiled engine is cached, so later runs start in seconds")
 
 
 class Progress:
