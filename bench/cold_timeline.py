@@ -8,7 +8,9 @@ the CPU-s and the estimate of an idle two-core machine's wall:
 
     serial (this process's CPU before the helper starts) + max(the rest of its CPU, the helper's CPU)
 
-(each process on its own core; the waits are where the two lists meet).  Several trees are
+(each process on its own core; the waits are where the two lists meet), and the same counting this
+process's last wait for a job the helper holds: serial + max(the rest of its CPU, the helper's CPU
++ its CPU after that wait).  Several trees are
 alternated run by run (``--tree A --tree B --runs 2``: A B A B), the way A/B pairs are measured
 on a shared machine; the load average is printed with each run.
 
@@ -72,7 +74,8 @@ def run_once(tree: Path, sid: str, extra_env: dict, keep: Path | None, warm: int
             p["kernels"].append({"name": r["name"], "t0": r["t0"] - t0, "t1": r["t"] - t0,
                                  "cpu": r["cpu"] - r["cpu0"], "compiled": r["compiled"]})
         elif r["ev"] == "wait":
-            p["waits"].append({"name": r["name"], "t0": r["t0"] - t0, "s": r["t"] - r["t0"], "depth": r["depth"]})
+            p["waits"].append({"name": r["name"], "t0": r["t0"] - t0, "s": r["t"] - r["t0"], "depth": r["depth"],
+                               "cpu": r["cpu"]})
     main_pid = min(procs, key=lambda k: procs[k].get("t_start", 1e18))
     main = procs[main_pid]
     helpers = [p for k, p in procs.items() if k != main_pid]
@@ -90,16 +93,21 @@ def run_once(tree: Path, sid: str, extra_env: dict, keep: Path | None, warm: int
     main_cpu = main.get("cpu", 0.0)
     helper_cpu = helper.get("cpu", 0.0) if helper else 0.0
     est = serial + max(main_cpu - serial, helper_cpu)
+    # The same, counting a last wait of this process for a job the helper holds (its end then waits
+    # for the helper's): the helper's CPU, then this process's CPU after that wait.
+    last = [w for w in main["waits"] if w["depth"] == 0]
+    critical = est if not last else serial + max(main_cpu - serial, helper_cpu + main_cpu - last[-1]["cpu"])
     return {"tree": str(tree), "load": load, "wall": wall,
             "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
             "main_cpu": main_cpu, "helper_cpu": helper_cpu, "serial_cpu": serial, "idle_estimate": est,
+            "idle_critical": critical,
             "warm": warm_runs, "main": main, "helper": helper}
 
 
 def show(res: dict) -> None:
     print(f"== {res['tree']}: wall {res['wall']:.1f} s, CPU {res['cpu']:.1f} s (process {res['main_cpu']:.1f}, "
           f"helper {res['helper_cpu']:.1f}, serial {res['serial_cpu']:.1f}), load {res['load']:.2f}: "
-          f"idle estimate {res['idle_estimate']:.1f} s", flush=True)
+          f"idle estimate {res['idle_estimate']:.1f} s (with its last wait {res['idle_critical']:.1f} s)", flush=True)
     for wall, cpu in res["warm"]:
         print(f"   warm: wall {wall:.2f} s, CPU {cpu:.2f} s")
     for label, p in (("process", res["main"]), ("helper", res["helper"])):

@@ -1,5 +1,6 @@
 """The helper process of `simulator.jit.compile_together`: compiles kernels into numba's disk
-cache, going down the same list as its parent (largest first) and taking each job neither
+cache, going down the list its parent gives it (the other half of related call trees first,
+then the parent's half: simulator/jit.py `compile_together`) and taking each job neither
 process has taken yet, skipping what is cached.
 
 Reads from stdin a pickled list of (module, function name, argument types); writes to stdout

@@ -482,7 +482,8 @@ if _DEFER_ALLOWED:
 # A cold start compiles a dozen independent top-level kernels (the game's entry kernel and its
 # indirect kernels: each is its own compile, linked into no other).  `compile_together` gives
 # them to two processes: this one and a helper process (simulator/_compile_helper.py) go down
-# the same list, largest first, each compiling the next job nobody has taken, both writing
+# the same jobs, each its own half of related call trees first (`related_halves`, largest first
+# within each), then the other's, each compiling the next job nobody has taken, both writing
 # numba's disk cache; this one then loads from the cache what the helper compiled.  Every kernel compile (also of the
 # helpers they share, `reachable`, `log_event`, ...) holds a lock file in the cache folder, so
 # that two processes never compile the same function at once: the second waits and then loads
@@ -620,11 +621,8 @@ def _direct_callees(disp) -> set:
     return out
 
 
-def compile_size(disp) -> int:
-    """An estimate of the work of compiling `disp`: the bytecode size of its call tree (each
-    jitted function in it once).  numba's typing and lowering, and LLVM on the linked module,
-    grow with it: over the cold pb-04 jobs it orders them as their measured compile CPU does
-    (docs/performance.md, round 10)."""
+def call_tree(disp) -> set:
+    """The jitted functions `disp`'s compile types and links: itself and its callees, each once."""
     seen, todo = set(), [disp]
     while todo:
         d = todo.pop()
@@ -632,7 +630,19 @@ def compile_size(disp) -> int:
             continue
         seen.add(d)
         todo.extend(_direct_callees(d))
-    return sum(len(code.co_code) for d in seen for code in _code_objects(d.py_func.__code__))
+    return seen
+
+
+def _bytecode(funcs) -> int:
+    return sum(len(code.co_code) for d in funcs for code in _code_objects(d.py_func.__code__))
+
+
+def compile_size(disp) -> int:
+    """An estimate of the work of compiling `disp`: the bytecode size of its call tree (each
+    jitted function in it once).  numba's typing and lowering, and LLVM on the linked module,
+    grow with it: over the cold pb-04 jobs it orders them as their measured compile CPU does
+    (docs/performance.md, round 10)."""
+    return _bytecode(call_tree(disp))
 
 
 def largest_first(jobs: list[tuple]) -> list[tuple]:
@@ -646,6 +656,38 @@ def largest_first(jobs: list[tuple]) -> list[tuple]:
             except Exception:  # noqa: BLE001 - only an order; a function numba wraps oddly counts 0
                 sizes[d] = 0
     return sorted(jobs, key=lambda job: -sizes[job[0]])
+
+
+def related_halves(jobs: list[tuple]) -> tuple[list, list, list]:
+    """`jobs` (largest first) in two halves of related call trees and a tail: the largest job
+    seeds the first half, the largest sharing under a quarter of its bytecode with it the second;
+    each other job joins the half whose functions it shares most bytecode with (no balancing:
+    the process done with its half first takes the other's remaining jobs, the smallest last).
+    Jobs sharing no function with any other (`soa._make`) are the tail.  Each process compiles
+    one half first, so a job follows the related ones it reuses in the same process (what numba
+    keeps in memory, not on disk: cold pb-04, `read_enemy` after `_plan_fire` 4.1-4.3 CPU-s,
+    after `run_game` in the other process 4.8-5.3; docs/performance.md, round 10b)."""
+    try:
+        trees = {d: call_tree(d) for d, _ in jobs}
+    except Exception:  # noqa: BLE001 - only an order; as largest_first then
+        return list(jobs), [], []
+    size = {d: _bytecode(t) for d, t in trees.items()}
+    tail = [job for job in jobs if not any(trees[job[0]] & trees[d] for d, _ in jobs if d is not job[0])]
+    rest = [job for job in jobs if job not in tail]
+    halves: list[list] = [[], []]
+    funcs: list[set] = [set(), set()]
+    for job in rest:
+        d = job[0]
+        shared = [_bytecode(trees[d] & f) for f in funcs]
+        if not halves[0]:
+            g = 0
+        elif not halves[1]:
+            g = 1 if shared[0] < 0.25 * size[d] else 0
+        else:
+            g = 0 if shared[0] >= shared[1] else 1
+        halves[g].append(job)
+        funcs[g] |= trees[d]
+    return halves[0], halves[1], tail
 
 
 def in_disk_cache(disp, argtypes: tuple) -> bool:
@@ -704,16 +746,23 @@ LAST_HELPER: list[str] = []   # what the last helper process compiled (tests, be
 def compile_together(jobs, helper: bool = True) -> list[tuple]:
     """Compiles (or loads from the disk cache) each (dispatcher, argument types) of `jobs`.
     With `helper`, when two or more are missing from the cache, a helper process compiles
-    beside this one (see above), so a cold start uses two cores: both go down the same list,
-    largest call tree first (`largest_first`), each taking the next job the other has not
-    taken (`claimed`), so the two finish within about the last (smallest) job of each other.
+    beside this one (see above), so a cold start uses two cores: each goes down its own half of
+    related call trees (`related_halves`), then the other's, largest call tree first within each
+    (`largest_first`), then the unrelated tail, taking the next job the other has not taken
+    (`claimed`), so the two finish within about the last (smallest) job of each other.
+    BALANCE_RELATED_HALVES=0: both go down one list, largest first (round 10's order).
     Then this process loads, once written, what the other compiled.  Returns the jobs this
     process compiled or loaded."""
     todo = [(d, tuple(a)) for d, a in jobs if tuple(a) not in d.overloads]
     if not todo or numba.config.DISABLE_JIT:
         return []
     todo = largest_first(todo)
-    cold = [(d, a) for d, a in todo if not in_disk_cache(d, a)]
+    if os.environ.get("BALANCE_RELATED_HALVES", "1") != "0":
+        mine, theirs, tail = related_halves(todo)
+        todo, theirs = mine + theirs + tail, theirs + mine + tail
+    else:
+        theirs = todo
+    cold = [(d, a) for d, a in theirs if not in_disk_cache(d, a)]
     started = _Helper(cold) if helper and len(cold) >= 2 and _helper_allowed() else None
     try:
         later = []

@@ -17,3 +17,13 @@ def square_plus_triple(x):
 @njit(cache=True)
 def halve(x):
     return x // 2
+
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+
+
+@njit(cache=True)
+def cube_plus_twice(x):
+    return x * x * x + twice(x)

@@ -89,3 +89,17 @@ def test_a_second_process_waits_for_the_compile_under_way_and_loads_it(tmp_path)
     out, _ = proc.communicate(timeout=120)
     got = json.loads(out.strip().splitlines()[-1])
     assert got["compiled"] == {"halve": 1}  # nobody wrote the cache meanwhile: compiled here
+
+
+def test_related_call_trees_share_a_half_and_unrelated_kernels_are_the_tail():
+    # Each process compiles one half first, so kernels sharing callees are compiled in one
+    # process; a kernel sharing nothing (as soa._make) is left to the end of both lists.
+    from simulator.jit import largest_first, related_halves
+    from tests.core import jit_kernels as k
+
+    jobs = largest_first([(d, SIG) for d in (k.halve, k.triple, k.twice, k.square_plus_triple, k.cube_plus_twice)])
+    first, second, tail = related_halves(jobs)
+    names = {frozenset(d.__name__ for d, _ in half) for half in (first, second)}
+    assert names == {frozenset({"square_plus_triple", "triple"}), frozenset({"cube_plus_twice", "twice"})}
+    assert [d.__name__ for d, _ in first][0] == jobs[0][0].__name__  # the largest seeds the first half
+    assert tail == [(k.halve, SIG)]
