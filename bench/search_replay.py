@@ -3,7 +3,9 @@
 `capture`: copies a tree's `simulator/` (and `situations/`) into a scratch folder, wraps its
 `reachable` so that every call hands its arguments and results to Python (numba's objmode),
 plays heuristic games there (a numba cache of its own: the first run compiles, a few
-minutes) and saves the searches to an .npz file.
+minutes) and saves the searches to an .npz file.  Only a tree before round 10 (3e1339a and
+earlier) can be captured: there the game searched through `reachable`; since then it calls
+`reachable_bits` on the movement view's packed flags, and `reachable` is the tests' Python entry.
 
 `time`: replays the saved searches through this tree's `reachable` (whatever is on PYTHONPATH)
 in one compiled loop, checks every cost and path against the capture, and prints the CPU time a
@@ -68,7 +70,7 @@ def capture(sid: str, games: int, out: Path, tree: Path) -> None:
     mv = scratch / "simulator/rulesets/panzerblitz/movement.py"
     text = mv.read_text()
     text, k = re.subn(r"@njit\(cache=True\)\ndef reachable\(", "@njit(cache=True)\ndef _reachable_inner(", text)
-    assert k == 1, "reachable's definition not found"
+    assert k == 1, "no compiled reachable in this tree: capture a tree before round 10 (the module docstring)"
     mv.write_text(text + _WRAP)
     # numba's objmode needs the entry points the project's deferred emission leaves out (simulator/jit.py)
     jit = scratch / "simulator/jit.py"

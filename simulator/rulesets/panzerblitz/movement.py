@@ -275,7 +275,6 @@ def search_scratch(n_hex: int, max_mf_half: int) -> np.ndarray:
     return np.zeros(2 * (6 * n_hex + 1) + 2 * (max_mf_half + 1), dtype=np.int32)
 
 
-@njit(cache=True)
 def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_stack_cost, neighbours,
               road_usable, road_clear, swamp_stack, enemy, stop_here, block, cost_out, prev_out):
     """Every hex one unit can reach this turn, with the least cost (half MF) and the path.
@@ -293,20 +292,14 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
     hex, whatever it costs, unless that hex or hexside is forbidden.
     Fills cost_out (-1 = unreachable) and prev_out; returns the number of hexes reached.
 
-    The arrays are packed here and searched by `reachable_bits`, which the game calls on the
-    packed flags the movement view keeps (move_view.py)."""
+    The arrays are packed here as the game packs them (`packed_steps`, `hex_bits`) and searched
+    by `reachable_bits`, which the game calls on the packed flags the movement view keeps
+    (move_view.py): the tests' and tools' entry, called from Python."""
     n_hex = neighbours.shape[0]
-    bits = np.empty(n_hex, dtype=np.uint8)
-    for i in range(n_hex):
-        bits[i] = hex_bits(enemy[i], block[i], road_usable[i], road_clear[i], swamp_stack[i], stop_here[i], False,
-                           False)
-    step = np.empty(side_cost.shape, dtype=np.int16)
-    for h in range(n_hex):
-        for d in range(6):
-            c = side_cost[h, d]
-            on_map = neighbours[h, d] >= 0
-            step[h, d] = (ILLEGAL_STEP if c < 0 or not on_map else c) | (ROAD_STEP if road_side[h, d] and on_map else 0)
-    scratch = np.empty(2 * (6 * n_hex + 1) + 2 * (mf_half + 1), dtype=np.int32)
+    bits = np.array([hex_bits(enemy[i], block[i], road_usable[i], road_clear[i], swamp_stack[i], stop_here[i],
+                              False, False) for i in range(n_hex)], dtype=np.uint8)
+    step = packed_steps(side_cost[None], road_side, neighbours)[0]
+    scratch = search_scratch(n_hex, mf_half)
     return reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost, neighbours, bits,
                           MOVE_START_CLOSED, MOVE_CLOSED, MOVE_STOP, True, cost_out, prev_out, scratch)
 
