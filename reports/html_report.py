@@ -19,8 +19,7 @@ import pandas as pd
 from reports import charts
 from reports.lossmap import draw_loss_maps
 from simulator import registry
-from simulator.verdict import people
-from simulator.verdict import MEASURE, from_winners, players_phrase, sentence
+from simulator.verdict import MEASURE, from_winners, people, players_phrase, sentence
 
 # (file name, heading, how to read it); a ruleset's report hooks may add a sentence to the last.
 CHARTS = (
