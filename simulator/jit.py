@@ -39,6 +39,8 @@ from numba.core.imputils import lower_constant
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic, models, register_model, typeof_impl
 
+from simulator.soa import BorrowedArray
+
 
 def kernel_arg_type(ty):
     """The type a kernel is compiled for when another kernel passes it `ty`: no literal, and
@@ -49,8 +51,28 @@ def kernel_arg_type(ty):
     return ty
 
 
+def _owned(result, kernel):
+    """`result`, after checking that no array in it is a view of a struct's field.
+
+    A struct's array fields are borrowed (simulator/soa.py, BorrowedArray): a kernel returning
+    a whole field hands Python the field's own array, but a slice of one would come back as an
+    array without an owner, pointing into memory its struct's Python object may free."""
+    if isinstance(result, np.ndarray):
+        if result.base is None and not result.flags.owndata:
+            raise RuntimeError(f"{kernel.__name__} returned a view of a struct's array field, which nothing "
+                               "keeps alive: return a copy (or the whole field)")
+    elif isinstance(result, tuple):
+        for item in result:
+            _owned(item, kernel)
+    return result
+
+
 class KernelDispatcher(CPUDispatcher):
     """numba's CPU dispatcher, compiling callees for `kernel_arg_type` argument types."""
+
+    def __call__(self, *args, **kwargs):
+        # Only calls from Python come here (kernels call each other in compiled code).
+        return _owned(super().__call__(*args, **kwargs), self)
 
     def get_call_template(self, args, kws):
         # The hook numba's typing calls when another kernel calls this one (types.Dispatcher).
@@ -212,6 +234,10 @@ def _call(typingctx, table, kernel, *args):
     argtys = []
     for i, (actual, declared) in enumerate(zip(args, spec.args, strict=True)):
         actual = kernel_arg_type(actual)
+        if isinstance(actual, BorrowedArray) and not isinstance(declared, (str, BorrowedArray)):
+            # A struct's array field, passed where a plain array is declared: the same array.
+            actual = types.Array(actual.dtype, actual.ndim, actual.layout, readonly=not actual.mutable,
+                                 aligned=actual.aligned)
         if not isinstance(declared, str) and actual != declared and not (
                 isinstance(declared, types.Integer) and isinstance(actual, types.Boolean)):
             raise errors.TypingError(f"call({spec.name}): argument {i} is {actual}, declared {declared}")

@@ -6,8 +6,17 @@ compiles (and LLVM optimises) that unpacking in each of the ~300 kernel signatur
 a kernel taking the 58-array state compiled in a median 2.3 s against 0.22 s for one that did
 not (docs/performance.md, "Cold start").  `struct_of_arrays` makes a class that Python code
 uses like a namedtuple (fields by name or position, `_replace`, `_fields`, pickling) and that
-numba sees as a StructRef: one reference-counted pointer to the same arrays, so a kernel's
-signature is small and Python and the kernels share the arrays' memory.
+numba sees as a StructRef: one pointer to the same arrays, so a kernel's signature is small
+and Python and the kernels share the arrays' memory.
+
+Neither the struct nor its array fields are reference-counted in the kernels (`BorrowedArray`,
+`_BorrowedStructModel`): the Python object owns both, and a kernel only ever gets a struct
+from Python, which holds the object for the call.  numba's StructRef counts a reference on
+every struct argument, alias and field read, each an out-of-line NRT call that also keeps LLVM
+from holding a loop's values in registers: 18-22 % of a game's samples (docs/performance.md,
+"Issue 22, round 11").  What this asks of kernels: never return a struct or a view of a field
+to Python (the first does not compile, the second is a RuntimeError at the call, see
+`simulator.jit.KernelDispatcher`), never put a new array into a field (does not compile).
 
 The StructRef is built the first time the object reaches a kernel (numba asks its type), so
 pure-Python users (reports, the victory evaluation) never pay for it, and with
@@ -21,30 +30,113 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, typeof
-from numba.core import cgutils, types
+from numba.core import cgutils, errors, types
+from numba.core.datamodel import default_manager, models
 from numba.experimental import structref
 from numba.experimental.jitclass.base import imp_dtor
-from numba.extending import intrinsic
+from numba.extending import NativeValue, box, intrinsic, lower_cast, register_model, unbox
 
 
-@structref.register
+class BorrowedArray(types.Array):
+    """Numba type of an array field of a struct: the array as the kernels see it, without a
+    reference count of its own.
+
+    A struct is built from a Python object whose slots hold the arrays for the object's whole
+    life (`_StructOfArrays`), so the struct need not own them.  Typed as a plain array, every
+    read of a field in a kernel costs an NRT_incref and an NRT_decref call (non-inlined, so the
+    compiler cannot keep a loop's values in registers across them): measured ~20 % of a game's
+    samples.  This type's data model declares the meminfo slot as a plain pointer (always NULL),
+    so numba emits no reference counting for it; it converts freely to a plain array (a view
+    without an owner), and nothing converts to it but `_pack`, so a kernel cannot store an
+    array it made into a struct field and lose it."""
+
+    def __init__(self, dtype, ndim, layout, readonly=False, aligned=True):
+        name = f"borrowed {'readonly ' if readonly else ''}array({dtype}, {ndim}d, {layout})"
+        super().__init__(dtype, ndim, layout, readonly=readonly, aligned=aligned, name=name)
+
+
+@register_model(BorrowedArray)
+class _BorrowedArrayModel(models.StructModel):
+    # The layout of numba's ArrayModel, with the meminfo as an untracked pointer.
+    def __init__(self, dmm, fe_type):
+        members = [
+            ("meminfo", types.voidptr),
+            ("parent", types.pyobject),
+            ("nitems", types.intp),
+            ("itemsize", types.intp),
+            ("data", types.CPointer(fe_type.dtype)),
+            ("shape", types.UniTuple(types.intp, fe_type.ndim)),
+            ("strides", types.UniTuple(types.intp, fe_type.ndim)),
+        ]
+        super().__init__(dmm, fe_type, members)
+
+
+@lower_cast(BorrowedArray, types.Array)
+def _borrowed_to_array(context, builder, fromty, toty, val):
+    # The same layout; the meminfo is NULL, so a plain array's reference counting is a no-op on it.
+    return val
+
+
+@lower_cast(types.Array, BorrowedArray)
+def _array_to_borrowed(context, builder, fromty, toty, val):
+    if isinstance(fromty, BorrowedArray):
+        return val
+    raise TypeError(f"{fromty} cannot become a struct field in a kernel (the struct does not own its arrays)")
+
+
+def _field_type(ty):
+    if type(ty) is types.Array:
+        return BorrowedArray(ty.dtype, ty.ndim, ty.layout, readonly=not ty.mutable, aligned=ty.aligned)
+    return ty
+
+
 class ArraysType(types.StructRef):
     """Numba type of a struct of arrays (and scalars): fields are (name, numba type)."""
 
     def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(ty)) for name, ty in fields)
+        return tuple((name, _field_type(types.unliteral(ty))) for name, ty in fields)
 
 
-class _Boxed(structref.StructRefProxy):
-    """What numba hands back to Python for an ArraysType; only used while building one."""
+class _BorrowedStructModel(models.StructModel):
+    """A struct as the kernels see it: a pointer to its payload, not reference-counted.
+
+    The struct belongs to its Python object (the `_ref` slot holds the only reference) and a
+    kernel only ever receives it from Python, which holds the object for the call.  numba's
+    StructRef model counts references on every argument, alias and nested field (an inlined
+    callee takes and drops one per struct argument): those NRT calls were most of the ~18 % of
+    a game's samples left in reference counting once the array fields were borrowed."""
+
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("meminfo", types.voidptr)])
 
 
-structref.define_boxing(ArraysType, _Boxed)
+default_manager.register(ArraysType, _BorrowedStructModel)
+structref.define_attributes(ArraysType)
+
+
+@box(ArraysType)
+def _box_struct(typ, val, c):
+    # A struct handed back to Python would need a reference the kernels never counted.
+    raise errors.NumbaNotImplementedError(
+        f"a kernel cannot return a struct of arrays ({typ.name[:60]}...) to Python: return its fields")
+
+
+@unbox(ArraysType)
+def _unbox_struct(typ, obj, c):
+    mi_obj = c.pyapi.object_getattr_string(obj, "_meminfo")
+    meminfo = c.pyapi.nrt_meminfo_from_pyobject(mi_obj)
+    # That took a reference; give it back at once: the Python object keeps the struct alive.
+    c.context.nrt.decref(c.builder, types.MemInfoPointer(types.voidptr), meminfo)
+    c.pyapi.decref(mi_obj)
+    struct = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+    struct.meminfo = meminfo
+    return NativeValue(struct._getvalue())
 
 
 @intrinsic
 def _pack(typingctx, struct_type, values):
-    """A new struct of `struct_type` holding the elements of the tuple `values` in field order."""
+    """A new struct of `struct_type` holding the elements of the tuple `values` in field order,
+    as its MemInfo (one reference, which the Python object takes)."""
     inst_type = struct_type.instance_type
 
     def codegen(context, builder, sig, args):
@@ -58,14 +150,22 @@ def _pack(typingctx, struct_type, values):
         data = cgutils.create_struct_proxy(data_type)(context, builder, ref=data_pointer)
         value_types = sig.args[1].types
         for i, (name, field_type) in enumerate(inst_type.field_dict.items()):
-            value = context.cast(builder, builder.extract_value(args[1], i), value_types[i], field_type)
-            context.nrt.incref(builder, field_type, value)  # the struct owns a reference
+            value = builder.extract_value(args[1], i)
+            if isinstance(field_type, BorrowedArray):
+                # The Python object owns the array; the struct keeps its data, shape and parent.
+                array = context.make_array(value_types[i])(context, builder, value)
+                field = cgutils.create_struct_proxy(field_type)(context, builder)
+                for member in ("parent", "nitems", "itemsize", "data", "shape", "strides"):
+                    setattr(field, member, getattr(array, member))
+                field.meminfo = cgutils.get_null_value(field.meminfo.type)
+                value = field._getvalue()
+            else:
+                value = context.cast(builder, value, value_types[i], field_type)
+                context.nrt.incref(builder, field_type, value)  # the struct owns a reference
             setattr(data, name, value)
-        inst = context.make_helper(builder, inst_type)
-        inst.meminfo = meminfo
-        return inst._getvalue()
+        return meminfo
 
-    return inst_type(struct_type, values), codegen
+    return types.MemInfoPointer(types.voidptr)(struct_type, values), codegen
 
 
 @njit(cache=True)
@@ -146,9 +246,12 @@ class _StructOfArrays:
         return dict(zip(self._fields, self._values, strict=True))
 
     def _struct(self):
-        # Built once, on the first call into a kernel; holds references to the same arrays.
+        # Built once, on the first call into a kernel: (numba type, MemInfo of the struct).  The
+        # struct points at this object's arrays without owning them (see BorrowedArray): the
+        # slots keep them alive as long as the struct, which only this object references.
         if self._ref is None:
-            object.__setattr__(self, "_ref", _make(self._struct_type(), self._values))
+            ty = self._struct_type()
+            object.__setattr__(self, "_ref", (ty, _make(ty, self._values)))
         return self._ref
 
     def _struct_type(self):
@@ -165,13 +268,13 @@ class _StructOfArrays:
     @property
     def _numba_type_(self):
         try:
-            return self._struct()._type
+            return self._struct()[0]
         except AttributeError as e:  # a property's AttributeError would read as "no such attribute"
             raise RuntimeError(f"building the numba struct of {type(self).__name__}: {e}") from e
 
     @property
     def _meminfo(self):
-        return self._struct()._meminfo
+        return self._struct()[1]
 
 
 def struct_of_arrays(name: str, fields: list[str], module: str | None = None) -> type:

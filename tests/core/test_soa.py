@@ -74,3 +74,113 @@ def test_immutable_and_unknown_fields_are_errors():
         Pair(counts=np.zeros(1))
     with pytest.raises(ValueError, match="reserved"):
         struct_of_arrays("Bad", ["_replace"])
+
+
+# ----------------------------------------------------------------------------- borrowed fields
+# A struct points at its Python object's arrays without owning them, and is itself owned by
+# that object alone (soa.BorrowedArray, soa._BorrowedStructModel): the kernels count no
+# references on a struct or its fields (issue 22, round 11).
+
+Outer = struct_of_arrays("Outer", ["pair", "extra"], module=__name__)
+
+
+def _kernel_body(dispatcher):
+    # The LLVM IR of the kernel's own function, not of its CPython wrapper (whose unboxing
+    # takes and gives back a reference to the struct's MemInfo).
+    ir = dispatcher.inspect_llvm(dispatcher.signatures[0])
+    name = dispatcher.py_func.__name__
+    bodies = [part for part in ir.split("\ndefine ")
+              if f"{name}B" in (head := part.split("\n", 1)[0]) and "cpython" not in head and "cfunc" not in head]
+    assert bodies, f"no LLVM function for {name}"
+    return "\n".join(bodies)
+
+
+@njit
+def _cell(p, i):
+    if p.flag and p.counts[i] > 1:
+        return p.grid[i, 0]
+    return 0.0
+
+
+def test_reading_fields_and_nested_structs_counts_no_references():
+    # A loop with branches around field reads and a callee taking the struct: numba's StructRef
+    # left four NRT_incref and four NRT_decref calls in this function's IR.
+    @njit
+    def total(outer, k):
+        p = outer.pair
+        s = 0.0
+        for i in range(p.counts.shape[0]):
+            if outer.extra[i] > 0:
+                s += p.counts[i] * k + _cell(p, i)
+        return s
+
+    outer = Outer(_pair(grid=np.ones((4, 2))), np.array([1.0, 1.0, 0.0, 1.0]))
+    assert total(outer, 2) == 2 * (0 + 1 + 3) + 1.0
+    body = _kernel_body(total)
+    assert "NRT_incref" not in body and "NRT_decref" not in body
+
+
+def test_a_whole_field_returned_is_the_python_objects_array():
+    @njit
+    def field(p):
+        return p.counts
+
+    p = _pair()
+    assert field(p) is p.counts
+
+
+def test_a_view_of_a_field_returned_to_python_is_an_error():
+    from simulator.jit import njit as kernel
+
+    @kernel()
+    def view(p):
+        return 1, p.counts[1:3]
+
+    @kernel()
+    def copied(p):
+        return 1, p.counts[1:3].copy()
+
+    with pytest.raises(RuntimeError, match="view of a struct's array field"):
+        view(_pair())
+    assert copied(_pair())[1].tolist() == [1, 2]
+
+
+def test_a_kernel_cannot_return_a_struct_or_give_it_a_new_array():
+    @njit
+    def give_back(p):
+        return p
+
+    @njit
+    def replace_field(p):
+        p.counts = np.zeros(4, dtype=np.int64)
+
+    with pytest.raises(Exception, match="cannot return a struct of arrays"):
+        give_back(_pair())
+    with pytest.raises(Exception, match="cannot become a struct field"):
+        replace_field(_pair())
+
+
+def test_structs_are_freed_with_their_python_objects():
+    import gc
+
+    from numba.core.runtime import _nrt_python, rtsys
+
+    @njit
+    def touch(outer):
+        return outer.pair.counts.sum() + outer.extra.sum()
+
+    touch(Outer(_pair(), np.ones(4)))
+    _nrt_python.memsys_enable_stats()
+    try:
+        gc.collect()
+        before = rtsys.get_allocation_stats()
+        for _ in range(200):
+            outer = Outer(_pair(), np.ones(4))
+            touch(outer)
+        del outer
+        gc.collect()
+        after = rtsys.get_allocation_stats()
+    finally:
+        _nrt_python.memsys_disable_stats()
+    assert after.mi_alloc - before.mi_alloc >= 400  # the two structs of each Outer
+    assert after.mi_alloc - before.mi_alloc == after.mi_free - before.mi_free
