@@ -48,6 +48,10 @@ def kernel_arg_type(ty):
     ty = types.unliteral(ty)
     if isinstance(ty, types.Integer):
         return types.int64
+    if isinstance(ty, BorrowedArray):
+        # A struct's field passed on: the callee sees a plain array (NULL meminfo, so its
+        # reference counting is a null test), and is compiled once for fields and local arrays.
+        return types.Array(ty.dtype, ty.ndim, ty.layout, readonly=not ty.mutable, aligned=ty.aligned)
     return ty
 
 
@@ -233,11 +237,7 @@ def _call(typingctx, table, kernel, *args):
         raise errors.TypingError(f"call({spec.name}): {len(args)} arguments, {len(spec.args)} declared")
     argtys = []
     for i, (actual, declared) in enumerate(zip(args, spec.args, strict=True)):
-        actual = kernel_arg_type(actual)
-        if isinstance(actual, BorrowedArray) and not isinstance(declared, (str, BorrowedArray)):
-            # A struct's array field, passed where a plain array is declared: the same array.
-            actual = types.Array(actual.dtype, actual.ndim, actual.layout, readonly=not actual.mutable,
-                                 aligned=actual.aligned)
+        actual = kernel_arg_type(actual)  # a struct's array field as a plain array
         if not isinstance(declared, str) and actual != declared and not (
                 isinstance(declared, types.Integer) and isinstance(actual, types.Boolean)):
             raise errors.TypingError(f"call({spec.name}): argument {i} is {actual}, declared {declared}")
