@@ -51,7 +51,8 @@ def kernel_arg_type(ty):
     if isinstance(ty, BorrowedArray):
         # A struct's field passed on: the callee sees a plain array (NULL meminfo, so its
         # reference counting is a null test), and is compiled once for fields and local arrays.
-        return types.Array(ty.dtype, ty.ndim, ty.layout, readonly=not ty.mutable, aligned=ty.aligned)
+        # (numba's Array.copy makes the plain array type of the same dtype, layout and flags.)
+        return ty.copy()
     return ty
 
 

@@ -161,7 +161,9 @@ def _pack(typingctx, struct_type, values):
                 value = field._getvalue()
             else:
                 value = context.cast(builder, value, value_types[i], field_type)
-                context.nrt.incref(builder, field_type, value)  # the struct owns a reference
+                # The struct owns a reference (none is counted on a nested struct, which its
+                # own Python object, in this object's slot, keeps alive).
+                context.nrt.incref(builder, field_type, value)
             setattr(data, name, value)
         return meminfo
 
