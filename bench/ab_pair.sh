@@ -5,4 +5,4 @@
 here=$(cd "$(dirname "$0")/.." && pwd)
 main=$1; cards=$2; games=${3:-100}
 PYTHONPATH=$main XDG_CACHE_HOME=$main.cache "$here/.venv/bin/python" "$here/bench/ab_games.py" $cards --games "$games"
-XDG_CACHE_HOME=$here.cache "$here/.venv/bin/python" "$here/bench/ab_games.py" $cards --games "$games"
+PYTHONPATH=$here XDG_CACHE_HOME=$here.cache "$here/.venv/bin/python" "$here/bench/ab_games.py" $cards --games "$games"

@@ -37,8 +37,10 @@ from numba.core import cpu as _cpu
 from numba.core import dispatcher as _dispatcher
 from numba.core.imputils import lower_constant
 from numba.core.registry import CPUDispatcher
+from numba.core.runtime import rtsys as _rtsys
 from numba.extending import intrinsic, models, register_model, typeof_impl
 
+from simulator import refcount
 from simulator.soa import BorrowedArray
 
 
@@ -106,6 +108,11 @@ _DEPTH = [0]
 def njit(**options):
     """`numba.njit(**options)` (always with keyword options, e.g. `@njit(cache=True)`), with
     `KernelDispatcher` as the dispatcher; with NUMBA_DISABLE_JIT=1 the plain function."""
+
+    if options.get("nogil") or options.get("parallel"):
+        # The kernels count references without atomics (simulator/refcount.py): each holds the GIL.
+        raise ValueError("simulator.jit.njit: nogil and parallel kernels are not supported (their reference "
+                         "counts would race: simulator/refcount.py)")
 
     def wrap(func):
         disp = numba.njit(**options)(func)
@@ -310,7 +317,44 @@ class _LinkOnDemandLibrary(_codegen.JITCodeLibrary):
         # numba's behaviour.
         if _DEPTH[0] >= 2 and os.environ.get("BALANCE_CALLEE_MODULE_PASSES", "0") != "1":
             return
-        super()._optimize_final_module()
+        self._module_passes()
+
+    def _module_passes(self):
+        if self._nrt_library is None:
+            super()._optimize_final_module()
+            return
+        # numba's passes (codegen.CPUCodeLibrary._optimize_final_module: a cheap pass to inline
+        # as many reference counts into one function as it can, the pruning of those that
+        # cancel, the full optimisation), with the counts left made inlinable in between
+        # (simulator/refcount.py).
+        cg = self._codegen
+        mpm_cheap, mpb_cheap = cg._module_pass_manager(loop_vectorize=cg._loopvect, slp_vectorize=False,
+                                                       opt=cg._opt_level, cost="cheap")
+        with self._recorded_timings.record("Module passes (cheap optimization for refprune)", mpb_cheap):
+            mpm_cheap.run(self._final_module, mpb_cheap)  # the pruning pass is its last
+        self._link_nrt()
+        mpm_full, mpb_full = cg._module_pass_manager()
+        with self._recorded_timings.record("Module passes (full optimization)", mpb_full):
+            mpm_full.run(self._final_module, mpb_full)
+
+    # numba's NRT library, held back from the link before the module passes (refcount.py)
+    _nrt_library = None
+
+    def add_linking_library(self, library):
+        if _INLINE_NRT and _rtsys._init and library is _rtsys.library:
+            library._ensure_finalized()
+            self._nrt_library = library
+            return
+        super().add_linking_library(library)
+
+    def _link_nrt(self):
+        nrt = self._nrt_library
+        if nrt is None and _INLINE_NRT and _rtsys._init and refcount.needs_nrt(self._final_module, _rtsys.library):
+            nrt = _rtsys.library  # (a callee's module from the cache, kept as bitcode)
+        if nrt is not None:
+            self._reload_init.update(nrt._reload_init)
+            refcount.link_refcounts(self._final_module, nrt._get_module_for_linking())
+            self._nrt_library = None
 
     def _get_module_for_linking(self):
         if self._shared_module is None and self._link_bitcode is not None:
@@ -326,17 +370,21 @@ class _LinkOnDemandLibrary(_codegen.JITCodeLibrary):
     _deferred = False
 
     def _finalize_final_module(self):
+        # (a callee, whose module passes are skipped: its NRT functions linked before it is
+        # emitted, or now; a caller links its module before its own pruning, declarations and all)
         if (_DEPTH[0] >= 2 and _DEFER_ALLOWED and getattr(self, "_compiled_object", None) is None
                 and os.environ.get("BALANCE_CALLEE_EMIT", "0") != "1"):  # (not machine code from the cache)
             self._deferred = True
             self._finalized = True  # linkable; emitted by _emit
             return
+        self._link_nrt()
         super()._finalize_final_module()
         _set_pending_envs(self._codegen)
 
     def _emit(self):
         if self._deferred:
             self._deferred = False
+            self._link_nrt()
             super()._finalize_final_module()
             _set_pending_envs(self._codegen)
 
@@ -474,6 +522,13 @@ def _load_link_modules_on_demand() -> None:
 
 
 _load_link_modules_on_demand()
+
+# Reference counts inlined after numba's pruning pass (simulator/refcount.py): only over the
+# versions this was written against (the pruning pass on, the pass managers numba's
+# `_optimize_final_module` uses).
+_INLINE_NRT = (refcount.ENABLED and _codegen.JITCPUCodegen._library_class is _LinkOnDemandLibrary
+               and numba.core.config.LLVM_REFPRUNE_PASS
+               and all(hasattr(_codegen.CPUCodegen, m) for m in ("_module_pass_manager", "_pass_builder")))
 
 # Deferred emission (above) needs numba's CPU context to make entry points through
 # `_get_executable`; only over the versions this was written against.

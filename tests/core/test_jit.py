@@ -124,16 +124,16 @@ def test_a_callee_compiled_for_its_caller_is_neither_optimised_again_nor_emitted
     module passes are skipped and its machine code is emitted only when Python calls it
     (docs/performance.md, round 7); the caller, and a kernel compiled from Python, are optimised
     and emitted as numba does."""
-    from numba.core import codegen
+    from simulator import jit
 
     optimised = []
-    original = codegen.CPUCodeLibrary._optimize_final_module
+    original = jit._LinkOnDemandLibrary._module_passes
 
     def record(lib):
         optimised.append(lib.name)
         original(lib)
 
-    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", record)
+    monkeypatch.setattr(jit._LinkOnDemandLibrary, "_module_passes", record)
     a = np.arange(5, dtype=np.int64)
     assert _outer_sum(a) == sum(int(v) * (i + 1) for i, v in enumerate(a)) + 1
     assert any("_outer_sum" in n for n in optimised)

@@ -102,9 +102,14 @@ def _cell(p, i):
     return 0.0
 
 
-def test_reading_fields_and_nested_structs_counts_no_references():
+def test_reading_fields_and_nested_structs_counts_no_references(monkeypatch):
     # A loop with branches around field reads and a callee taking the struct: numba's StructRef
-    # left four NRT_incref and four NRT_decref calls in this function's IR.
+    # left four NRT_incref and four NRT_decref calls in this function's IR.  Compiled with
+    # numba's counting (not inlined, simulator/refcount.py), so that a count would show.
+    from simulator import jit
+
+    monkeypatch.setattr(jit, "_INLINE_NRT", False)
+
     @njit
     def total(outer, k):
         p = outer.pair
