@@ -45,7 +45,7 @@ def _build_ir(names: tuple[str, str]) -> str:
     mod = ir.Module(name="balance_refcounts")
     fnty = ir.FunctionType(ir.VoidType(), [_BYTES])
     call_dtor = ir.Function(mod, fnty, name="NRT_MemInfo_call_dtor")
-    for name, step in zip(names, (1, -1)):
+    for name, step in zip(names, (1, -1), strict=True):
         fn = ir.Function(mod, fnty, name=name)
         fn.linkage = "linkonce_odr"  # copies in modules linked into one another merge
         fn.attributes.add("nounwind")
