@@ -14,7 +14,7 @@ numba's machine code lives in memory that perf cannot name.  This tool, in the p
   return address is the first word of the sampled user stack) to the symbol holding that
   return address, read from `perf script -D`'s dump of the sample's user stack.
 
-    XDG_CACHE_HOME=... .venv/bin/python bench/perf_map.py pb-04 --seconds 20 [--out /tmp/pm-pb04]
+    PYTHONPATH=<tree> XDG_CACHE_HOME=... .venv/bin/python bench/perf_map.py pb-04 --seconds 20 [--out /tmp/pm-pb04]
 
 Needs perf (kernel.perf_event_paranoid <= 2 is enough for a process of one's own).  Only a
 profiler's view (sampling shares), never a timing; timings are bench/ab_games.py's.

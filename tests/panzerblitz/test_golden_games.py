@@ -62,3 +62,31 @@ def test_games_in_a_reused_state_match_their_golden_fingerprints(golden, sid):
         for p in PAIRINGS:
             got = fingerprint(play(t, seed, p, state=buffer.fresh()))
             assert got == golden[key(sid, p, seed)], (sid, p, seed)
+
+
+def test_batches_reuse_their_players_and_give_the_same_games():
+    # batch.play_games keeps a batch's players and state buffer for the next batch of the same
+    # tables and players (batch._batch_players): the games of one batch of six and of three
+    # batches of two are the same games, and other players get players of their own.
+    import pandas as pd
+
+    from simulator.rulesets.panzerblitz import batch
+    from simulator.rulesets.panzerblitz.players.spec import parse_side_policies
+    from simulator.situation import load_situation
+
+    t = batch.prepare(load_situation("pb-04"))
+    sides = t.situation.ruleset.sides
+    heuristic = parse_side_policies(None, sides)
+    specs = tuple(heuristic[s] for s in sides)
+    whole = batch.play_games(t, list(range(1, 7)), heuristic)
+    kept = batch._batch_players(t, specs)
+    parts = [batch.play_games(t, [2 * b + 1, 2 * b + 2], heuristic) for b in range(3)]
+    assert batch._batch_players(t, specs)[0] is kept[0] and batch._batch_players(t, specs)[1] is kept[1]
+    for i, name in enumerate(("games", "turns", "losses")):
+        joined = pd.concat([p[i] for p in parts], ignore_index=True)
+        a, b = whole[i].drop(columns="batch_game"), joined.drop(columns="batch_game")
+        if name == "games":  # a batch has the loss columns of the unit types it lost
+            b = b.reindex(columns=a.columns).fillna(0).astype(a.dtypes.to_dict())
+        pd.testing.assert_frame_equal(a, b, check_like=False, obj=name)
+    other = parse_side_policies([f"{sides[0]}=random"], sides)
+    assert batch._batch_players(t, tuple(other[s] for s in sides))[0] is not kept[0]

@@ -11,6 +11,7 @@ reading of readings.both_sides_reach_level (PB-VIC-3: when both sides reach a le
 from __future__ import annotations
 
 import gc
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -55,8 +56,7 @@ def play_batch_columns(t: Tables, seeds: list[int], policies: dict[str, PolicySp
     """`play_games`' three tables as columns (name -> array, in column order), which a pool
     worker returns without importing pandas (simulator/pool_worker.py)."""
     specs = tuple(policies[s] for s in t.situation.ruleset.sides)
-    arguments = game_arguments(t, specs)
-    buffer = StateBuffer(t)
+    arguments, buffer = _batch_players(t, specs)
     cols = _BatchColumns(t, len(seeds))
     # Python's cyclic garbage collector is off while the games run: each collection walks every
     # object numba and pandas keep alive (~5% of a pb-04 game when the rows were dicts).  Any
@@ -72,6 +72,27 @@ def play_batch_columns(t: Tables, seeds: list[int], policies: dict[str, PolicySp
         if collecting:
             gc.enable()
     return cols.games(), cols.turns(), cols.losses()
+
+
+# The players and the state buffer of this thread's last batch, and what they were made for.
+_KEPT = threading.local()
+
+
+def _batch_players(t: Tables, specs: tuple) -> tuple[tuple, StateBuffer]:
+    """The game arguments (`game_arguments`: the players, bound to their kernels) and the state
+    buffer for a batch, kept for the next batch of the same tables and players: a pool worker
+    plays batch after batch of one situation, and making them (binding the kernels, two states
+    with their event logs) was ~9 ms a batch, a third of a millisecond a game at the batch
+    size a 200-game run on one worker plays (25).  Every game starts from them afresh
+    (`StateBuffer.fresh`, `decisions.restart`), so the games do not depend on the batches
+    they fall in (tests/panzerblitz/test_batch.py).  One per thread: a batch uses them
+    throughout."""
+    kept = getattr(_KEPT, "last", None)
+    if kept is not None and kept[0] is t and kept[1] == specs:
+        return kept[2], kept[3]
+    arguments, buffer = game_arguments(t, specs), StateBuffer(t)
+    _KEPT.last = (t, specs, arguments, buffer)
+    return arguments, buffer
 
 
 class _BatchColumns:
