@@ -30,7 +30,12 @@ def main() -> None:
 
     from simulator.rulesets.panzerblitz import move_view
     from simulator.rulesets.panzerblitz.batch import prepare
-    from simulator.rulesets.panzerblitz.movement import MOVE_CLOSED, MOVE_START_CLOSED, MOVE_STOP, reachable_bits
+    from simulator.rulesets.panzerblitz.movement import (
+        MOVE_CLOSED,
+        MOVE_START_CLOSED,
+        MOVE_STOP,
+        reachable_bits,
+    )
     from simulator.rulesets.panzerblitz.replay import play
     from simulator.rulesets.panzerblitz.state import ON_MAP
     from simulator.situation import load_situation
