@@ -9,7 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.rulesets.panzerblitz.movement import compile_movement, path_to, reachable
+from simulator.rulesets.panzerblitz.movement import (
+    compile_movement,
+    next_reached,
+    path_to,
+    reachable,
+    reached_words,
+)
 from simulator.situation import load_situation
 from tests.conftest import make_map
 
@@ -315,10 +321,18 @@ def test_reachable_gives_the_least_costs_of_a_plain_search(sid):
                 ~negated, ~occupied, swamp, enemy, mine | block, block)
         cost = np.empty(n, dtype=np.int32)
         prev = np.empty(n, dtype=np.int32)
-        reached = reachable(*args, cost, prev)
+        words = reached_words(n)
+        words[:] = np.uint64(0xA5A5A5A5A5A5A5A5)  # the search clears what the last one left
+        reached = reachable(*args, cost, prev, words)
         want = _plain_search(*args)
         got = {h: int(cost[h]) for h in range(n) if cost[h] >= 0}
         assert got == want and reached == len(want)
+        # The hexes reached as bits, walked in hex order (movement_phase.move_unit's options).
+        walked, h = [], next_reached(words, -1)
+        while h >= 0:
+            walked.append(int(h))
+            h = next_reached(words, h)
+        assert walked == sorted(got)
         for h in got:
             if h != start:
                 assert got[int(prev[h])] < got[h] or got[h] == mf_half  # a least-cost tree
@@ -353,3 +367,16 @@ def test_reachable_widens_a_full_bucket():
     assert {h: int(cost[h]) for h in range(n)} == _plain_search(*args)
     for h in range(1, n):
         assert h in kids[prev[h]]
+
+
+def test_next_reached_walks_the_bits_across_words():
+    words = reached_words(128)
+    assert next_reached(words, -1) == -1  # nothing reached
+    for h in (0, 63, 64, 127):
+        words[h >> 6] |= np.uint64(1) << np.uint64(h & 63)
+    walked, h = [], next_reached(words, -1)
+    while h >= 0:
+        walked.append(int(h))
+        h = next_reached(words, h)
+    assert walked == [0, 63, 64, 127]
+    assert next_reached(words, 0) == 63 and next_reached(words, 127) == -1

@@ -35,6 +35,7 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
     # The search's per-hex flags (movement.HEX_*): every road usable and clear, enemy units.
     bits = np.empty(n_hex, dtype=np.uint8)
     scratch = np.empty(2 * (6 * n_hex + 1) + 2 * (max(ut.movement.max(), 0) + 1), dtype=np.int32)
+    reached = np.empty((n_hex + 63) // 64, dtype=np.uint64)
     enemy_hexes = np.empty(n_units, dtype=np.int64)
     total = 0
     for _turn in range(n_turns):
@@ -60,7 +61,7 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
                 if ut.mclass[t] >= 0 and ut.movement[t] > 0:
                     total += reachable_bits(a, ut.movement[t], mv.side_step[ut.mclass[t]], True, mv.road_cost,
                                             mv.swamp_stack_cost, mt.neighbours, bits, MOVE_START_CLOSED,
-                                            MOVE_CLOSED, MOVE_STOP, True, cost, prev, scratch)
+                                            MOVE_CLOSED, MOVE_STOP, True, cost, prev, scratch, reached)
     return total
 
 

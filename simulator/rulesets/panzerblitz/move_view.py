@@ -226,7 +226,7 @@ def reach_of(st, ut, mt, mv, side, u, start, mf_half, occ, cost, prev):
     here, saved = _own_flags(st, ut, mt, mv, side, u, occ)
     reached = reachable_bits(start, mf_half, mv.side_step[ut.mclass[st.utype[u]]], True, mv.road_cost,
                              mv.swamp_stack_cost, mt.neighbours, st.view_bits, MOVE_START_CLOSED, MOVE_CLOSED,
-                             MOVE_STOP, True, cost, prev, st.search_scratch)
+                             MOVE_STOP, True, cost, prev, st.search_scratch, st.search_reached)
     _drop_own_flags(st, mt, here, saved)
     return reached
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simulator.errors import DataError
 from simulator.jit import njit
@@ -275,8 +276,30 @@ def search_scratch(n_hex: int, max_mf_half: int) -> np.ndarray:
     return np.zeros(2 * (6 * n_hex + 1) + 2 * (max_mf_half + 1), dtype=np.int32)
 
 
+def reached_words(n_hex: int) -> np.ndarray:
+    """The search's reached hexes as bits (`reachable_bits`' `reached_out`), for a map of n_hex hexes."""
+    return np.zeros((n_hex + 63) // 64, dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def next_reached(reached, h):
+    """The first hex after h (h = -1: the first hex) that the last search reached, in hex
+    order, or -1: a walk over `reachable_bits`' `reached_out`, `h = next_reached(words, h)`."""
+    h += 1
+    w = h >> 6
+    if w >= reached.shape[0]:
+        return -1
+    x = reached[w] & (~np.uint64(0) << np.uint64(h & 63))
+    while x == 0:
+        w += 1
+        if w >= reached.shape[0]:
+            return -1
+        x = reached[w]
+    return (w << 6) + np.int64(trailing_zeros(x))
+
+
 def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_stack_cost, neighbours,
-              road_usable, road_clear, swamp_stack, enemy, stop_here, block, cost_out, prev_out):
+              road_usable, road_clear, swamp_stack, enemy, stop_here, block, cost_out, prev_out, reached_out=None):
     """Every hex one unit can reach this turn, with the least cost (half MF) and the path.
 
     `side_cost[h, d]`: what crossing side d of hex h costs the unit's class off the road rate
@@ -290,7 +313,8 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
     (PB-BLOCK-2): the unit stops on entering.  `block[x]`: a block: it may be entered only by
     a unit that began its turn adjacent to it.  PB-MOVE-4: a unit may always move exactly one
     hex, whatever it costs, unless that hex or hexside is forbidden.
-    Fills cost_out (-1 = unreachable) and prev_out; returns the number of hexes reached.
+    Fills cost_out (-1 = unreachable) and prev_out (and `reached_out`, if given: `reached_words`);
+    returns the number of hexes reached.
 
     The arrays are packed here as the game packs them (`packed_steps`, `hex_bits`) and searched
     by `reachable_bits`, which the game calls on the packed flags the movement view keeps
@@ -301,19 +325,22 @@ def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_
     step = packed_steps(side_cost[None], road_side, neighbours)[0]
     scratch = search_scratch(n_hex, mf_half)
     return reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost, neighbours, bits,
-                          MOVE_START_CLOSED, MOVE_CLOSED, MOVE_STOP, True, cost_out, prev_out, scratch)
+                          MOVE_START_CLOSED, MOVE_CLOSED, MOVE_STOP, True, cost_out, prev_out, scratch,
+                          reached_words(n_hex) if reached_out is None else reached_out)
 
 
 @njit(cache=True)
 def reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost, neighbours, bits, start_closed,
-                   closed, stop, one_hex, cost_out, prev_out, scratch):
+                   closed, stop, one_hex, cost_out, prev_out, scratch, reached_out):
     """`reachable` on packed inputs: `step[h, d]` a hex side's step (`packed_steps`), `bits[x]`
     hex x's flags (HEX_*), read through three masks: `start_closed`, the hexes never entered
     from the start hex (enemy units: it may enter a block); `closed`, from anywhere else
     (enemy units or a block); `stop`, where a unit that entered stops.  `one_hex`: PB-MOVE-4's
     one-hex minimum applies (not in a search bounded below the unit's MF, overrun.py).
     `scratch`: int32 work space (`search_scratch`), never read before written.  Fills cost_out (-1 =
-    unreachable) and prev_out; returns the number of hexes reached.
+    unreachable) and prev_out, and `reached_out` (`reached_words`: bit h % 64 of word h // 64 set
+    where hex h is reached), so that a caller goes through the hexes reached, in hex order, without
+    a pass over the map (`next_reached`); returns the number of hexes reached.
 
     Dial's algorithm: costs are small integers, so buckets (first in, first out) beat a heap.
     The start hex is looked out from first, on its own (PB-MOVE-4's one-hex minimum, the block
@@ -330,7 +357,10 @@ def reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost,
     for i in range(n_hex):
         cost_out[i] = -1
         prev_out[i] = -1
+    for i in range(reached_out.shape[0]):
+        reached_out[i] = 0
     cost_out[start] = 0
+    reached_out[start >> 6] |= np.uint64(1) << np.uint64(start & 63)
     # Each bucket a first-in-first-out list of entries (entry hex, next entry; head and tail per
     # cost), in `scratch`.  A hex is looked out from once and steps into at most six others, so
     # 6 * n_hex + 1 entries always suffice: no array is ever replaced during the search (a bucket
@@ -376,6 +406,7 @@ def reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost,
             continue
         if cost_out[nb] < 0:
             reached += 1
+            reached_out[nb >> 6] |= np.uint64(1) << np.uint64(nb & 63)
         cost_out[nb] = nc
         prev_out[nb] = h
         scratch[n_entries] = nb
@@ -413,6 +444,7 @@ def reachable_bits(start, mf_half, step, road_rate, road_cost, swamp_stack_cost,
                     # The step into nb at cost nc: noted, and nb put at the end of bucket nc.
                     if cost_out[nb] < 0:
                         reached += 1
+                        reached_out[nb >> 6] |= np.uint64(1) << np.uint64(nb & 63)
                     cost_out[nb] = nc
                     prev_out[nb] = h
                     scratch[n_entries] = nb

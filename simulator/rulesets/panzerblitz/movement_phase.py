@@ -41,6 +41,7 @@ from simulator.rulesets.panzerblitz.events import EV_ENTER, EV_FORT_SWITCH, EV_M
 from simulator.rulesets.panzerblitz.forts import capture_fort, enemy_in_hex, fort_in, settle_on_top
 from simulator.rulesets.panzerblitz.invariants import CHECK, CHECK_VIEW
 from simulator.rulesets.panzerblitz.move_view import close_view, open_view, reach_of, view_loads
+from simulator.rulesets.panzerblitz.movement import next_reached
 from simulator.rulesets.panzerblitz.overrun import (
     edge_overrun_options,
     entry_overrun_options,
@@ -186,28 +187,31 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
     mine_count = ut.stack_count[t]
     n = 0
     exits = 0
-    # The scans read the structs' arrays once: a struct field read inside a loop over the map is
-    # reference-counted at every hex (docs/performance.md, round 9).
-    n_hex = cost.shape[0]
     closed = mt.closed
     limit = limits[side]
     # PB-STACK-1/4 at the end of the move (the unit's own count is not yet in its new hex)
     here = start if st.status[u] == ON_MAP else -1
-    for h in range(n_hex):
-        if cost[h] >= 0 and load[h, side] - (mine_count if h == here else 0) + mine_count <= limit and not closed[h]:
+    # The hexes reached, in hex order, from the search's bits (not a pass over the map).
+    reached = st.search_reached
+    h = next_reached(reached, -1)
+    while h >= 0:
+        if load[h, side] - (mine_count if h == here else 0) + mine_count <= limit and not closed[h]:
             options[n] = h
             n += 1
+        h = next_reached(reached, h)
     # PB-MOVE-10: leave the map by an edge the side may leave by, paying the last hex's cost again.
     edges = exit_edges_of(st, u)
     if edges != 0:
         edge_mask = mt.edge_mask
         enter = mv.enter_cost
         mclass = ut.mclass[t]
-        for h in range(n_hex):
-            if cost[h] >= 0 and (edge_mask[h] & edges) != 0 and cost[h] + enter[h, mclass] <= budget:
+        h = next_reached(reached, -1)
+        while h >= 0:
+            if (edge_mask[h] & edges) != 0 and cost[h] + enter[h, mclass] <= budget:
                 options[n] = -2 - h
                 n += 1
                 exits += 1
+            h = next_reached(reached, h)
     # PB-OVR: an armored vehicle already on the map may overrun instead of moving.
     n_over = 0
     if st.status[u] == ON_MAP and ut.can_overrun[t] and _enemy_in_overrun_reach(st, mt, mv, occ, side, ut.mclass[t],

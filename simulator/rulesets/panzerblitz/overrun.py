@@ -116,7 +116,7 @@ def overrun_options(st, ut, mt, mv, ct, limits, side, u, start, budget, occ, cos
         reach = max(0, min(budget, budget - least - min(least, mv.clear_cost[mclass])))
     reachable_bits(start, reach, mv.assault_step[mclass], False, mv.road_cost, mv.swamp_stack_cost, mt.neighbours,
                    st.view_bits, OVERRUN_START_CLOSED, OVERRUN_CLOSED, OVERRUN_STOP, reach == budget, cost, prev,
-                   st.search_scratch)
+                   st.search_scratch, st.search_reached)
     n = 0
     neighbours, mine = mt.neighbours, st.mine
     count, limit = ut.stack_count[t], limits[side]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.rulesets.panzerblitz.movement import search_scratch
+from simulator.rulesets.panzerblitz.movement import reached_words, search_scratch
 from simulator.rulesets.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.soa import struct_of_arrays
 
@@ -67,6 +67,7 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "on_top", "own_fire_hit",
     "trip_out", "trip_final", "trip_stay_off", "trip_hex", "returned", "mine_side",
     "view_flags", "view_count", "view_load", "view_seen", "view_dirty", "view_bits", "search_scratch",
+    "search_reached",
 ])
 
 
@@ -199,6 +200,7 @@ def new_state(t: Tables, rng: np.random.Generator | None = None) -> State:
         # and the search's work space (movement.reachable_bits), made once with the state.
         view_bits=np.zeros(n_hex, dtype=np.uint8),
         search_scratch=search_scratch(n_hex, int(t.unit_t.movement.max()) if n else 0),
+        search_reached=reached_words(n_hex),
     )
     st.clock[N_TURNS] = sit.turns
     st.clock[FIRST_SIDE] = sides.index(sit.moves_first)
@@ -221,8 +223,8 @@ class StateBuffer:
     def __init__(self, t: Tables):
         self._initial = new_state(t, None)
         self._state = new_state(t, None)
-        # (the search's scratch is never read before written either)
-        self._fields = [f for f in State._fields if f not in ("log", "search_scratch")]
+        # (the search's scratch and reached hexes are never read before written either)
+        self._fields = [f for f in State._fields if f not in ("log", "search_scratch", "search_reached")]
 
     def fresh(self) -> State:
         st, initial = self._state, self._initial
