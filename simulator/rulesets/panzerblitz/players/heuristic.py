@@ -746,11 +746,16 @@ def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_
     extra = prm[TARGET_CHOICE_HEXES]
     dist = mt.dist
     # The nearest stack (by distance lengthened), the first in hex order among equals, is the
-    # least of the keys distance x n_hex + stack hex: one minimum a hex, kept in TARGET_DIST's
-    # row and read back below, instead of two selects over two rows (round 10).  A key at or
-    # above FAR x n_hex is no nearer than FAR: the hex keeps FAR and no value, as before.
+    # least of the keys (distance << shift) + stack hex, hex < 2**shift: one minimum a hex, kept
+    # in TARGET_DIST's row and read back below, instead of two selects over two rows (round 10;
+    # a shift, not a product by n_hex: round 12).  A key at or above FAR << shift is no nearer
+    # than FAR: the hex keeps FAR and no value, as before.
     key = target_dist
-    none = np.int64(FAR) * n_hex
+    shift = 1
+    while (1 << shift) < n_hex:
+        shift += 1
+    low = (np.int64(1) << shift) - 1
+    none = np.int64(FAR) << shift
     for h in range(n_hex):
         key[h] = none
     for e in range(n_hex):
@@ -759,14 +764,14 @@ def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_
         pen = int(extra * (1.0 - vals[e] / best) + 0.5)
         dist_e = dist[e]
         for h in range(n_hex):  # the minimum written back unconditionally: LLVM vectorises it
-            k = (np.int64(dist_e[h]) + pen) * n_hex + e
+            k = ((np.int64(dist_e[h]) + pen) << shift) + e
             kh = key[h]
             key[h] = k if k < kh else kh
     for h in range(n_hex):
         k = key[h]
         if k < none:
-            e = k % n_hex
-            target_dist[h] = k // n_hex
+            e = k & low
+            target_dist[h] = k >> shift
             target_value[h] = int(100 * vals[e])
         else:
             target_dist[h] = FAR
