@@ -153,28 +153,23 @@ def time_searches(path: Path, repeat: int, evict_kb: int) -> None:
             reached = np.zeros((n_hex + 63) // 64, dtype=np.uint64)
 
             @njit()
-            def replay(starts, mfs, st_t, st_i, rates, road_cost, swamp_cost, nb, bits, cost, prev, work, scratch,
-                       evict_words):
-                total = 0
-                for i in range(starts.shape[0]):
-                    for k in range(evict_words):
-                        scratch[k] += 1
-                    total += reachable_bits(starts[i], mfs[i], st_t[st_i[i]], rates[i], road_cost[i], swamp_cost[i],
-                                            nb, bits[i], m.MOVE_START_CLOSED, m.MOVE_CLOSED, m.MOVE_STOP, True, cost[i],
-                                            prev[i], work, reached)
-                return total
+            def search(start, mf, step, rate, rc, sc, nb, bits, closed_start, closed, stop, one, cost, prev, work):
+                return reachable_bits(start, mf, step, rate, rc, sc, nb, bits, closed_start, closed, stop, one, cost,
+                                      prev, work, reached)
         else:
-            @njit()
-            def replay(starts, mfs, st_t, st_i, rates, road_cost, swamp_cost, nb, bits, cost, prev, work, scratch,
-                       evict_words):
-                total = 0
-                for i in range(starts.shape[0]):
-                    for k in range(evict_words):
-                        scratch[k] += 1
-                    total += reachable_bits(starts[i], mfs[i], st_t[st_i[i]], rates[i], road_cost[i], swamp_cost[i],
-                                            nb, bits[i], m.MOVE_START_CLOSED, m.MOVE_CLOSED, m.MOVE_STOP, True, cost[i],
-                                            prev[i], work)
-                return total
+            search = reachable_bits
+
+        @njit()
+        def replay(starts, mfs, st_t, st_i, rates, road_cost, swamp_cost, nb, bits, cost, prev, work, scratch,
+                   evict_words):
+            total = 0
+            for i in range(starts.shape[0]):
+                for k in range(evict_words):
+                    scratch[k] += 1
+                total += search(starts[i], mfs[i], st_t[st_i[i]], rates[i], road_cost[i], swamp_cost[i], nb,
+                                bits[i], m.MOVE_START_CLOSED, m.MOVE_CLOSED, m.MOVE_STOP, True, cost[i], prev[i],
+                                work)
+            return total
 
         s0, m0, rates, rc, sc, _ = common
         args = (s0, m0, steps, step_index, rates, rc, sc, nb, bits, cost, prev, work, scratch)

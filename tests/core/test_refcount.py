@@ -11,16 +11,7 @@ from numba.core.runtime import _nrt_python, rtsys
 
 from simulator import jit, refcount
 from simulator.jit import njit
-
-
-def _body(dispatcher) -> str:
-    """The optimised LLVM IR of the kernel's own function (not its CPython wrapper's)."""
-    ir = dispatcher.inspect_llvm(dispatcher.signatures[0])
-    name = dispatcher.py_func.__name__
-    bodies = [part for part in ir.split("\ndefine ")
-              if f"{name}B" in (head := part.split("\n", 1)[0]) and "cpython" not in head and "cfunc" not in head]
-    assert bodies, f"no LLVM function for {name}"
-    return "\n".join(bodies)
+from tests.core.test_soa import _kernel_body as _body
 
 
 def _kernels():
