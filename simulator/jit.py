@@ -337,20 +337,24 @@ class _LinkOnDemandLibrary(_codegen.JITCodeLibrary):
         with self._recorded_timings.record("Module passes (full optimization)", mpb_full):
             mpm_full.run(self._final_module, mpb_full)
 
-    # numba's NRT library, held back from the link before the module passes (refcount.py)
+    # numba's NRT library, held back from the link before the module passes (refcount.py), and
+    # whether numba's lowering gave one (then it is linked once, by `_link_nrt`)
     _nrt_library = None
+    _nrt_given = False
 
     def add_linking_library(self, library):
         if _INLINE_NRT and _rtsys._init and library is _rtsys.library:
             library._ensure_finalized()
             self._nrt_library = library
+            self._nrt_given = True
             return
         super().add_linking_library(library)
 
     def _link_nrt(self):
         nrt = self._nrt_library
-        if nrt is None and _INLINE_NRT and _rtsys._init and refcount.needs_nrt(self._final_module, _rtsys.library):
-            nrt = _rtsys.library  # (a callee's module from the cache, kept as bitcode)
+        if nrt is None and not self._nrt_given and _INLINE_NRT and _rtsys._init \
+                and refcount.needs_nrt(self._final_module, _rtsys.library):
+            nrt = _rtsys.library  # (a callee's module from the cache, kept as bitcode: never lowered here)
         if nrt is not None:
             self._reload_init.update(nrt._reload_init)
             refcount.link_refcounts(self._final_module, nrt._get_module_for_linking())

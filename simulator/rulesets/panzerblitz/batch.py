@@ -85,7 +85,7 @@ def _batch_players(t: Tables, specs: tuple) -> tuple[tuple, StateBuffer]:
     with their event logs) was ~9 ms a batch, a third of a millisecond a game at the batch
     size a 200-game run on one worker plays (25).  Every game starts from them afresh
     (`StateBuffer.fresh`, `decisions.restart`), so the games do not depend on the batches
-    they fall in (tests/panzerblitz/test_batch.py).  One per thread: a batch uses them
+    they fall in (tests/panzerblitz/test_golden_games.py).  One per thread: a batch uses them
     throughout."""
     kept = getattr(_KEPT, "last", None)
     if kept is not None and kept[0] is t and kept[1] == specs:
