@@ -29,7 +29,7 @@ from simulator.rulesets.panzerblitz.state import (
     StateBuffer,
 )
 from simulator.rulesets.panzerblitz.tables import Tables, build_tables
-from simulator.rulesets.panzerblitz.victory import decided_turn, evaluate, provisional
+from simulator.rulesets.panzerblitz.victory import RANK_NAMES, RECORDED, batch_standings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,7 +57,9 @@ def play_batch_columns(t: Tables, seeds: list[int], policies: dict[str, PolicySp
     worker returns without importing pandas (simulator/pool_worker.py)."""
     specs = tuple(policies[s] for s in t.situation.ruleset.sides)
     arguments, buffer = _batch_players(t, specs)
-    cols = _BatchColumns(t, len(seeds))
+    # A game leaves its RECORDED fields here, one row of bytes a game; the batch's results are
+    # worked out from them at the end, all games at once (a game's own Python is two copies).
+    records = np.empty((len(seeds), buffer.record_bytes), dtype=np.uint8)
     # Python's cyclic garbage collector is off while the games run: each collection walks every
     # object numba and pandas keep alive (~5% of a pb-04 game when the rows were dicts).  Any
     # cyclic garbage waits for the end of the batch.
@@ -67,10 +69,11 @@ def play_batch_columns(t: Tables, seeds: list[int], policies: dict[str, PolicySp
         for gi, seed in enumerate(seeds):
             st = buffer.fresh()
             play_into(st, t, int(seed), arguments)
-            cols.add(gi, int(seed), st, evaluate(st, t), provisional(st, t))
+            records[gi] = buffer.recorded()
     finally:
         if collecting:
             gc.enable()
+    cols = _BatchColumns(t, np.asarray(seeds, dtype=np.int64), buffer.unpack(records))
     return cols.games(), cols.turns(), cols.losses()
 
 
@@ -90,68 +93,50 @@ def _batch_players(t: Tables, specs: tuple) -> tuple[tuple, StateBuffer]:
     kept = getattr(_KEPT, "last", None)
     if kept is not None and kept[0] is t and kept[1] == specs:
         return kept[2], kept[3]
-    arguments, buffer = game_arguments(t, specs), StateBuffer(t)
+    arguments, buffer = game_arguments(t, specs), StateBuffer(t, RECORDED)
     _KEPT.last = (t, specs, arguments, buffer)
     return arguments, buffer
 
 
 class _BatchColumns:
-    """A batch's results as arrays, one slot a game, filled game by game and made into the three
-    tables once at the end (no dict or tuple a row: that Python was most of a small game's
-    time outside the kernels)."""
+    """A batch's three tables, worked out for all its games at once from what each game left
+    (victory.RECORDED, a leading [game] axis): no Python a game or a row."""
 
-    def __init__(self, t: Tables, n_games: int):
+    def __init__(self, t: Tables, seeds: np.ndarray, games: dict[str, np.ndarray]):
         sit = t.situation
         self.sides = sit.ruleset.sides
         self.labels = np.array(list(sit.map.labels) + [""], dtype=object)  # [-1]: off the map
         self.names = np.asarray(t.units.names, dtype=object)
-        self.counted = t.unit_t.victory_count
-        n_sides, n_types = len(self.sides), len(self.names)
+        self.seed = seeds
+        self.games_ = games
         self.n_turns = sit.turns + 1  # rows of turn_stats: game-turn 0 (after set-up) to the last
-        g, nt = n_games, self.n_turns
-        self.seed = np.zeros(g, dtype=np.int64)
-        self.winner = np.empty(g, dtype=object)
-        self.level = np.empty(g, dtype=object)
-        self.level_alt = np.empty(g, dtype=object)
-        self.decided = np.zeros(g, dtype=np.int64)
-        self.side_level = np.empty((g, n_sides), dtype=object)
-        self.side_value = np.zeros((g, n_sides), dtype=np.float64)
-        self.lost_by_type = np.zeros((g, n_sides, n_types), dtype=np.int64)
-        self.unplaced_by_type = np.zeros((g, n_sides, n_types), dtype=np.int64)
-        self.stats = np.zeros((g, nt, n_sides, len(TURN_STAT_NAMES)), dtype=np.int64)
-        self.leader = np.empty((g, nt), dtype=object)
-        self.leader_level = np.empty((g, nt), dtype=object)
-        self.measure = np.zeros((g, nt, n_sides), dtype=np.float64)
-        self.measure_level = np.empty((g, nt, n_sides), dtype=object)
-        self.lost_units: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-
-    def add(self, gi: int, seed: int, st, o, standing: list) -> None:
-        self.seed[gi] = seed
-        self.winner[gi] = o.winner or "draw"
-        self.level[gi] = o.level
-        self.level_alt[gi] = o.other_level
-        self.decided[gi] = decided_turn(standing)
-        n_types = len(self.names)
-        counted = self.counted[st.utype]
-        for si, s in enumerate(self.sides):
-            self.side_level[gi, si] = o.levels[s]
-            self.side_value[gi, si] = o.values[s]
-            mine = st.side == si
-            self.lost_by_type[gi, si] = np.bincount(st.utype[mine & (st.status == ELIMINATED) & counted],
-                                                    minlength=n_types)
-            # Every counter that found no legal set-up hex (forts, blocks and minefields too).
-            self.unplaced_by_type[gi, si] = np.bincount(st.utype[mine & (st.status == NOT_PLACED)], minlength=n_types)
-        self.stats[gi] = st.turn_stats
-        for turn, r in enumerate(standing):
-            self.leader[gi, turn] = r.winner or "draw"
-            self.leader_level[gi, turn] = r.level
-            for si, s in enumerate(self.sides):
-                self.measure[gi, turn, si] = r.values[s]
-                self.measure_level[gi, turn, si] = r.levels[s]
-        lost = np.flatnonzero((st.status == ELIMINATED) & counted)
-        if lost.size:
-            self.lost_units.append((gi, st.side[lost].copy(), st.utype[lost].copy(), st.lost_hex[lost].copy(),
-                                    st.lost_turn[lost].copy()))
+        g, n_sides, n_types = len(seeds), len(self.sides), len(self.names)
+        rank_names = np.array([RANK_NAMES[r] for r in range(len(RANK_NAMES))], dtype=object)
+        leader_names = np.array(list(self.sides) + ["draw"], dtype=object)  # [-1]: a draw
+        standing = batch_standings(games, t)
+        self.decided = standing.decided_turn().astype(np.int64)
+        # The provisional result of each game-turn, and the final one: the last game-turn's,
+        # unless neither side engaged (PB-VIC-6: no battle, judged on the final state only).
+        self.leader = leader_names[standing.winner]
+        self.leader_level = rank_names[standing.level]
+        self.measure = standing.values
+        self.measure_level = rank_names[standing.ranks]
+        battle = games["engaged"].any(axis=1)
+        self.winner = np.where(battle, self.leader[:, -1], "draw").astype(object)
+        self.level = np.where(battle, self.leader_level[:, -1], RANK_NAMES[0]).astype(object)
+        self.level_alt = np.where(battle, rank_names[standing.other_level[:, -1]], RANK_NAMES[0]).astype(object)
+        self.side_level = np.where(battle[:, None], self.measure_level[:, -1], RANK_NAMES[0]).astype(object)
+        self.side_value = np.where(battle[:, None], self.measure[:, -1], 0.0)
+        # Counts by game, side and unit type: of the units lost (that count for victory), and of
+        # every counter that found no legal set-up hex (forts, blocks and minefields too).
+        utype, side, status = games["utype"], games["side"], games["status"]
+        self.counted = t.unit_t.victory_count[utype]
+        self.lost = (status == ELIMINATED) & self.counted
+        key = (np.arange(g)[:, None] * n_sides + side) * n_types + utype
+        self.lost_by_type = np.bincount(key[self.lost], minlength=g * n_sides * n_types).reshape(g, n_sides, n_types)
+        self.unplaced_by_type = np.bincount(key[status == NOT_PLACED],
+                                            minlength=g * n_sides * n_types).reshape(g, n_sides, n_types)
+        self.stats = games["turn_stats"]
 
     def games(self) -> Columns:
         g = len(self.seed)
@@ -194,11 +179,11 @@ class _BatchColumns:
         return cols
 
     def losses(self) -> Columns:
-        names = ["batch_game", "seed", "side", "unit_type", "hex", "turn"]
-        if not self.lost_units:
-            return {n: np.empty(0, dtype=object if n in ("side", "unit_type", "hex") else np.int64) for n in names}
-        game = np.concatenate([np.full(len(x[1]), x[0], dtype=np.int64) for x in self.lost_units])
-        side, utype, hexes, turn = (np.concatenate([x[k] for x in self.lost_units]) for k in range(1, 5))
-        return {"batch_game": game, "seed": self.seed[game],
+        # In game order, and by unit within a game.
+        game, unit = np.nonzero(self.lost)
+        gs = self.games_
+        side, utype = gs["side"][game, unit], gs["utype"][game, unit]
+        hexes, turn = gs["lost_hex"][game, unit], gs["lost_turn"][game, unit]
+        return {"batch_game": game.astype(np.int64), "seed": self.seed[game],
                 "side": np.array(self.sides, dtype=object)[side], "unit_type": self.names[utype],
                 "hex": self.labels[np.where(hexes >= 0, hexes, -1)], "turn": turn.astype(np.int64)}

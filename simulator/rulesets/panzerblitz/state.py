@@ -215,22 +215,65 @@ class StateBuffer:
     is 4.8 MB that the allocator hands back dirty and calloc zeroes again (glibc raises its mmap
     threshold after the first free): together about a twentieth of a pb-04 game.  `fresh()`
     copies the situation's initial state, built once, into the same arrays instead, so the
-    compiled games also see the same struct (numba's handle to it is built once).  The event
-    log is not cleared: only its first `clock[N_EVENTS]` rows are ever read, and every event
-    writes its whole row (events.log_event).  A state handed out is overwritten by the next
-    `fresh()`: read what a game left before starting the next one."""
+    compiled games also see the same struct (numba's handle to it is built once).
 
-    def __init__(self, t: Tables):
-        self._initial = new_state(t, None)
-        self._state = new_state(t, None)
-        # (the search's scratch and reached hexes are never read before written either)
-        self._fields = [f for f in State._fields if f not in ("log", "search_scratch", "search_reached")]
+    The arrays are views into one block of memory (each field at a 64-byte boundary, with the
+    dtype and shape `new_state` gave it: the kernels see the same types), so that `fresh()` is
+    one copy of the block rather than one a field (those ~70 calls were a tenth of a
+    millisecond a game, more with the caches cold after a game), and the fields named
+    `record` come first, so that `recorded()` is a game's copy of them in one slice.  The event
+    log and the search's work space are not in the block and not cleared: only the first
+    `clock[N_EVENTS]` rows of the log are ever read, every event writes its whole row
+    (events.log_event), and the search writes its scratch before reading it.  A state handed
+    out is overwritten by the next `fresh()`: read what a game left before starting the next
+    one."""
+
+    _OWN = ("log", "search_scratch", "search_reached")  # kept out of the block, never copied
+
+    def __init__(self, t: Tables, record: tuple[str, ...] = ()):
+        initial = new_state(t, None)
+        if not set(record) <= set(State._fields) or set(record) & set(self._OWN):
+            raise ValueError(f"StateBuffer: record {record} names a field not in the block of {State._fields}")
+        order = list(record) + [f for f in State._fields if f not in record and f not in self._OWN]
+        self._layout: dict[str, tuple[int, np.dtype, tuple[int, ...]]] = {}
+        at = 0
+        for name in order:
+            a = getattr(initial, name)
+            self._layout[name] = (at, a.dtype, a.shape)
+            at += -(-a.nbytes // 64) * 64
+            if name == (record[-1] if record else None):
+                self._head = at
+        if not record:
+            self._head = 0
+        self._initial = np.zeros(at, dtype=np.uint8)
+        self._block = np.zeros(at, dtype=np.uint8)
+        self._state = State(**{name: (self._view(self._block, name) if name in self._layout else getattr(initial, name))
+                               for name in State._fields})
+        for name in self._layout:
+            self._view(self._initial, name)[...] = getattr(initial, name)
+
+    def _view(self, block: np.ndarray, name: str) -> np.ndarray:
+        at, dtype, shape = self._layout[name]
+        size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        return block[..., at:at + size].view(dtype).reshape(block.shape[:-1] + shape)
 
     def fresh(self) -> State:
-        st, initial = self._state, self._initial
-        for name in self._fields:
-            np.copyto(getattr(st, name), getattr(initial, name))
-        return st
+        np.copyto(self._block, self._initial)
+        return self._state
+
+    @property
+    def record_bytes(self) -> int:
+        """The size of `recorded()`."""
+        return self._head
+
+    def recorded(self) -> np.ndarray:
+        """The `record` fields of the state as it stands, as bytes (a view: copy it)."""
+        return self._block[:self._head]
+
+    def unpack(self, records: np.ndarray) -> dict[str, np.ndarray]:
+        """The `record` fields of games stacked as `recorded()` rows (uint8[games, record_bytes]):
+        name -> array[games, *the field's shape] (views of `records`)."""
+        return {name: self._view(records, name) for name, (at, _, _) in self._layout.items() if at < self._head}
 
 
 def _ragged(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

@@ -21,8 +21,11 @@ from simulator.victory_levels import (  # noqa: F401 - the level words live in t
     LEVEL_RANK,
     RANK_NAMES,
     alternatives_reached,
+    alternatives_reached_all,
     level_reached,
+    levels_reached,
     result_of,
+    results_of,
 )
 
 
@@ -53,9 +56,7 @@ def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
                        True)
     ranks: dict[str, int] = {}
     values: dict[str, float] = {}
-    # prevent_enemy depends on the other side's result: evaluate the others first.
-    order = sorted(sit.sides, key=lambda s: s.victory.get("measure") == "prevent_enemy")
-    for s in order:
+    for s in _evaluation_order(t):
         si = sides.index(s.name)
         v = s.victory
         if v.get("measure") == "prevent_enemy":
@@ -69,6 +70,12 @@ def evaluate(st: State, t: Tables, now: int | None = None) -> Outcome:
     level, other = (difference, higher) if t.combat.levels_by_difference else (higher, difference)
     return Outcome({s: RANK_NAMES[r] for s, r in ranks.items()}, values, winner, RANK_NAMES[level],
                    other_level=RANK_NAMES[other])
+
+
+def _evaluation_order(t: Tables) -> list:
+    """The card's sides in the order their results are worked out: prevent_enemy depends on the
+    other side's result, so the others first."""
+    return sorted(t.situation.sides, key=lambda s: s.victory.get("measure") == "prevent_enemy")
 
 
 def _also_reached(v: dict, st: State, t: Tables, me: int, now: int) -> int:
@@ -214,7 +221,207 @@ def _controls(st: State, t: Tables, side: int, h: int) -> bool:
 def provisional(st: State, t: Tables) -> list[Outcome]:
     """The result as it stood at the end of each game-turn (0 = after set-up): the victory
     conditions evaluated on that turn's positions as if the game had ended then."""
+    return standings(st, t).outcomes(t)
+
+
+def provisional_by_turn(st: State, t: Tables) -> list[Outcome]:
+    """`provisional`, one `evaluate` a game-turn: the reading `standings` must agree with
+    (tests/panzerblitz/test_victory_standings.py)."""
     return [evaluate(_AtTurn(st, turn), t, now=turn) for turn in range(st.snap_hex.shape[0])]
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The provisional result at the end of every game-turn (turn 0: after set-up), as arrays
+    whose last axes are [turn] or [turn, side] (sides in the ruleset's order), after a leading
+    [game] axis for a batch (`batch_standings`).  Scored for all game-turns at once: one pass of
+    the measures over the snapshots instead of an `evaluate` a turn (the Python of those
+    evaluations was half of what a pb-04 game spent outside the kernels)."""
+
+    values: np.ndarray       # float64[..., turns + 1, sides]: each side's measure
+    ranks: np.ndarray        # int64[..., turns + 1, sides]: the level each side reached
+    winner: np.ndarray       # int64[..., turns + 1]: the side ahead, -1 a draw
+    level: np.ndarray        # int64[..., turns + 1]: the rank of the winner's level (0 for a draw)
+    other_level: np.ndarray  # int64[..., turns + 1]: the same under the other reading (Outcome.other_level)
+
+    def outcome(self, t: Tables, turn: int) -> Outcome:
+        """One game's game-turn as an Outcome."""
+        sides = t.situation.ruleset.sides
+        w = int(self.winner[turn])
+        order = [sides.index(s.name) for s in _evaluation_order(t)]
+        return Outcome({sides[i]: RANK_NAMES[int(self.ranks[turn, i])] for i in order},
+                       {sides[i]: float(self.values[turn, i]) for i in order},
+                       None if w < 0 else sides[w], RANK_NAMES[int(self.level[turn])],
+                       other_level=RANK_NAMES[int(self.other_level[turn])])
+
+    def outcomes(self, t: Tables) -> list[Outcome]:
+        return [self.outcome(t, turn) for turn in range(len(self.winner))]
+
+    def decided_turn(self) -> np.ndarray:
+        """`decided_turn` of each game (int64[...]; a 0-d array for one game)."""
+        changed = (self.winner != self.winner[..., -1:]) | (self.level != self.level[..., -1:])
+        n = changed.shape[-1]
+        return np.where(changed.any(axis=-1), n - np.argmax(changed[..., ::-1], axis=-1), 0)
+
+
+def standings(st: State, t: Tables) -> Standings:
+    """`evaluate` of every game-turn's snapshot at once: the same values, levels and results
+    as one `evaluate(_AtTurn(st, turn), t, now=turn)` a turn (`provisional_by_turn`).  (A
+    measure's weighted counts are summed in another order; with whole-number weights, as every
+    card has, the sums are exact.)"""
+    at = _Turns(st, st.snap_hex, st.snap_status, st.snap_control, st.snap_visited,
+                np.arange(st.snap_hex.shape[0], dtype=np.int64))
+    return Standings(*_score(at, t))
+
+
+# The fields of a game's final state that `batch_standings` and a batch's tables read.
+RECORDED = ("utype", "side", "group", "status", "exit_edge", "exit_turn", "returned", "engaged",
+            "lost_hex", "lost_turn", "turn_stats", "snap_hex", "snap_status", "snap_control", "snap_visited")
+
+
+def batch_standings(games: dict[str, np.ndarray], t: Tables) -> Standings:
+    """`standings` of a batch of games at once, from their RECORDED fields (name -> array with
+    a leading [game] axis, state.StateBuffer.unpack): every array gets a leading [game] axis."""
+    g, n_turns = games["snap_hex"].shape[:2]
+    rows = g * n_turns
+
+    def by_row(name: str) -> np.ndarray:   # a unit's field, once for every game-turn of its game
+        return np.repeat(games[name], n_turns, axis=0)
+
+    units = _Units(utype=by_row("utype"), side=by_row("side"), group=by_row("group"),
+                   exit_edge=by_row("exit_edge"), exit_turn=by_row("exit_turn"), returned=by_row("returned"))
+    at = _Turns(units, games["snap_hex"].reshape(rows, -1), games["snap_status"].reshape(rows, -1),
+                games["snap_control"].reshape(rows, -1), games["snap_visited"].reshape(rows, -1),
+                np.tile(np.arange(n_turns, dtype=np.int64), g))
+    values, ranks, winner, level, other = _score(at, t)
+    return Standings(values.reshape(g, n_turns, -1), ranks.reshape(g, n_turns, -1), winner.reshape(g, n_turns),
+                     level.reshape(g, n_turns), other.reshape(g, n_turns))
+
+
+def _score(at: _Turns, t: Tables) -> tuple[np.ndarray, ...]:
+    """`evaluate` of every row of `at`: values and ranks [row, side], winner, level, other [row]."""
+    sides = t.situation.ruleset.sides
+    n = len(at.now)
+    values = np.zeros((n, len(sides)), dtype=np.float64)
+    ranks = np.zeros((n, len(sides)), dtype=np.int64)
+    done: list[int] = []
+    for s in _evaluation_order(t):
+        si = sides.index(s.name)
+        v = s.victory
+        if v.get("measure") == "prevent_enemy":
+            others = [x for x in done if x != si]
+            value = (ranks[:, others] == 0).all(axis=1).astype(np.float64)
+        else:
+            value = measure_values(v, at, t, si)
+        values[:, si] = value
+        ranks[:, si] = np.maximum(levels_reached(v, value),
+                                  alternatives_reached_all(v, lambda c, si=si: measure_values(c, at, t, si), (n,)))
+        done.append(si)
+    # (a side the card does not name keeps rank 0, which changes no result)
+    winner, higher, difference = results_of(ranks)
+    level, other = (difference, higher) if t.combat.levels_by_difference else (higher, difference)
+    return values, ranks, winner, level, other
+
+
+def final_outcome(st: State, t: Tables, standing: Standings) -> Outcome:
+    """`evaluate(st, t)` from the game's standings: its last game-turn's, unless the game was no
+    battle (PB-VIC-6, judged on the final state only)."""
+    if not st.engaged.any():
+        return evaluate(st, t)
+    return standing.outcome(t, len(standing.winner) - 1)
+
+
+class _Units:
+    """A batch's unit fields, one row a game-turn (`batch_standings`)."""
+
+    def __init__(self, **fields: np.ndarray):
+        self.__dict__.update(fields)
+
+
+class _Turns:
+    """Rows of snapshots: the units' hexes and status, the hexes' control and visits at the end
+    of game-turn `now[row]`; `units` the units' other fields (the final state's own, as
+    `_AtTurn` reads them), one for every row or one row a row."""
+
+    __slots__ = ("units", "hex", "status", "control", "visited", "now")
+
+    def __init__(self, units, hex_, status, control, visited, now):
+        self.units, self.hex, self.status, self.control, self.visited, self.now = \
+            units, hex_, status, control, visited, now
+
+
+class _AtRow:
+    """One row of `_Turns` as a state for `measure_value` to read."""
+
+    def __init__(self, at: _Turns, row: int):
+        self._at, self._row = at, row
+        self.hex, self.status, self.control, self.visited = at.hex[row], at.status[row], at.control[row], at.visited[row]
+
+    def __getattr__(self, name: str):
+        field = getattr(self._at.units, name)
+        return field[self._row] if isinstance(self._at.units, _Units) else field
+
+
+def _weighted_rows(units, t: Tables, mask: np.ndarray, m: dict) -> np.ndarray:
+    """`_weighted` of every row of `mask` (bool[rows, units])."""
+    weights = np.ones(units.utype.shape)
+    for name, w in m.get("weights", {}).items():
+        weights[units.utype == t.units.index(name)] = w
+    return np.where(mask, weights, 0.0).sum(axis=-1)
+
+
+def measure_values(m: dict, at: _Turns, t: Tables, me: int) -> np.ndarray:
+    """`measure_value` of every row of `at`: float64[rows]."""
+    st = at.units
+    kind = m["measure"]
+    if kind == "ratio":
+        num = measure_values(m["numerator"], at, t, me)
+        den = measure_values(m["denominator"], at, t, me)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # 0 to 0 is "as many" (docs/rulings.md), as measure_value
+            return np.where(den == 0, np.where(num > 0, np.inf, 1.0), num / np.where(den == 0, 1.0, den))
+    whose = me if m.get("whose", "own") == "own" else 1 - me
+    mask = _counted(st, t, whose, m)
+    if kind == "destroyed":
+        return _weighted_rows(st, t, mask & (at.status == ELIMINATED), m)
+    if kind == "in_area":
+        inside = _area_mask(m["area"], t)[at.hex] & (at.status == ON_MAP)
+        return _weighted_rows(st, t, mask & inside, m)
+    if kind in ("exited", "not_exited"):
+        out = (at.status == EXITED) & ((st.exit_edge & EDGE_BITS[m["edge"]]) != 0)
+        stay = m.get("stay_off_turns", 0)
+        if stay:
+            out &= (at.now[:, None] - st.exit_turn) >= stay
+        return _weighted_rows(st, t, mask & (out if kind == "exited" else ~out), m)
+    if kind == "round_trip":
+        if not m.get("return_leg", True):
+            out = (at.status == EXITED) & ((st.exit_edge & EDGE_BITS[m["edge"]]) != 0)
+            return _weighted_rows(st, t, mask & out & ((at.now[:, None] - st.exit_turn) >= m.get("stay_off_turns", 0)), m)
+        home = (at.status == EXITED) & ((st.exit_edge & EDGE_BITS[m["final_edge"]]) != 0) & st.returned
+        return _weighted_rows(st, t, mask & home & (st.exit_turn <= at.now[:, None]), m)
+    if kind == "entered":
+        return ((at.visited[:, _static_area(m["area"], t)] >> whose) & 1).any(axis=1).astype(np.float64)
+    if kind == "hexes_controlled":
+        game_map = t.situation.map
+        standing = ~t.unit_t.positional[st.utype] & (at.status == ON_MAP)
+        held = np.zeros(len(at.now), dtype=np.float64)
+        for name in m["hexes"]:
+            h = game_map.lookup(name)
+            occupied = standing & (at.hex == h)
+            mine = (occupied & (st.side == whose)).any(axis=1)
+            theirs = (occupied & (st.side != whose)).any(axis=1)
+            held += mine | (~theirs & (at.control[:, h] == whose))   # _controls
+        return held
+    if kind == "furthest_advance":
+        game_map = t.situation.map
+        on = mask & (at.status == ON_MAP)
+        hexes = np.where(on, at.hex, 0)
+        col, row = game_map.col[hexes], game_map.row[hexes]
+        far = {"east": col + 1, "west": game_map.width - col, "south": row + 1, "north": game_map.height - row}[m["toward"]]
+        return np.where(on, far, 0).max(axis=1).astype(np.float64)   # 0 with no unit on the map
+    # line_of_fire, open_corridor: a search over the map, one game-turn at a time
+    return np.array([measure_value(m, _AtRow(at, r), t, me, int(at.now[r])) for r in range(len(at.now))],
+                    dtype=np.float64)
 
 
 class _AtTurn:
