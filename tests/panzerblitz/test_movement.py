@@ -255,6 +255,57 @@ def test_pb_ovr_3_least_assault_step_bounds_every_overrun_step(sid):
         assert mt.least_assault_step[c] in set(allowed.tolist()) | {mt.town_cost_assaulting}
 
 
+@pytest.mark.parametrize("sid", ["pb-04", "pb-06", "pb-12"])
+def test_pb_ovr_3_the_overrun_gate_never_hides_an_overrun(sid):
+    """movement_phase._enemy_in_overrun_reach says no only where the overrun search would find
+    no overrun, on or off the map (PB-OVR-3, PB-OVR-10): the positions of real games, every
+    vehicle of the side, every budget up to its MF.  And it says no more often than the bound it
+    replaced (an enemy within budget // least + 1 hexes)."""
+    from simulator.rulesets.panzerblitz.batch import prepare
+    from simulator.rulesets.panzerblitz.game import FORT
+    from simulator.rulesets.panzerblitz.move_view import view_loads
+    from simulator.rulesets.panzerblitz.movement_phase import _enemy_in_overrun_reach
+    from simulator.rulesets.panzerblitz.overrun import edge_overrun_options, overrun_options
+    from simulator.rulesets.panzerblitz.presence import occupancy
+    from simulator.rulesets.panzerblitz.replay import play
+    from simulator.rulesets.panzerblitz.state import ON_MAP, VIEW_SIDE
+
+    t = prepare(load_situation(sid))
+    ut, mt, mv = t.unit_t, t.map_t, t.move_t
+    n_hex = t.situation.map.n_hexes
+    cost, prev = np.empty(n_hex, dtype=np.int32), np.empty(n_hex, dtype=np.int32)
+    entry, target, exit_ = (np.empty(6 * n_hex, dtype=np.int64) for _ in range(3))
+    said_no = found = tighter = 0
+    for seed in range(2):
+        st = play(t, seed, ("heuristic", "heuristic")).state
+        snap_hex, snap_status = st.snap_hex.copy(), st.snap_status.copy()
+        for turn in range(1, snap_hex.shape[0], 2):
+            st.hex[:], st.status[:] = snap_hex[turn], snap_status[turn]
+            st.carried_by[:], st.carrying[:], st.overrun_hex[:] = -1, -1, False
+            occ = occupancy(st, ut, n_hex)
+            for side in (0, 1):
+                st.clock[VIEW_SIDE] = 0  # no view open: built afresh for this position
+                load = view_loads(st, ut, mt, side, occ)
+                enemy_hexes = st.hex[(st.side != side) & (st.status == ON_MAP)]
+                enemy_hexes = enemy_hexes[occ[enemy_hexes, 1 - side] > 0]
+                for u in np.flatnonzero((st.side == side) & (st.status == ON_MAP) & ut.can_overrun[st.utype]):
+                    mclass, start = ut.mclass[st.utype[u]], int(st.hex[u])
+                    for budget in range(0, int(ut.movement[st.utype[u]]) + 1):
+                        gate = _enemy_in_overrun_reach(st, mt, mv, occ, side, mclass, start, budget)
+                        n = overrun_options(st, ut, mt, mv, t.combat_t, t.stack_limit, side, u, start, budget, occ,
+                                            cost, prev, FORT, entry, target, exit_, load)
+                        n = edge_overrun_options(st, ut, mt, mv, t.combat_t, t.stack_limit, side, u, start, budget,
+                                                 occ, cost, FORT, entry, target, exit_, n, load)
+                        assert gate or n == 0, (seed, turn, side, u, budget)
+                        said_no += not gate
+                        found += n > 0
+                        least = mv.least_assault_step[mclass]
+                        old = bool((mt.dist[start, enemy_hexes] <= budget // least + 1).any())
+                        assert old or not gate
+                        tighter += old and not gate
+    assert said_no > 0 and found > 0 and tighter > 0
+
+
 def test_pb_map_2_vehicles_leave_the_1dd9_swamp_at_1ff8():
     sit = load_situation("pb-01")
     m = sit.map

@@ -283,22 +283,29 @@ def move_unit(st, ut, mt, mv, ct, limits, side, u, pl, occ, cost, prev, options,
 
 @njit(cache=True)
 def _enemy_in_overrun_reach(st, mt, mv, occ, side, mclass, start, budget):
-    """False when no enemy stands near enough to overrun this turn, so the overrun search
-    (a second movement search for every vehicle) can be skipped: each step of the approach
-    costs at least `mv.least_assault_step` of the class (no road rate when overrunning,
-    PB-OVR-3; 1 MF per town hex, PB-TEC-4), and the target is next to the entry hex.  The
-    enemy's units are looked at, not the map: a hex with enemy fighting units in `occ` has
-    one of them on the map."""
-    step = mv.least_assault_step[mclass]
-    if step <= 0:
+    """False when no enemy stands where it could be overrun this turn, so the overrun search (a
+    second movement search for every vehicle) can be skipped.  An overrun of the stack in hex
+    h from entry hex e (next to h) costs the approach to e, at least `mv.least_assault_step`
+    a hex (no road rate when overrunning, PB-OVR-3; 1 MF per town hex, PB-TEC-4) over at least
+    dist(start, h) - 1 hexes, then the step into h (at least the same) and the step out (at
+    least that or, off the map, a clear hex's cost, PB-OVR-10): more than `budget` if
+    least * dist + min(least, clear) is.  And h must be a hex an overrun may target at all
+    (PB-OVR-2: clear terrain, no minefield, block, wreck, not overrun already this phase:
+    overrun.overrun_target_ok's first tests).  The enemy's units are looked at, not the map: a
+    hex with enemy fighting units in `occ` has one of them on the map."""
+    least = mv.least_assault_step[mclass]
+    if least <= 0:
         return True
-    reach = budget // step + 1
+    out = min(least, mv.clear_cost[mclass])
     enemy = 1 - side
     unit_hex, unit_side, status = st.hex, st.side, st.status
-    dist = mt.dist
+    dist, target_ok = mt.dist, mt.overrun_ok
+    mine, block, wrecks, overrun = st.mine, st.block, st.wrecks, st.overrun_hex
     for v in range(unit_hex.shape[0]):
         h = unit_hex[v]
-        if unit_side[v] == enemy and status[v] == ON_MAP and occ[h, enemy] > 0 and dist[start, h] <= reach:
+        if unit_side[v] == enemy and status[v] == ON_MAP and occ[h, enemy] > 0 and \
+                least * dist[start, h] + out <= budget and target_ok[h] and not overrun[h] and not mine[h] \
+                and not block[h] and wrecks[h, 0] + wrecks[h, 1] == 0:
             return True
     return False
 
