@@ -29,6 +29,7 @@ from simulator.rulesets.panzerblitz.victory import (
     evaluate,
     final_outcome,
     provisional_by_turn,
+    recorded,
     standings,
 )
 from simulator.situation import load_situation
@@ -96,7 +97,7 @@ def test_a_batch_is_scored_as_its_games_one_by_one(tables, sid):
     game where neither side engaged is no battle (PB-VIC-6): a draw, every level none, every
     measure 0, as `evaluate` says of it."""
     t = tables(sid)
-    buffer = StateBuffer(t, RECORDED)
+    buffer = StateBuffer(t, recorded(t))
     records, singles, outcomes = [], [], []
     for seed in range(4):
         st = play(t, seed, ("heuristic", "random"), state=buffer.fresh()).state
@@ -193,3 +194,32 @@ def test_every_measure_kind_over_game_turns_is_measure_value_a_turn(tables, sid)
                 want = [measure_value(m, _AtTurn(st, k), t, me, k) for k in range(len(at.now))]
                 assert measure_values(m, at, t, me).tolist() == want, (round_, m, me)
         _scramble(st, t, rng, extra=[h for m in _every_measure(t) for h in _named_hexes(t, m)])
+
+
+def test_a_batch_records_control_and_visits_only_for_a_card_that_measures_them(tmp_path, tables):
+    """victory.recorded: the hexes' control and visits (most of a game's record) are kept only
+    for a card with a hexes_controlled (PB-VIC-5) or entered (PB-SIT-10) condition, and a batch
+    of such a card is scored as its games one by one."""
+    from simulator.rulesets.panzerblitz.batch import play_games
+    from simulator.rulesets.panzerblitz.players.spec import parse_policy
+    from simulator.rulesets.panzerblitz.tables import build_tables
+    from tests.panzerblitz.test_rules import position_file
+
+    assert "snap_control" not in recorded(tables("pb-04")) and "snap_visited" not in recorded(tables("pb-04"))
+    assert "snap_visited" in recorded(tables("pb-10"))   # its `also` alternatives: PB-SIT-10
+    units = [("german", "panther-g", "3M4"), ("german", "rifle-platoon-german-42", "3M5"),
+             ("russian", "t-34-c", "3M8"), ("russian", "rifle-company-43", "3N6")]
+    path = position_file(tmp_path, units, turns=4, victory={
+        "german": ['measure = "hexes_controlled"', 'whose = "own"', 'hexes = ["3M6", "3M7", "3N6"]', "marginal = 1", "tactical = 2"],
+        "russian": ['measure = "entered"', 'whose = "own"', 'area = { hexes = ["3M4", "3M5"] }', "marginal = 1"]})
+    t = build_tables(load_situation(path))
+    assert {"snap_control", "snap_visited"} <= set(recorded(t))
+    seeds = list(range(6))
+    games, turns, _ = play_games(t, seeds, {"german": parse_policy("random"), "russian": parse_policy("random")})
+    for gi, seed in enumerate(seeds):
+        st = play(t, seed, ("random", "random")).state
+        by_turn = provisional_by_turn(st, t)
+        assert list(turns[turns.batch_game == gi].leader[::2]) == [o.winner or "draw" for o in by_turn]
+        assert list(turns[(turns.batch_game == gi) & (turns.side == "german")].measure) == \
+            [o.values["german"] for o in by_turn]
+        assert games.winner[gi] == (evaluate(st, t).winner or "draw")

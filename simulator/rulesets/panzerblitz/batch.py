@@ -29,7 +29,7 @@ from simulator.rulesets.panzerblitz.state import (
     StateBuffer,
 )
 from simulator.rulesets.panzerblitz.tables import Tables, build_tables
-from simulator.rulesets.panzerblitz.victory import RANK_NAMES, RECORDED, batch_standings
+from simulator.rulesets.panzerblitz.victory import RANK_NAMES, batch_standings, recorded
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,7 +57,7 @@ def play_batch_columns(t: Tables, seeds: list[int], policies: dict[str, PolicySp
     worker returns without importing pandas (simulator/pool_worker.py)."""
     specs = tuple(policies[s] for s in t.situation.ruleset.sides)
     arguments, buffer = _batch_players(t, specs)
-    # A game leaves its RECORDED fields here, one row of bytes a game; the batch's results are
+    # A game leaves its recorded fields (victory.recorded) here, one row of bytes a game; the batch's results are
     # worked out from them at the end, all games at once (a game's own Python is two copies).
     records = np.empty((len(seeds), buffer.record_bytes), dtype=np.uint8)
     # Python's cyclic garbage collector is off while the games run: each collection walks every
@@ -93,14 +93,14 @@ def _batch_players(t: Tables, specs: tuple) -> tuple[tuple, StateBuffer]:
     kept = getattr(_KEPT, "last", None)
     if kept is not None and kept[0] is t and kept[1] == specs:
         return kept[2], kept[3]
-    arguments, buffer = game_arguments(t, specs), StateBuffer(t, RECORDED)
+    arguments, buffer = game_arguments(t, specs), StateBuffer(t, recorded(t))
     _KEPT.last = (t, specs, arguments, buffer)
     return arguments, buffer
 
 
 class _BatchColumns:
     """A batch's three tables, worked out for all its games at once from what each game left
-    (victory.RECORDED, a leading [game] axis): no Python a game or a row."""
+    (victory.recorded, a leading [game] axis): no Python a game or a row."""
 
     def __init__(self, t: Tables, seeds: np.ndarray, games: dict[str, np.ndarray]):
         sit = t.situation

@@ -274,13 +274,31 @@ def standings(st: State, t: Tables) -> Standings:
     return Standings(*_score(at, t))
 
 
-# The fields of a game's final state that `batch_standings` and a batch's tables read.
+# The fields of a game's final state that `batch_standings` and a batch's tables read (`recorded`).
 RECORDED = ("utype", "side", "group", "status", "exit_edge", "exit_turn", "returned", "engaged",
-            "lost_hex", "lost_turn", "turn_stats", "snap_hex", "snap_status", "snap_control", "snap_visited")
+            "lost_hex", "lost_turn", "turn_stats", "snap_hex", "snap_status")
+
+
+def recorded(t: Tables) -> tuple[str, ...]:
+    """RECORDED, and each game-turn's control and visits of the hexes if a condition of the card
+    measures them (hexes_controlled, entered): those two are most of a game's record (~180 KB
+    of ~200 KB on pb-04), which a batch keeps for all its games."""
+    kinds = {m.get("measure") for s in t.situation.sides for m in _conditions(s.victory)}
+    return RECORDED + (("snap_control",) if "hexes_controlled" in kinds else ()) \
+        + (("snap_visited",) if "entered" in kinds else ())
+
+
+def _conditions(m: dict) -> list[dict]:
+    """A victory table's measure and every measure inside it (a ratio's two, the `also` alternatives')."""
+    out = [m]
+    for part in [m.get("numerator"), m.get("denominator")] + [c for alt in m.get("also", []) for c in alt["all"]]:
+        if isinstance(part, dict):
+            out += _conditions(part)
+    return out
 
 
 def batch_standings(games: dict[str, np.ndarray], t: Tables) -> Standings:
-    """`standings` of a batch of games at once, from their RECORDED fields (name -> array with
+    """`standings` of a batch of games at once, from their `recorded` fields (name -> array with
     a leading [game] axis, state.StateBuffer.unpack): every array gets a leading [game] axis."""
     g, n_turns = games["snap_hex"].shape[:2]
     rows = g * n_turns
@@ -290,8 +308,8 @@ def batch_standings(games: dict[str, np.ndarray], t: Tables) -> Standings:
 
     units = _Units(utype=by_row("utype"), side=by_row("side"), group=by_row("group"),
                    exit_edge=by_row("exit_edge"), exit_turn=by_row("exit_turn"), returned=by_row("returned"))
-    at = _Turns(units, games["snap_hex"].reshape(rows, -1), games["snap_status"].reshape(rows, -1),
-                games["snap_control"].reshape(rows, -1), games["snap_visited"].reshape(rows, -1),
+    control, visited = (games[k].reshape(rows, -1) if k in games else None for k in ("snap_control", "snap_visited"))
+    at = _Turns(units, games["snap_hex"].reshape(rows, -1), games["snap_status"].reshape(rows, -1), control, visited,
                 np.tile(np.arange(n_turns, dtype=np.int64), g))
     values, ranks, winner, level, other = _score(at, t)
     return Standings(values.reshape(g, n_turns, -1), ranks.reshape(g, n_turns, -1), winner.reshape(g, n_turns),
@@ -355,7 +373,10 @@ class _AtRow:
 
     def __init__(self, at: _Turns, row: int):
         self._at, self._row = at, row
-        self.hex, self.status, self.control, self.visited = at.hex[row], at.status[row], at.control[row], at.visited[row]
+        self.hex, self.status = at.hex[row], at.status[row]
+        # (None where the card measures neither: `recorded`)
+        self.control = None if at.control is None else at.control[row]
+        self.visited = None if at.visited is None else at.visited[row]
 
     def __getattr__(self, name: str):
         field = getattr(self._at.units, name)
