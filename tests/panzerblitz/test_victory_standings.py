@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.rulesets.panzerblitz.batch import _BatchColumns, prepare
+from simulator.rulesets.panzerblitz.batch import _BatchColumns
 from simulator.rulesets.panzerblitz.replay import play
 from simulator.rulesets.panzerblitz.state import (
     ELIMINATED,
@@ -35,17 +35,6 @@ from simulator.rulesets.panzerblitz.victory import (
 from simulator.situation import load_situation
 
 CARDS = [f"pb-{i:02d}" for i in range(1, 13)]
-
-
-@pytest.fixture(scope="module")
-def tables():
-    cache = {}
-
-    def get(sid):
-        if sid not in cache:
-            cache[sid] = prepare(load_situation(sid))
-        return cache[sid]
-    return get
 
 
 def _named_hexes(t, m) -> list[int]:
@@ -76,8 +65,8 @@ def _scramble(st: State, t, rng: np.random.Generator, extra: list[int] = ()) -> 
 
 
 @pytest.mark.parametrize("sid", CARDS)
-def test_pb_vic_3_standings_agree_with_one_evaluation_a_game_turn(tables, sid):
-    t = tables(sid)
+def test_pb_vic_3_standings_agree_with_one_evaluation_a_game_turn(tables_of, sid):
+    t = tables_of(sid)
     rng = np.random.default_rng(7)
     for seed, policies in ((1, ("heuristic", "heuristic")), (2, ("random", "random"))):
         st = play(t, seed, policies).state
@@ -92,11 +81,11 @@ def test_pb_vic_3_standings_agree_with_one_evaluation_a_game_turn(tables, sid):
 
 
 @pytest.mark.parametrize("sid", ["pb-01", "pb-05", "pb-09", "pb-10"])
-def test_a_batch_is_scored_as_its_games_one_by_one(tables, sid):
+def test_a_batch_is_scored_as_its_games_one_by_one(tables_of, sid):
     """batch_standings over the recorded fields of several games = each game's standings; a
     game where neither side engaged is no battle (PB-VIC-6): a draw, every level none, every
     measure 0, as `evaluate` says of it."""
-    t = tables(sid)
+    t = tables_of(sid)
     buffer = StateBuffer(t, recorded(t))
     records, singles, outcomes = [], [], []
     for seed in range(4):
@@ -121,10 +110,10 @@ def test_a_batch_is_scored_as_its_games_one_by_one(tables, sid):
     assert outcomes[3].no_battle and cols.winner[3] == "draw" and (cols.side_value[3] == 0).all()
 
 
-def test_the_state_buffer_is_one_block_restored_whole_by_fresh(tables):
+def test_the_state_buffer_is_one_block_restored_whole_by_fresh(tables_of):
     """StateBuffer: the same dtypes and shapes as new_state (the kernels' types), every field
     back to the initial state after a game, the recorded fields first and read back as they were."""
-    t = tables("pb-04")
+    t = tables_of("pb-04")
     initial = new_state(t, None)
     buffer = StateBuffer(t, RECORDED)
     st = buffer.fresh()
@@ -173,7 +162,7 @@ def _every_measure(t) -> list[dict]:
 
 
 @pytest.mark.parametrize("sid", ["pb-01", "pb-05", "pb-10"])
-def test_every_measure_kind_over_game_turns_is_measure_value_a_turn(tables, sid):
+def test_every_measure_kind_over_game_turns_is_measure_value_a_turn(tables_of, sid):
     """measure_values (all game-turns) = measure_value of each turn's snapshot, for every kind
     of measure and option, on a real game and on scrambled snapshots with units on the named hexes."""
     from simulator.rulesets.panzerblitz.victory import (
@@ -183,7 +172,7 @@ def test_every_measure_kind_over_game_turns_is_measure_value_a_turn(tables, sid)
         measure_values,
     )
 
-    t = tables(sid)
+    t = tables_of(sid)
     rng = np.random.default_rng(11)
     st = play(t, 4, ("heuristic", "heuristic")).state
     for round_ in range(3):
@@ -196,7 +185,7 @@ def test_every_measure_kind_over_game_turns_is_measure_value_a_turn(tables, sid)
         _scramble(st, t, rng, extra=[h for m in _every_measure(t) for h in _named_hexes(t, m)])
 
 
-def test_a_batch_records_control_and_visits_only_for_a_card_that_measures_them(tmp_path, tables):
+def test_a_batch_records_control_and_visits_only_for_a_card_that_measures_them(tmp_path, tables_of):
     """victory.recorded: the hexes' control and visits (most of a game's record) are kept only
     for a card with a hexes_controlled (PB-VIC-5) or entered (PB-SIT-10) condition, and a batch
     of such a card is scored as its games one by one."""
@@ -205,8 +194,8 @@ def test_a_batch_records_control_and_visits_only_for_a_card_that_measures_them(t
     from simulator.rulesets.panzerblitz.tables import build_tables
     from tests.panzerblitz.test_rules import position_file
 
-    assert "snap_control" not in recorded(tables("pb-04")) and "snap_visited" not in recorded(tables("pb-04"))
-    assert "snap_visited" in recorded(tables("pb-10"))   # its `also` alternatives: PB-SIT-10
+    assert "snap_control" not in recorded(tables_of("pb-04")) and "snap_visited" not in recorded(tables_of("pb-04"))
+    assert "snap_visited" in recorded(tables_of("pb-10"))   # its `also` alternatives: PB-SIT-10
     units = [("german", "panther-g", "3M4"), ("german", "rifle-platoon-german-42", "3M5"),
              ("russian", "t-34-c", "3M8"), ("russian", "rifle-company-43", "3N6")]
     path = position_file(tmp_path, units, turns=4, victory={
