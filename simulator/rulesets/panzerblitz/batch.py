@@ -130,8 +130,7 @@ class _BatchColumns:
         # Counts by game, side and unit type: of the units lost (that count for victory), and of
         # every counter that found no legal set-up hex (forts, blocks and minefields too).
         utype, side, status = games["utype"], games["side"], games["status"]
-        self.counted = t.unit_t.victory_count[utype]
-        self.lost = (status == ELIMINATED) & self.counted
+        self.lost = (status == ELIMINATED) & t.unit_t.victory_count[utype]
         key = (np.arange(g)[:, None] * n_sides + side) * n_types + utype
         self.lost_by_type = np.bincount(key[self.lost], minlength=g * n_sides * n_types).reshape(g, n_sides, n_types)
         self.unplaced_by_type = np.bincount(key[status == NOT_PLACED],

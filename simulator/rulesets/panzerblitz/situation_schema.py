@@ -261,23 +261,23 @@ def _check_also(also, game_map: GameMap, ruleset: RulesetData, probs: Problems, 
                 probs.add(f"{cf}.threshold", f"got {c.get('threshold')!r}", "a number")
 
 
-def _measures(v) -> list[dict]:
+def victory_measures(v) -> list[dict]:
     """Every measure table inside a victory condition (ratios' parts, `also` conditions)."""
     if not isinstance(v, dict):
         return []
     out = [v]
     for key in ("numerator", "denominator"):
-        out += _measures(v.get(key))
+        out += victory_measures(v.get(key))
     for alt in v.get("also", []) if isinstance(v.get("also"), list) else []:
         for c in alt.get("all", []) if isinstance(alt, dict) and isinstance(alt.get("all"), list) else []:
-            out += _measures(c)
+            out += victory_measures(c)
     return out
 
 
 def _check_group_names(sides: list[Side], probs: Problems) -> None:
     """A measure's `group` names a group of the side whose units it counts."""
     for si, s in enumerate(sides):
-        for m in _measures(s.victory):
+        for m in victory_measures(s.victory):
             if "group" not in m:
                 continue
             whose = s if m.get("whose", "own") == "own" or len(sides) != 2 else sides[1 - si]

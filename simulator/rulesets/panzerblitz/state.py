@@ -236,15 +236,13 @@ class StateBuffer:
             raise ValueError(f"StateBuffer: record {record} names a field not in the block of {State._fields}")
         order = list(record) + [f for f in State._fields if f not in record and f not in self._OWN]
         self._layout: dict[str, tuple[int, np.dtype, tuple[int, ...]]] = {}
-        at = 0
-        for name in order:
+        at = self._head = 0
+        for i, name in enumerate(order):
             a = getattr(initial, name)
             self._layout[name] = (at, a.dtype, a.shape)
             at += -(-a.nbytes // 64) * 64
-            if name == (record[-1] if record else None):
-                self._head = at
-        if not record:
-            self._head = 0
+            if i < len(record):
+                self._head = at  # the recorded fields end here
         self._initial = np.zeros(at, dtype=np.uint8)
         self._block = np.zeros(at, dtype=np.uint8)
         self._state = State(**{name: (self._view(self._block, name) if name in self._layout else getattr(initial, name))

@@ -14,6 +14,7 @@ import numpy as np
 
 from simulator.areas import resolve_static_area
 from simulator.corridors import edges_joined, widened
+from simulator.rulesets.panzerblitz.situation_schema import victory_measures
 from simulator.rulesets.panzerblitz.state import ELIMINATED, EXITED, ON_MAP, State
 from simulator.rulesets.panzerblitz.tables import EDGE_BITS, Tables
 from simulator.victory_levels import (  # noqa: F401 - the level words live in the core (shared with panzerblitz-v2)
@@ -97,11 +98,16 @@ def _counted(st: State, t: Tables, side: int, m: dict) -> np.ndarray:
     return mask
 
 
-def _weighted(st: State, t: Tables, mask: np.ndarray, m: dict) -> float:
-    weights = np.ones(len(st.utype))
+def _unit_weights(utype: np.ndarray, t: Tables, m: dict) -> np.ndarray:
+    """What each unit counts for in measure `m`: 1, or its type's `weights` entry."""
+    weights = np.ones(utype.shape)
     for name, w in m.get("weights", {}).items():
-        weights[st.utype == t.units.index(name)] = w
-    return float(weights[mask].sum())
+        weights[utype == t.units.index(name)] = w
+    return weights
+
+
+def _weighted(st: State, t: Tables, mask: np.ndarray, m: dict) -> float:
+    return float(_unit_weights(st.utype, t, m)[mask].sum())
 
 
 def measure_value(m: dict, st: State, t: Tables, me: int, now: int | None = None) -> float:
@@ -283,18 +289,9 @@ def recorded(t: Tables) -> tuple[str, ...]:
     """RECORDED, and each game-turn's control and visits of the hexes if a condition of the card
     measures them (hexes_controlled, entered): those two are most of a game's record (~180 KB
     of ~200 KB on pb-04), which a batch keeps for all its games."""
-    kinds = {m.get("measure") for s in t.situation.sides for m in _conditions(s.victory)}
+    kinds = {m.get("measure") for s in t.situation.sides for m in victory_measures(s.victory)}
     return RECORDED + (("snap_control",) if "hexes_controlled" in kinds else ()) \
         + (("snap_visited",) if "entered" in kinds else ())
-
-
-def _conditions(m: dict) -> list[dict]:
-    """A victory table's measure and every measure inside it (a ratio's two, the `also` alternatives')."""
-    out = [m]
-    for part in [m.get("numerator"), m.get("denominator")] + [c for alt in m.get("also", []) for c in alt["all"]]:
-        if isinstance(part, dict):
-            out += _conditions(part)
-    return out
 
 
 def batch_standings(games: dict[str, np.ndarray], t: Tables) -> Standings:
@@ -341,14 +338,6 @@ def _score(at: _Turns, t: Tables) -> tuple[np.ndarray, ...]:
     return values, ranks, winner, level, other
 
 
-def final_outcome(st: State, t: Tables, standing: Standings) -> Outcome:
-    """`evaluate(st, t)` from the game's standings: its last game-turn's, unless the game was no
-    battle (PB-VIC-6, judged on the final state only)."""
-    if not st.engaged.any():
-        return evaluate(st, t)
-    return standing.outcome(t, len(standing.winner) - 1)
-
-
 class _Units:
     """A batch's unit fields, one row a game-turn (`batch_standings`)."""
 
@@ -385,10 +374,7 @@ class _AtRow:
 
 def _weighted_rows(units, t: Tables, mask: np.ndarray, m: dict) -> np.ndarray:
     """`_weighted` of every row of `mask` (bool[rows, units])."""
-    weights = np.ones(units.utype.shape)
-    for name, w in m.get("weights", {}).items():
-        weights[units.utype == t.units.index(name)] = w
-    return np.where(mask, weights, 0.0).sum(axis=-1)
+    return np.where(mask, _unit_weights(units.utype, t, m), 0.0).sum(axis=-1)
 
 
 def measure_values(m: dict, at: _Turns, t: Tables, me: int) -> np.ndarray:
