@@ -61,37 +61,52 @@ def pb01():
     return prepare(load_situation("pb-01"))
 
 
-def test_floor_searches_every_placed_unit(pb01):
-    from simulator.rulesets.panzerblitz.floor import floor_game, floor_positions
+def test_floor_replays_the_player_turns_of_real_games(pb01):
+    # The floor's positions are a real game's (issue 22, round 14): each player-turn starts where
+    # the previous one ended, dispersed units (PB-MOVE-2, PB-CBT-4) and units that fired
+    # (PB-MOVE-2) do not search, entering units search from their entry hex.
+    from simulator.rulesets.panzerblitz.floor import floor_game, floor_turns
     from simulator.rulesets.panzerblitz.movement import reachable
+    from simulator.rulesets.panzerblitz.replay import play
+    from simulator.rulesets.panzerblitz.replay_frames import player_turns
 
     t = pb01
-    utype, side, hexes = floor_positions(t)
-    placed = hexes >= 0
-    assert placed.sum() > 10 and (hexes[placed] < t.map_t.neighbours.shape[0]).all()
-    n_hex = t.map_t.neighbours.shape[0]
+    rec = play(t, 3, ("heuristic", "heuristic"))
+    turns = player_turns(rec)
+    assert len(turns) == 2 * t.situation.turns
+    assert all(turns[k].start == turns[k - 1].end for k in range(1, len(turns)))
+    assert sum(len(p.entered) for p in turns) > 0 and sum(len(p.fired) for p in turns) > 0
+    phasing, at, fires, moves = floor_turns(t, rec)
+    ut, mt, mv = t.unit_t, t.map_t, t.move_t
+    utype, side = rec.state.utype, rec.state.side
+    for k, p in enumerate(turns):
+        assert not moves[k, list(p.fired)].any() and not (fires[k] | moves[k])[list(p.start_dispersed)].any()
+        assert ((side[fires[k] | moves[k]]) == p.side).all()
+        for u, h in p.entered.items():
+            assert at[k, u] == h and moves[k, u]
+    assert moves.sum() > 100 and fires.sum() > 50
+    n_hex = mt.neighbours.shape[0]
     cost = np.empty(n_hex, dtype=np.int32)
     prev = np.empty(n_hex, dtype=np.int32)
-    one = floor_game(utype, side, hexes, 1, t.unit_t, t.map_t, t.move_t, cost, prev)
-    assert floor_game(utype, side, hexes, 3, t.unit_t, t.map_t, t.move_t, cost, prev) == 3 * one
-    # One game-turn's checksum: every mobile unit's reachable hexes plus every target in range and sight.
-    ut, mt, mv = t.unit_t, t.map_t, t.move_t
+    got = floor_game(utype, side, phasing, at, fires, moves, ut, mt, mv, cost, prev)
+    # The same count in Python: targets in range and sight, plus every searching unit's reachable hexes.
     expected = 0
-    for s in (0, 1):
+    for k in range(len(turns)):
+        s = phasing[k]
         enemy = np.zeros(n_hex, dtype=np.bool_)
-        enemy[hexes[placed & (side != s)]] = True
-        for u in np.flatnonzero(placed & (side == s)):
-            ty, a = utype[u], hexes[u]
-            if ut.attack[ty] > 0 and ut.weapon[ty] >= 0:
-                for h in np.flatnonzero(enemy):
-                    d = mt.dist[a, h]
-                    expected += int(d <= ut.range[ty] and (d <= 1 or mt.los[a, h] != 0))
-            if ut.mclass[ty] >= 0 and ut.movement[ty] > 0:
-                no = np.zeros(n_hex, np.bool_)
-                expected += reachable(a, ut.movement[ty], mv.side_cost[ut.mclass[ty]], mv.road_side, True,
-                                      mv.road_cost, mv.swamp_stack_cost, mt.neighbours, np.ones(n_hex, np.bool_),
-                                      np.ones(n_hex, np.bool_), no, enemy, no, no, cost, prev)
-    assert one == expected
+        enemy[at[k][(at[k] >= 0) & (side != s)]] = True
+        for u in np.flatnonzero(fires[k]):
+            ty, a = utype[u], at[k, u]
+            for h in np.flatnonzero(enemy):
+                d = mt.dist[a, h]
+                expected += int(d <= ut.range[ty] and (d <= 1 or mt.los[a, h] != 0))
+        for u in np.flatnonzero(moves[k]):
+            ty, a = utype[u], at[k, u]
+            no = np.zeros(n_hex, np.bool_)
+            expected += reachable(a, ut.movement[ty], mv.side_cost[ut.mclass[ty]], mv.road_side, True,
+                                  mv.road_cost, mv.swamp_stack_cost, mt.neighbours, np.ones(n_hex, np.bool_),
+                                  np.ones(n_hex, np.bool_), no, enemy, no, no, cost, prev)
+    assert got == expected
 
 
 def test_targets_are_read_over_the_first_rulesets_situations_only():

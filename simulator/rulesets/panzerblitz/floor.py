@@ -1,11 +1,19 @@
 """The floor of a game's cost: only the work no implementation of the rules can skip.
 
-For each game-turn and each side, every unit of the side searches where it can move (the
-engine's own search, `movement.reachable_bits`) and every unit that can fire scans the enemy
-hexes for targets in range and in line of sight (the LOS table).  No policy, no dice, no
-event log, no statistics: units stay where they were set up.  A real game does this and
-more (choosing, resolving, logging), so `engine time / floor time` says how much the rest
-costs; it is a yardstick for the benchmark (`balance bench`), not a game.
+In every player-turn of a real game (the situation's default players, its event log read back
+by replay_frames.player_turns), every unit of the phasing side that may fire scans the enemy
+hexes for targets in range and in line of sight (the LOS table), and every unit that may move
+and did not fire (PB-MOVE-2) searches where it can move (the engine's own search,
+`movement.reachable_bits`), from where it stands at the start of the player-turn or from its
+entry hex.  No policy, no dice, no event log, no statistics: a real game does this and more
+(choosing, resolving, logging), so `engine time / floor time` says how much the rest costs; it
+is a yardstick for the benchmark (`balance bench`), not a game.
+
+The positions are the games' own (issue 22, round 14): the floor before it left every unit
+where the set-up put it for the whole game (pb-04: 60 units in its 2 entry hexes, all ten
+turns, no unit ever lost or dispersed), searches repeated from the same few hexes that cost
+less than the engine's from where units really stand, so the engine read 9-11 floors while
+its own searches were a quarter of its time (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -24,12 +32,16 @@ from simulator.rulesets.panzerblitz.movement import (
     MOVE_STOP,
     reachable_bits,
 )
-from simulator.rulesets.panzerblitz.state import ON_MAP, WAITING
+
+RECORDED_GAMES = 10   # real games whose player-turns the floor replays (cycled)
 
 
 @njit(cache=True)
-def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
-    """One game's unavoidable searches; returns a checksum so nothing is optimised away."""
+def floor_game(utype, side, phasing, at, fires, moves, ut, mt, mv, cost, prev):
+    """One game's unavoidable work; returns a checksum (targets found plus hexes reached) so
+    nothing is optimised away.  Player-turn k: side `phasing[k]` moves, unit u stands in
+    `at[k, u]` (-1: not on the map), `fires[k, u]` whether it scans for targets, `moves[k, u]`
+    whether it searches."""
     n_hex = mt.neighbours.shape[0]
     n_units = utype.shape[0]
     # The search's per-hex flags (movement.HEX_*): every road usable and clear, enemy units.
@@ -38,74 +50,85 @@ def floor_game(utype, side, hexes, n_turns, ut, mt, mv, cost, prev):
     reached = np.empty((n_hex + 63) // 64, dtype=np.uint64)
     enemy_hexes = np.empty(n_units, dtype=np.int64)
     total = 0
-    for _turn in range(n_turns):
-        for s in range(2):
-            # Per-hex inputs of the search and the enemy's hexes, once per player-turn.
-            bits[:] = HEX_ROAD_USABLE | HEX_ROAD_CLEAR
-            n_enemy = 0
-            for v in range(n_units):
-                if side[v] != s and hexes[v] >= 0 and (bits[hexes[v]] & HEX_ENEMY) == 0:
-                    bits[hexes[v]] |= HEX_ENEMY
-                    enemy_hexes[n_enemy] = hexes[v]
-                    n_enemy += 1
-            for u in range(n_units):
-                if side[u] != s or hexes[u] < 0:
-                    continue
-                t = utype[u]
-                a = hexes[u]
-                if ut.attack[t] > 0 and ut.weapon[t] >= 0:
-                    for k in range(n_enemy):
-                        h = enemy_hexes[k]
-                        if mt.dist[a, h] <= ut.range[t] and (mt.dist[a, h] <= 1 or mt.los[a, h] != 0):
-                            total += 1
-                if ut.mclass[t] >= 0 and ut.movement[t] > 0:
-                    total += reachable_bits(a, ut.movement[t], mv.side_step[ut.mclass[t]], True, mv.road_cost,
-                                            mv.swamp_stack_cost, mt.neighbours, bits, MOVE_START_CLOSED,
-                                            MOVE_CLOSED, MOVE_STOP, True, cost, prev, scratch, reached)
+    for k in range(phasing.shape[0]):
+        s = phasing[k]
+        hexes = at[k]
+        # Per-hex inputs of the search and the enemy's hexes, once per player-turn.
+        bits[:] = HEX_ROAD_USABLE | HEX_ROAD_CLEAR
+        n_enemy = 0
+        for v in range(n_units):
+            if side[v] != s and hexes[v] >= 0 and (bits[hexes[v]] & HEX_ENEMY) == 0:
+                bits[hexes[v]] |= HEX_ENEMY
+                enemy_hexes[n_enemy] = hexes[v]
+                n_enemy += 1
+        for u in range(n_units):
+            t = utype[u]
+            a = hexes[u]
+            if fires[k, u]:
+                for j in range(n_enemy):
+                    h = enemy_hexes[j]
+                    if mt.dist[a, h] <= ut.range[t] and (mt.dist[a, h] <= 1 or mt.los[a, h] != 0):
+                        total += 1
+            if moves[k, u]:
+                total += reachable_bits(a, ut.movement[t], mv.side_step[ut.mclass[t]], True, mv.road_cost,
+                                        mv.swamp_stack_cost, mt.neighbours, bits, MOVE_START_CLOSED,
+                                        MOVE_CLOSED, MOVE_STOP, True, cost, prev, scratch, reached)
     return total
 
 
-def floor_positions(t, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where the floor's units stand: a random set-up (the engine's), entering units at their
-    group's first entry hex, passengers and positional counters left out (hex -1)."""
-    from simulator import decisions
-    from simulator.rulesets.panzerblitz.combat import seed_dice
-    from simulator.rulesets.panzerblitz.game import setup_side
-    from simulator.rulesets.panzerblitz.players.spec import parse_policy
-    from simulator.rulesets.panzerblitz.replay import players
-    from simulator.rulesets.panzerblitz.state import new_state
+def floor_turns(t, rec) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`floor_game`'s phasing, at, fires and moves for the game `rec` (replay.GameRecord) of
+    situation `t`: its positional counters (mines, blocks, forts) stand nowhere; passengers
+    aboard are not on the map (they neither fire nor move on their own, PB-TRANS)."""
+    from simulator.rulesets.panzerblitz.replay_frames import player_turns
 
-    sit = t.situation
-    sides = sit.ruleset.sides
-    st = new_state(t, np.random.default_rng(seed))
-    seed_dice(seed)
-    first = sides.index(sit.sets_up_first)
-    pl = players(t, st, [parse_policy("random")] * 2, decisions.for_play(seed))
-    for s in (first, 1 - first):
-        setup_side(st, t.unit_t, t.map_t, t.move_t, t.combat_t, t.stack_limit, s, pl)
-    hexes = np.where(st.status == ON_MAP, st.hex, -1)
-    for u in np.flatnonzero(st.status == WAITING):
-        g = st.group[u]
-        if st.group_entering[g] and st.group_hex_start[g + 1] > st.group_hex_start[g]:
-            hexes[u] = st.group_hexes[st.group_hex_start[g]]
-    keep = (st.carried_by < 0) & ~t.unit_t.positional[st.utype]
-    hexes = np.where(keep, hexes, -1)
-    return st.utype.copy(), st.side.copy(), hexes.astype(np.int64)
+    ut = t.unit_t
+    utype, side = rec.state.utype, rec.state.side
+    piece = ~ut.positional[utype]
+    armed = (ut.attack[utype] > 0) & (ut.weapon[utype] >= 0)
+    mobile = (ut.mclass[utype] >= 0) & (ut.movement[utype] > 0)
+    turns = player_turns(rec)
+    n = utype.shape[0]
+    phasing = np.array([p.side for p in turns], dtype=np.int64)
+    at = np.full((len(turns), n), -1, dtype=np.int64)
+    fires = np.zeros((len(turns), n), dtype=np.bool_)
+    moves = np.zeros((len(turns), n), dtype=np.bool_)
+    for k, p in enumerate(turns):
+        for u, h in p.start.items():
+            at[k, u] = h
+        ready = (at[k] >= 0) & (side == p.side) & piece    # on the map at the start, the phasing side's
+        ready[list(p.start_dispersed)] = False              # PB-MOVE-2, PB-CBT-4: dispersed units neither fire nor move
+        fires[k] = ready & armed
+        entering = np.zeros(n, dtype=np.bool_)
+        for u, h in p.entered.items():
+            at[k, u] = h
+            entering[u] = True
+        moving = ready | (entering & piece)
+        moving[list(p.fired)] = False                       # PB-MOVE-2: a unit that fired does not move
+        moves[k] = moving & mobile
+        at[k, ~piece] = -1
+    return phasing, at, fires, moves
 
 
-def floor_games_per_s(t, n_games: int) -> float:
-    """Games per second of the floor probe for this situation (one core, kernel warm)."""
-    utype, side, hexes = floor_positions(t)
+def floor_games_per_s(t, n_games: int, policies: dict, recorded: int = RECORDED_GAMES) -> float:
+    """Games per second of the floor probe for this situation (one core, kernel warm), over the
+    player-turns of `recorded` real games of `policies` (side name -> spec; seeds 1..recorded),
+    cycled for `n_games` floor games."""
+    from simulator.rulesets.panzerblitz.replay import play
+
+    order = [policies[s] for s in t.situation.ruleset.sides]
+    recs = [play(t, seed, tuple(order)) for seed in range(1, recorded + 1)]
+    games = [floor_turns(t, rec) for rec in recs]
+    utype, side = recs[0].state.utype, recs[0].state.side   # the situation's units: the same in every game
     n_hex = t.map_t.neighbours.shape[0]
     cost = np.empty(n_hex, dtype=np.int32)
     prev = np.empty(n_hex, dtype=np.int32)
-    turns = t.situation.turns
 
-    def one() -> int:
-        return floor_game(utype, side, hexes, turns, t.unit_t, t.map_t, t.move_t, cost, prev)
+    def one(g) -> int:
+        return floor_game(utype, side, *g, t.unit_t, t.map_t, t.move_t, cost, prev)
 
-    one()  # compile or load from the cache
+    one(games[0])  # compile or load from the cache
     t0 = time.perf_counter()
-    for _ in range(n_games):
-        one()
+    for i in range(n_games):
+        one(games[i % recorded])
     return n_games / (time.perf_counter() - t0)

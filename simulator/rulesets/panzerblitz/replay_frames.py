@@ -7,12 +7,15 @@ loading), so the pictures show exactly what the log says happened; the core draw
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from simulator.api import Counter, MapFrame
 from simulator.rulesets.panzerblitz.combat import NOW_DISPERSED, NOW_ELIMINATED
 from simulator.rulesets.panzerblitz.events import (
     EV_ELIMINATED_PASSENGER,
     EV_ENTER,
     EV_EXIT,
+    EV_FIRER,
     EV_HIT,
     EV_LOAD,
     EV_MOVE,
@@ -22,11 +25,23 @@ from simulator.rulesets.panzerblitz.events import (
 )
 
 
-def positions_by_player_turn(rec, tables) -> list[tuple[int, str, dict[int, int], set[int]]]:
-    """[(turn, phasing side, unit -> hex at the end of that player-turn, dispersed units)]."""
-    sides = tables.situation.ruleset.sides
+class PlayerTurn(NamedTuple):
+    """One player-turn of a game, as its event log tells it."""
+    turn: int
+    side: int                  # the phasing side's index
+    start: dict[int, int]      # unit -> hex at the start of the player-turn (passengers aboard: absent)
+    start_dispersed: set[int]  # dispersed at its start (the phasing side's own may not move or fire in it, PB-MOVE-2, PB-CBT-4)
+    entered: dict[int, int]    # unit -> entry hex, for the units that entered the map in it
+    fired: set[int]            # the units that fired in it (a normal or indirect attack)
+    end: dict[int, int]        # unit -> hex at its end
+    end_dispersed: set[int]    # dispersed at its end
+
+
+def player_turns(rec) -> list[PlayerTurn]:
+    """Every player-turn of the game `rec` (replay.GameRecord), rebuilt from its event log (set-up,
+    entries, moves, fire, exits, losses, loading)."""
+    side_of = rec.state.side
     where: dict[int, int] = {}
-    aboard: dict[int, int] = {}  # passenger -> carrier
     dispersed: set[int] = set()
     out = []
     current = None
@@ -34,12 +49,17 @@ def positions_by_player_turn(rec, tables) -> list[tuple[int, str, dict[int, int]
         turn, side, kind, a, b, c = row[:6]
         if kind == EV_TURN:
             if current is not None:
-                out.append((current[0], current[1], dict(where), set(dispersed)))
-            current = (turn, sides[a])
+                out.append(PlayerTurn(*current, dict(where), set(dispersed)))
             # the previous phasing player's units recovered at the end of his turn
-            dispersed = {u for u in dispersed if int(rec.state.side[u]) == a}
+            dispersed = {u for u in dispersed if int(side_of[u]) == a}
+            current = (turn, a, dict(where), set(dispersed), {}, set())
         elif kind in (EV_SETUP, EV_ENTER):
             where[a] = b
+            if kind == EV_ENTER and current is not None:
+                current[4][a] = b
+        elif kind == EV_FIRER:
+            if current is not None:
+                current[5].add(a)
         elif kind == EV_MOVE:
             where[a] = c
         elif kind == EV_EXIT or kind == EV_ELIMINATED_PASSENGER:
@@ -51,13 +71,11 @@ def positions_by_player_turn(rec, tables) -> list[tuple[int, str, dict[int, int]
             elif b == NOW_DISPERSED:
                 dispersed.add(a)
         elif kind == EV_LOAD:
-            aboard[b] = a
             where.pop(b, None)
         elif kind == EV_UNLOAD:
-            aboard.pop(b, None)
             where[b] = c
     if current is not None:
-        out.append((current[0], current[1], dict(where), set(dispersed)))
+        out.append(PlayerTurn(*current, dict(where), set(dispersed)))
     return out
 
 
@@ -68,7 +86,8 @@ def replay_frames(rec, tables) -> list[MapFrame]:
     names = tables.units.names
     st = rec.state
     frames = []
-    for turn, side, where, dispersed in positions_by_player_turn(rec, tables):
+    for pt in player_turns(rec):
+        turn, side, where, dispersed = pt.turn, sides[pt.side], pt.end, pt.end_dispersed
         counters = []
         for u, h in sorted(where.items()):
             if tables.unit_t.positional[st.utype[u]]:

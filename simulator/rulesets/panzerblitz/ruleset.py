@@ -146,7 +146,8 @@ class PanzerBlitz:
     def floor_games_per_s(self, tables, n_games: int) -> float | None:
         from simulator.rulesets.panzerblitz.floor import floor_games_per_s
 
-        return floor_games_per_s(tables, n_games)
+        # the players the bench times the engine with (simulator.bench.heuristic_policies)
+        return floor_games_per_s(tables, n_games, self.players.parse(None, tables.situation.side_names))
 
     def line_of_sight(self, situation: PanzerBlitzSituation):
         from simulator.los import LineOfSight, compile_rules
