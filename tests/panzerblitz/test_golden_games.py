@@ -90,3 +90,22 @@ def test_batches_reuse_their_players_and_give_the_same_games():
         pd.testing.assert_frame_equal(a, b, check_like=False, obj=name)
     other = parse_side_policies([f"{sides[0]}=random"], sides)
     assert batch._batch_players(t, tuple(other[s] for s in sides))[0] is not kept[0]
+
+
+def test_a_game_with_the_jit_off_is_the_compiled_game(golden):
+    # `balance bench` times the kernels as plain Python (NUMBA_DISABLE_JIT=1): they must run there
+    # and play the same game (round 12's search bits called an intrinsic plain Python cannot call,
+    # and the bench's pure-Python game crashed).
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json; from tests.panzerblitz.golden_games import fingerprint;"
+            "from simulator.rulesets.panzerblitz.batch import prepare;"
+            "from simulator.rulesets.panzerblitz.replay import play;"
+            "from simulator.situation import load_situation;"
+            "print(json.dumps(fingerprint(play(prepare(load_situation('pb-01')), 1, ('heuristic', 'heuristic')))))")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == golden[key("pb-01", ("heuristic", "heuristic"), 1)]

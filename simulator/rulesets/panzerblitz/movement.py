@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
 
 from simulator.errors import DataError
 from simulator.jit import njit
@@ -281,6 +282,19 @@ def reached_words(n_hex: int) -> np.ndarray:
     return np.zeros((n_hex + 63) // 64, dtype=np.uint64)
 
 
+def lowest_bit(x) -> int:
+    """The index of the lowest set bit of x (not 0).  With the JIT off (`balance bench`'s pure
+    Python games) this; in a kernel, numba's `trailing_zeros` (its overload below), which
+    plain Python cannot call."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+@overload(lowest_bit)
+def _lowest_bit_in_kernels(x):
+    return lambda x: trailing_zeros(x)
+
+
 @njit(cache=True, inline="always")
 def next_reached(reached, h):
     """The first hex after h (h = -1: the first hex) that the last search reached, in hex
@@ -295,7 +309,7 @@ def next_reached(reached, h):
         if w >= reached.shape[0]:
             return -1
         x = reached[w]
-    return (w << 6) + np.int64(trailing_zeros(x))
+    return (w << 6) + np.int64(lowest_bit(x))
 
 
 def reachable(start, mf_half, side_cost, road_side, road_rate, road_cost, swamp_stack_cost, neighbours,
