@@ -101,8 +101,8 @@ def view_loads(st, ut, mt, side, occ):
 def _build(st, ut, mt, side, occ):
     """The whole view afresh.  A hex with nothing in it (no unit, wreck, block or minefield, no
     `occ`) has the same entries for either side, so every hex is given those first (row fills)
-    and only the others are worked out by `_refresh` (pb-04: ~40 of 1,006 hexes; the view is
-    built 40 times a game, at each movement phase and for the searches outside it)."""
+    and only the others are worked out by `_refresh` (a few dozen of pb-01's 1,006 hexes; its
+    view is built ~40 times a game, at each movement phase and for the searches outside it)."""
     n_hex = mt.neighbours.shape[0]
     load, count, flags, bits = st.view_load, st.view_count, st.view_flags, st.view_bits
     enemy, road_usable, road_clear, stop_here = hex_move_flags(0, 0, False, False, False, False)
