@@ -44,22 +44,23 @@ def player_turns(rec) -> list[PlayerTurn]:
     where: dict[int, int] = {}
     dispersed: set[int] = set()
     out = []
-    current = None
+    opened = None  # (turn, side, start, start_dispersed) of the player-turn under way
+    entered: dict[int, int] = {}
+    fired: set[int] = set()
     for row in rec.events.tolist():
         turn, side, kind, a, b, c = row[:6]
         if kind == EV_TURN:
-            if current is not None:
-                out.append(PlayerTurn(*current, dict(where), set(dispersed)))
+            if opened is not None:
+                out.append(PlayerTurn(*opened, entered, fired, dict(where), set(dispersed)))
             # the previous phasing player's units recovered at the end of his turn
             dispersed = {u for u in dispersed if int(side_of[u]) == a}
-            current = (turn, a, dict(where), set(dispersed), {}, set())
+            opened, entered, fired = (turn, a, dict(where), set(dispersed)), {}, set()
         elif kind in (EV_SETUP, EV_ENTER):
             where[a] = b
-            if kind == EV_ENTER and current is not None:
-                current[4][a] = b
+            if kind == EV_ENTER:
+                entered[a] = b
         elif kind == EV_FIRER:
-            if current is not None:
-                current[5].add(a)
+            fired.add(a)
         elif kind == EV_MOVE:
             where[a] = c
         elif kind == EV_EXIT or kind == EV_ELIMINATED_PASSENGER:
@@ -74,8 +75,8 @@ def player_turns(rec) -> list[PlayerTurn]:
             where.pop(b, None)
         elif kind == EV_UNLOAD:
             where[b] = c
-    if current is not None:
-        out.append(PlayerTurn(*current, dict(where), set(dispersed)))
+    if opened is not None:
+        out.append(PlayerTurn(*opened, entered, fired, dict(where), set(dispersed)))
     return out
 
 
