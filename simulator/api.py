@@ -426,8 +426,10 @@ class Ruleset(Protocol):
 
     def unit_count(self, situation: Situation) -> int: ...  # for `balance bench`
 
-    def floor_games_per_s(self, tables, n_games: int) -> float | None:
-        """The benchmark's floor (the unavoidable work of a game), or None if not measured."""
+    def floor_games_per_s(self, tables, n_games: int, policies: dict) -> float | None:
+        """The benchmark's floor (the unavoidable work of a game), or None if not measured;
+        `policies` (side name -> spec): the players the bench times the engine with, for a
+        floor measured over their games."""
         ...
 
     def line_of_sight(self, situation: Situation) -> LineOfSight | None:

@@ -108,14 +108,13 @@ def warm_worker(seed: int, policies: dict) -> int:
     return os.getpid()
 
 
-def engine_speed(sit, n_games: int, workers: int, seed: int = 1) -> tuple[float, float, float | None]:
+def engine_speed(sit, policies: dict, n_games: int, workers: int, seed: int = 1) -> tuple[float, float, float | None]:
     """Games per second (all workers together, by the wall clock), games per CPU-second of
     this process (one worker: the games are played here; on a machine shared with other
     work the wall clock also counts the time the CPU was busy elsewhere) and, with a pool,
     the largest worker's peak memory in MB.  A warm-up game in every worker is not timed."""
     from simulator.runner import _Players, default_batch_size
 
-    policies = heuristic_policies(sit)
     with _Players(_ruleset(sit), sit, policies, workers) as players:
         if players.pool is None:
             players.play(seed + 1, 0, 1, 1, lambda *_: None)
@@ -195,10 +194,11 @@ def bench_situation(sid: str, n_games: int, workers: int, python_games: int, pyt
     sit = load_situation(sid)
     rs = _ruleset(sit)
     t = importlib.import_module(rs.engine).prepare(sit)
-    one, one_cpu, _ = engine_speed(sit, n_games, 1)
+    policies = heuristic_policies(sit)
+    one, one_cpu, _ = engine_speed(sit, policies, n_games, 1)
     log(f"  {sid}: 1 worker {one:.1f} games/s ({one_cpu:.1f} per CPU-second)", flush=True)
-    all_, _, rss = engine_speed(sit, n_games, workers) if workers > 1 else (one, one_cpu, None)
-    floor = rs.floor_games_per_s(t, max(5, n_games))
+    all_, _, rss = engine_speed(sit, policies, n_games, workers) if workers > 1 else (one, one_cpu, None)
+    floor = rs.floor_games_per_s(t, max(5, n_games), policies)  # over the same players' games
     py = python_speed(sid, python_games, python_timeout) if python_games > 0 else None
     return {
         "situation": sid, "ruleset": rs.name, "units": rs.unit_count(sit),

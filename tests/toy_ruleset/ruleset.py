@@ -120,7 +120,7 @@ class HexRace:
     def unit_count(self, situation) -> int:
         return len(situation.side_names)
 
-    def floor_games_per_s(self, tables, n_games):
+    def floor_games_per_s(self, tables, n_games, policies):
         return None
 
     def line_of_sight(self, situation):

@@ -93,7 +93,7 @@ class FirstPanzerArmy:
     def unit_count(self, situation) -> int:
         return sum(len(v) for v in situation.setup.values()) + sum(len(v) for v in situation.reinforcements.values())
 
-    def floor_games_per_s(self, tables, n_games):
+    def floor_games_per_s(self, tables, n_games, policies):
         return None
 
     def line_of_sight(self, situation):

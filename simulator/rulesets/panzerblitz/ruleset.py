@@ -143,11 +143,10 @@ class PanzerBlitz:
     def unit_count(self, situation: PanzerBlitzSituation) -> int:
         return sum(sum(g.units.values()) for s in situation.sides for g in s.groups)
 
-    def floor_games_per_s(self, tables, n_games: int) -> float | None:
+    def floor_games_per_s(self, tables, n_games: int, policies: dict) -> float | None:
         from simulator.rulesets.panzerblitz.floor import floor_games_per_s
 
-        # the players the bench times the engine with (simulator.bench.heuristic_policies)
-        return floor_games_per_s(tables, n_games, self.players.parse(None, tables.situation.side_names))
+        return floor_games_per_s(tables, n_games, policies)
 
     def line_of_sight(self, situation: PanzerBlitzSituation):
         from simulator.los import LineOfSight, compile_rules

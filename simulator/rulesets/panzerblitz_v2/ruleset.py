@@ -70,7 +70,7 @@ class PanzerBlitzV2:
     def unit_count(self, situation: PBV2Situation) -> int:
         return sum(sum(g.units.values()) for s in situation.sides for g in s.groups if not g.off_board and not g.air_turn)
 
-    def floor_games_per_s(self, tables, n_games: int) -> float | None:
+    def floor_games_per_s(self, tables, n_games: int, policies: dict) -> float | None:
         return None
 
     def line_of_sight(self, situation: PBV2Situation):
