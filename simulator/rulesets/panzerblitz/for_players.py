@@ -22,6 +22,7 @@ from simulator.rulesets.panzerblitz.fire import (
     NO_FIRE,
     attack_af,
     defender_stack,
+    defender_stack_listed,
     dispersed_modifier,
     fire_mode,
     fire_options,
@@ -30,6 +31,7 @@ from simulator.rulesets.panzerblitz.fire import (
     may_fire_intensively,
     odds_of,
     stack_kind_of,
+    units_by_hex,
 )
 from simulator.rulesets.panzerblitz.losses import unit_defense
 from simulator.rulesets.panzerblitz.presence import is_piece
@@ -37,7 +39,7 @@ from simulator.rulesets.panzerblitz.techniques import exposed_passenger, fire_re
 
 __all__ = [
     "EV_ASSAULT", "EV_ASSAULTER", "EV_ATTACK", "EV_FIRER", "EV_HIT", "EV_OVERRUN", "EV_OVERRUNNER", "INDIRECT", "NO_FIRE",
-    "attack_af", "defender_stack", "dispersed_modifier", "exposed_passenger", "fire_mode", "fire_options",
+    "attack_af", "defender_stack", "defender_stack_listed", "dispersed_modifier", "exposed_passenger", "fire_mode", "fire_options",
     "fire_reaches", "firer_af_mode", "is_piece", "may_assault", "may_fire", "may_fire_intensively", "odds_of",
-    "plan_multiple", "stack_kind_of", "unit_defense",
+    "plan_multiple", "stack_kind_of", "unit_defense", "units_by_hex",
 ]

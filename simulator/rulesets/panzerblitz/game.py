@@ -35,13 +35,14 @@ from simulator.rulesets.panzerblitz.decision_kinds import (
 from simulator.rulesets.panzerblitz.dispatch import DEFENDERS, TECH, offer_hexes
 from simulator.rulesets.panzerblitz.events import EV_SETUP, EV_SETUP_FAILED, EV_TURN, log_event
 from simulator.rulesets.panzerblitz.fire import (
-    defender_stack,
+    defender_stack_listed,
     fire_options_at,
     may_fire,
     may_fire_intensively,
     resolve_fire,
     spend_intensive,
     stack_kind_of,
+    units_by_hex,
 )
 from simulator.rulesets.panzerblitz.forts import defends, enemy_on_own_fort, fort_in
 from simulator.rulesets.panzerblitz.invariants import CHECK
@@ -350,9 +351,13 @@ def fire_phase(st, ut, mt, ct, side, pl):
     # The target type of every enemy stack, worked out once (it does not change while
     # attacks are being declared).
     stack_kind = np.full(n_hex, -1, dtype=np.int64)
+    first = np.empty(n_hex, dtype=np.int64)  # the units by hex, for every enemy stack at once
+    nxt = np.empty(n_units, dtype=np.int64)
+    units_by_hex(st, first, nxt)
     for h in range(n_hex):
         if occ[h, 1 - side] > 0:
-            stack_kind[h] = stack_kind_of(st, ut, mt, ct, h, 1 - side, defender_stack(st, ut, mt, h, 1 - side)[1])
+            kind = defender_stack_listed(st, ut, mt, h, 1 - side, first, nxt)[1]
+            stack_kind[h] = stack_kind_of(st, ut, mt, ct, h, 1 - side, kind)
     # Every unit's options (target hex, AF), offered to the player at once to plan the phase,
     # then unit by unit: attacks are declared all together (PB-SEQ-3.3).
     start = np.zeros(n_units + 1, dtype=np.int64)

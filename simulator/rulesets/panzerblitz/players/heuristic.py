@@ -45,6 +45,7 @@ from simulator.rulesets.panzerblitz.for_players import (
     NO_FIRE,
     attack_af,
     defender_stack,
+    defender_stack_listed,
     dispersed_modifier,
     exposed_passenger,
     fire_mode,
@@ -58,6 +59,7 @@ from simulator.rulesets.panzerblitz.for_players import (
     plan_multiple,
     stack_kind_of,
     unit_defense,
+    units_by_hex,
 )
 from simulator.rulesets.panzerblitz.players.goals import (
     ADVANCE,
@@ -601,10 +603,11 @@ def target_values_full(st, ut, mt, ct, pt, prm, side, out, fire_out, spot_out):
     share_armed = prm[DISPERSE_VALUE]
     share_unarmed = prm[DISPERSE_VALUE_UNARMED]
     stack = np.zeros(n_hex, dtype=np.bool_)
-    # (wk, wd, wdd) of every enemy stack (`stack_worths`, before the goal's factor)
-    worth_k = np.zeros(n_hex)
-    worth_d = np.zeros(n_hex)
-    worth_dd = np.zeros(n_hex)
+    # (wk, wd, wdd) of every enemy stack (`stack_worths`, before the goal's factor), rows of one
+    # array: each array made costs an allocation, a zeroing and a free, and this runs a few
+    # times a player-turn (round 15: 16 arrays a call were a sixth of a game's allocations)
+    worth = np.zeros((3, n_hex))
+    worth_k, worth_d, worth_dd = worth[0], worth[1], worth[2]
     for e in range(n_units):
         t = utype[e]
         if status[e] != ON_MAP or sides[e] == side or positional[t] or hexes[e] < 0:
@@ -620,13 +623,10 @@ def target_values_full(st, ut, mt, ct, pt, prm, side, out, fire_out, spot_out):
             worth_d[he] += w * (share_armed if attack[t] > 0 else share_unarmed)
     # the side's units that could attack: where they stand, their range and hexes a turn, the
     # modified AF of their fire on an armored and on a soft target, their close-assault AF
-    own_hex = np.empty(n_units, dtype=np.int64)
-    own_mv = np.empty(n_units, dtype=np.int64)
-    own_r = np.empty(n_units, dtype=np.int64)
-    own_fires = np.zeros(n_units, dtype=np.bool_)
-    own_af_armored = np.zeros(n_units, dtype=np.int64)
-    own_af_soft = np.zeros(n_units, dtype=np.int64)
-    own_cat = np.zeros(n_units, dtype=np.int64)  # its AF if it can close-assault, else 0
+    own = np.zeros((7, n_units), dtype=np.int64)  # (rows of one array, as `worth`)
+    own_hex, own_mv, own_r, own_fires = own[0], own[1], own[2], own[3]
+    own_af_armored, own_af_soft = own[4], own[5]
+    own_cat = own[6]  # its AF if it can close-assault, else 0
     n_own = 0
     wec = ct.wec
     halving = ct.halving
@@ -643,14 +643,14 @@ def target_values_full(st, ut, mt, ct, pt, prm, side, out, fire_out, spot_out):
         own_mv[n_own] = max(ut.movement[t] // 2, 1)  # hexes a turn (movement is kept in half MF)
         own_r[n_own] = r
         if wc >= 0 and r > 0:
-            own_fires[n_own] = True
+            own_fires[n_own] = 1
             own_af_armored[n_own] = modified_attack(a, wc, True, max(r // 2, 1), r, False, wec, halving)
             own_af_soft[n_own] = modified_attack(a, wc, False, max(r // 2, 1), r, False, wec, halving)
         if ut.can_assault[t]:
             own_cat[n_own] = a
         n_own += 1
-    futile = np.zeros(n_hex, dtype=np.int64)
-    futile_cat = np.zeros(n_hex, dtype=np.int64)
+    futiles = np.empty((2, n_hex), dtype=np.int64)  # (futile_attacks fills both rows)
+    futile, futile_cat = futiles[0], futiles[1]
     futile_attacks(st, side, futile, futile_cat)
     min_col = min_column(ct, pt, prm, side)
     kw = kill_w(pt, prm, side)
@@ -661,10 +661,15 @@ def target_values_full(st, ut, mt, ct, pt, prm, side, out, fire_out, spot_out):
     goal_dist = pt.goal_dist[side]
     goal_factor = prm[GOAL_TARGET_FACTOR]
     terrain_mod = mt.terrain_mod
+    # Each stack's units found through lists by hex made once here, not by a scan of every unit
+    # per stack (round 15: on pb-12 this loop made 70 % of the game's `defender_stack` calls).
+    first = np.empty(n_hex, dtype=np.int64)
+    nxt = np.empty(n_units, dtype=np.int64)
+    units_by_hex(st, first, nxt)
     for h in range(n_hex):
         if not stack[h]:
             continue
-        df, kind, n_def, _ = defender_stack(st, ut, mt, h, enemy)
+        df, kind, n_def, _ = defender_stack_listed(st, ut, mt, h, enemy, first, nxt)
         if df <= 0:
             continue
         armored = kind != NON_ARMORED  # armored or a tie (PB-WEC-6)
@@ -674,7 +679,7 @@ def target_values_full(st, ut, mt, ct, pt, prm, side, out, fire_out, spot_out):
             d = dist[own_hex[i], h]
             mv = own_mv[i]
             r = own_r[i]
-            if own_fires[i] and d <= r + 2 * mv:
+            if own_fires[i] != 0 and d <= r + 2 * mv:
                 af = own_af_armored[i] if armored else own_af_soft[i]
                 fire += af if d <= r + mv else 0.5 * af
             a = own_cat[i]
@@ -726,9 +731,9 @@ def target_field(st, ut, mt, ct, pt, prm, side, enemy_dist, target_dist, target_
     attacking anywhere, the nearest enemy (worth 0).  HIDDEN: beside each enemy stack in woods or a
     town, 100 x what the side's fire could gain on it once spotted (PB-SPOT-2)."""
     n_hex = mt.neighbours.shape[0]
-    vals = np.zeros(n_hex)
-    spot = np.zeros(n_hex)
-    target_values_full(st, ut, mt, ct, pt, prm, side, vals, np.zeros(n_hex), spot)
+    scratch = np.empty((3, n_hex))  # values, AF (unread), spotting worth: one array (see target_values_full)
+    vals, spot = scratch[0], scratch[2]
+    target_values_full(st, ut, mt, ct, pt, prm, side, vals, scratch[1], spot)
     concealing = mt.concealing
     for h in range(n_hex):
         hidden[h] = 0
@@ -1340,16 +1345,18 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
     noise = prm[NOISE]
     # PB-SIT-8: a command post spots for its side's card-rule mortars only within `cp_within`
     # hexes of them: it stands where it covers the most of those that can fire.
+    # (rows hex and reach of each mortar; made for a command post only: a unit that observes
+    # nothing reads an empty view, not an array made for it at each decision, round 15)
     n_sp = 0
-    spot_hex = np.empty(8, dtype=np.int64)
-    spot_reach = np.empty(8, dtype=np.int64)
+    spots = nears[:0].reshape((2, 0))
     if ut.observer[t]:
+        spots = np.empty((2, 8), dtype=np.int64)
         for v in range(st.utype.shape[0]):
             tv = st.utype[v]
             if ut.card_indirect[tv] and st.side[v] == side and st.status[v] == ON_MAP and st.carried_by[v] < 0 \
                     and n_sp < 8:
-                spot_hex[n_sp] = st.hex[v]
-                spot_reach[n_sp] = ut.cp_within[tv]
+                spots[0, n_sp] = st.hex[v]
+                spots[1, n_sp] = ut.cp_within[tv]
                 n_sp += 1
     spot_w = prm[CP_SPOT_BONUS] * prm[FIRE_W]
     dist = mt.dist
@@ -1462,7 +1469,7 @@ def score_hexes(st, ut, mt, ct, pt, prm, side, u, hexes, n, occ, fields, out, pl
                 if here < 0:
                     s += meet_bonus
         for k in range(n_sp):
-            if dist[h, spot_hex[k]] <= spot_reach[k]:
+            if dist[h, spots[0, k]] <= spots[1, k]:
                 s += spot_w
         # PB-MINE-5: a minefield attacks every unit in it at 2-1 each turn it stays (whoever
         # laid it, PB-MINE-2), unless it came through unharmed (PB-MINE-6).
