@@ -151,7 +151,7 @@ def sync_view(st, ut, mt, side, occ):
     n_units = st.utype.shape[0]
     seen = st.view_seen
     dirty = st.view_dirty
-    hexes = np.empty(2 * n_units, dtype=np.int64)
+    hexes = st.view_changed  # the state's, not an array made a call (round 15: a fifth of a game's allocations)
     n = 0
     unit_hex = st.hex
     status = st.status

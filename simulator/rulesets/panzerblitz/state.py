@@ -66,8 +66,8 @@ State = struct_of_arrays("State", module=__name__, fields=[
     "march_path_start", "march_path", "march_rank",
     "on_top", "own_fire_hit",
     "trip_out", "trip_final", "trip_stay_off", "trip_hex", "returned", "mine_side",
-    "view_flags", "view_count", "view_load", "view_seen", "view_dirty", "view_bits", "search_scratch",
-    "search_reached",
+    "view_flags", "view_count", "view_load", "view_seen", "view_dirty", "view_changed", "view_bits",
+    "search_scratch", "search_reached",
 ])
 
 
@@ -196,6 +196,7 @@ def new_state(t: Tables, rng: np.random.Generator | None = None) -> State:
         view_load=np.zeros((n_hex, 2), dtype=np.int64),
         view_seen=np.zeros((n, N_VIEW_SEEN), dtype=np.int64),
         view_dirty=np.zeros(n_hex, dtype=np.bool_),
+        view_changed=np.zeros(2 * n, dtype=np.int64),  # sync_view's list of the hexes it marks
         # The view's flags of each hex packed in a byte, as the search reads them (movement.HEX_*),
         # and the search's work space (movement.reachable_bits), made once with the state.
         view_bits=np.zeros(n_hex, dtype=np.uint8),
@@ -222,13 +223,14 @@ class StateBuffer:
     one copy of the block rather than one a field (those ~70 calls were a tenth of a
     millisecond a game, more with the caches cold after a game), and the fields named
     `record` come first, so that `recorded()` is a game's copy of them in one slice.  The event
-    log and the search's work space are not in the block and not cleared: only the first
-    `clock[N_EVENTS]` rows of the log are ever read, every event writes its whole row
-    (events.log_event), and the search writes its scratch before reading it.  A state handed
+    log and the work spaces of the search and of `move_view.sync_view` are not in the block and
+    not cleared: only the first `clock[N_EVENTS]` rows of the log are ever read, every event
+    writes its whole row (events.log_event), and the search and sync_view write their scratch
+    before reading it.  A state handed
     out is overwritten by the next `fresh()`: read what a game left before starting the next
     one."""
 
-    _OWN = ("log", "search_scratch", "search_reached")  # kept out of the block, never copied
+    _OWN = ("log", "search_scratch", "search_reached", "view_changed")  # kept out of the block, never copied
 
     def __init__(self, t: Tables, record: tuple[str, ...] = ()):
         initial = new_state(t, None)
