@@ -10,6 +10,7 @@ numba's machine code lives in memory that perf cannot name.  This tool, in the p
 - plays warm-up games (kernels loaded), writes the map, runs `perf record -F FREQ --call-graph
   dwarf,64 -p PID` while it plays more games for SECONDS of wall time, and prints the shares of
   the samples by symbol (numba's names shortened to module.function);
+- sums the shares by part (`split`: search, player, rules, memory, Python);
 - charges each sample inside `NRT_incref` / `NRT_decref` (leaves that push nothing, so the
   return address is the first word of the sampled user stack) to the symbol holding that
   return address, read from `perf script -D`'s dump of the sample's user stack.
@@ -178,6 +179,7 @@ def analyse(perf_data: Path, map_path: Path, top: int) -> None:
     lines = [x for x in rep.splitlines() if x.strip() and not x.startswith("#")]
     for x in lines[:top]:
         print(x)
+    split(perf_data)
     callers = collections.Counter()
     total = nrt = 0
     for ip, word in _sample_stacks(perf_data):
@@ -190,6 +192,44 @@ def analyse(perf_data: Path, map_path: Path, top: int) -> None:
         print(f"== NRT_incref/NRT_decref: {nrt} of {total} samples ({100 * nrt / total:.1f} %); callers: ==")
         for n, k in callers.most_common(top):
             print(f"  {100 * k / total:5.1f} % of all  {100 * k / max(nrt, 1):5.1f} % of refcounting  {n}")
+
+
+# What a sample's symbol is part of (`split`): the player's kernels (the heuristic's scoring and
+# reading, and the dispatch that hands it the engine's options), the one search the floor also
+# makes, the rest of the rules, the allocator, and Python with numpy's C code.
+PLAYER_MODULES = ("heuristic", "goals", "random_play", "dispatch")
+MEMORY = ("malloc", "free", "memset", "memmove", "memcpy", "NRT_", "unlink_chunk", "tcache", "calloc")
+
+
+def kind_of(symbol: str) -> str:
+    """`split`'s part for a symbol as perf reports it (numba's shortened to module.function)."""
+    if symbol == "movement.reachable_bits":
+        return "search"
+    if any(m in symbol for m in MEMORY):
+        return "memory"
+    if symbol.startswith("<locals>."):
+        return "numba's numpy"  # np.max, np.zeros and the like, compiled inside the kernels
+    module = symbol.split(".")[0]
+    if "." in symbol and module.isidentifier() and not module.startswith("_"):
+        return "player" if module in PLAYER_MODULES else "rules"
+    return "Python and numpy"
+
+
+def split(perf_data: Path) -> dict[str, float]:
+    """Shares of all samples by part (`kind_of`), every symbol counted: the player's share says
+    how far a player that cost nothing would bring the engine towards the floor (issue 22,
+    round 15: engine/floor x (1 - player share))."""
+    rep = subprocess.run(["perf", "report", "-i", str(perf_data), "--no-children", "--sort", "sym", "--stdio",
+                          "-g", "none", "--percent-limit", "0"], capture_output=True, text=True).stdout
+    parts: collections.Counter = collections.Counter()
+    for line in rep.splitlines():
+        m = re.match(r"\s+([\d.]+)%\s+\[.\]\s+(\S+)", line)
+        if m:
+            parts[kind_of(m.group(2))] += float(m.group(1))
+    print("== shares by part (every symbol) ==")
+    for k, v in parts.most_common():
+        print(f"  {v:6.2f} %  {k}")
+    return dict(parts)
 
 
 def annotate(perf_data: Path, name: str, context: int = 0) -> None:
